@@ -1,0 +1,91 @@
+/// The built-in directory: what `identity-emulator` serves when started without `--config`.
+extension Directory {
+    /// Well-known ids of the built-in directory, for tests and the CLI's defaults.
+    public enum DemoIDs {
+        public static let contosoTenant = "8b5d2f1e-4c3a-4e6f-9a1b-2c3d4e5f6a7b"
+        public static let fabrikamTenant = "3f6c9a2e-7b14-4d8e-a5c2-91e0b7d4f386"
+        public static let externalTenant = "c1a2b3d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+        public static let publicClient = "9f1b8c3e-2d4a-4b6e-8f0a-1c2d3e4f5a6b"
+        public static let externalPublicClient = "5e2a7c91-3b6d-4f80-9a1e-d4c7b2e9f013"
+        public static let api1 = "b7c4e1a9-6d2f-4e8b-a3c5-1f9d0e7b2a64"
+        public static let api2 = "e3f9a6d2-1c8b-4a7e-b5d0-9c2e4f6a8b13"
+        public static let graph = "00000003-0000-0000-c000-000000000000"
+        public static let confidentialClient = "2c9e5b7a-8f14-4d3c-b6a9-7e0d1f2c3b45"
+        public static let confidentialSecret = "demo-daemon-secret-0c3f9e"
+        public static let familyClientOne = "d4a81f6c-2e7b-4c95-8a3d-6b0f1e9c7a52"
+        public static let familyClientTwo = "f7b3e2c8-9a1d-4e6f-b0c4-5d8a2e1f9b37"
+    }
+
+    /// A workforce tenant (Contoso), a second one (Fabrikam) where Megan is a guest, an External ID
+    /// tenant, their users, the demo public clients, API 1, API 2, Graph, a daemon and a FOCI pair.
+    public static var demo: Directory {
+        let ids = DemoIDs.self
+        let loopback = ["http://localhost", "http://127.0.0.1", "https://login.microsoftonline.com/common/oauth2/nativeclient"]
+        let api1 = "api://\(ids.api1)"
+        let api2 = "api://\(ids.api2)"
+        return Directory(
+            tenants: [
+                Tenant(id: ids.contosoTenant, domain: "contoso.onmicrosoft.com", displayName: "Contoso", kind: .workforce),
+                Tenant(id: ids.fabrikamTenant, domain: "fabrikam.onmicrosoft.com", displayName: "Fabrikam", kind: .workforce),
+                Tenant(id: ids.externalTenant, domain: "contosocustomers.onmicrosoft.com", displayName: "Contoso Customers", kind: .external),
+            ],
+            users: [
+                User(
+                    id: "55868a98-9f9a-4f0e-bed9-4405c0a6eb1f", tenant: ids.contosoTenant,
+                    userPrincipalName: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1",
+                    displayName: "Megan Bowen", givenName: "Megan", surname: "Bowen", jobTitle: "Marketing Manager",
+                    mail: "MeganB@contoso.onmicrosoft.com", officeLocation: "12/1110", preferredLanguage: "en-US",
+                    businessPhones: ["+1 412 555 0109"],
+                    guestOf: [User.Guest(tenant: ids.fabrikamTenant, objectId: "a81f3c5e-7d2b-4e96-b0a4-c3e5f7a9d1b2")]),
+                User(
+                    id: "6e8c2a4f-1b3d-4f5a-9c7e-0d2f4a6b8c1e", tenant: ids.contosoTenant,
+                    userPrincipalName: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2",
+                    displayName: "Adele Vance", givenName: "Adele", surname: "Vance", jobTitle: "Retail Manager",
+                    mail: "AdeleV@contoso.onmicrosoft.com", officeLocation: "18/2111", preferredLanguage: "en-US",
+                    businessPhones: ["+1 425 555 0109"]),
+                User(
+                    id: "0f4b6d8a-3c5e-4a7b-9d1f-2e4a6c8b0d3f", tenant: ids.fabrikamTenant,
+                    userPrincipalName: "AlexW@fabrikam.onmicrosoft.com", password: "Alex-Demo-Pass3",
+                    displayName: "Alex Wilber", givenName: "Alex", surname: "Wilber", jobTitle: "Marketing Assistant",
+                    mail: "AlexW@fabrikam.onmicrosoft.com", officeLocation: "131/1104", preferredLanguage: "en-US",
+                    businessPhones: ["+1 858 555 0110"]),
+                User(
+                    id: "7a9c1e3f-5b7d-4f9a-8c2e-4f6a8c0e2b4d", tenant: ids.externalTenant,
+                    userPrincipalName: "jane@example.com", password: "Jane-Demo-Pass4",
+                    displayName: "Jane Customer", givenName: "Jane", surname: "Customer", mail: "jane@example.com"),
+                User(
+                    id: "8b0d2f4a-6c8e-4a0b-9d3f-5a7c9e1f3b5d", tenant: ids.externalTenant,
+                    userPrincipalName: "sam@example.com", password: nil,
+                    displayName: "Sam Codeonly", givenName: "Sam", surname: "Codeonly", mail: "sam@example.com"),
+            ],
+            applications: [
+                Application(
+                    clientId: ids.publicClient, displayName: "msal-demo", tenant: ids.contosoTenant, kind: .publicClient,
+                    redirectUris: loopback, adminConsentedScopes: ["User.Read"]),
+                Application(
+                    clientId: ids.externalPublicClient, displayName: "msal-demo-external", tenant: ids.externalTenant,
+                    kind: .publicClient, redirectUris: loopback,
+                    adminConsentedScopes: ["User.Read", "\(api1)/ToDoList.Read", "\(api1)/ToDoList.ReadWrite",
+                                           "\(api2)/ToDoList.Read", "\(api2)/ToDoList.ReadWrite"]),
+                Application(
+                    clientId: ids.api1, displayName: "ToDoList API 1", tenant: ids.externalTenant, kind: .api,
+                    identifierUri: api1, scopes: ["ToDoList.Read", "ToDoList.ReadWrite"], appRoles: ["ToDoList.Read.All"]),
+                Application(
+                    clientId: ids.api2, displayName: "ToDoList API 2", tenant: ids.externalTenant, kind: .api,
+                    identifierUri: api2, scopes: ["ToDoList.Read", "ToDoList.ReadWrite"], appRoles: ["ToDoList.Read.All"]),
+                Application(
+                    clientId: ids.graph, displayName: "Microsoft Graph", tenant: ids.contosoTenant, kind: .api,
+                    identifierUri: "https://graph.microsoft.com",
+                    scopes: ["User.Read", "User.ReadBasic.All", "Mail.Read", "Files.Read"], appRoles: ["User.Read.All"]),
+                Application(
+                    clientId: ids.confidentialClient, displayName: "msal-demo-daemon", tenant: ids.contosoTenant,
+                    kind: .confidentialClient, redirectUris: ["http://localhost/callback"], secret: ids.confidentialSecret),
+                Application(
+                    clientId: ids.familyClientOne, displayName: "Family App One", tenant: ids.contosoTenant,
+                    kind: .publicClient, redirectUris: loopback, familyId: "1", adminConsentedScopes: ["User.Read"]),
+                Application(
+                    clientId: ids.familyClientTwo, displayName: "Family App Two", tenant: ids.contosoTenant,
+                    kind: .publicClient, redirectUris: loopback, familyId: "1", adminConsentedScopes: ["User.Read"]),
+            ])
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+/// Everything the emulator knows about: tenants, users and applications.
+///
+/// The built-in ``Directory/demo`` is used when no configuration file is given; `--config FILE.json`
+/// replaces it with a file of this shape (documented in the README).
+public struct Directory: Codable, Sendable {
+    public var tenants: [Tenant]
+    public var users: [User]
+    public var applications: [Application]
+
+    public init(tenants: [Tenant], users: [User], applications: [Application]) {
+        self.tenants = tenants
+        self.users = users
+        self.applications = applications
+    }
+}
+
+/// A Microsoft Entra tenant: a workforce directory or an External ID (CIAM) one.
+public struct Tenant: Codable, Sendable {
+    public enum Kind: String, Codable, Sendable {
+        case workforce
+        case external
+    }
+
+    /// The tenant id, a GUID.
+    public var id: String
+    /// The initial domain, e.g. `contoso.onmicrosoft.com`; the tenant is also reachable by it.
+    public var domain: String
+    public var displayName: String
+    public var kind: Kind
+
+    public init(id: String, domain: String, displayName: String, kind: Kind) {
+        self.id = id
+        self.domain = domain
+        self.displayName = displayName
+        self.kind = kind
+    }
+}
+
+/// A user with a home tenant and, optionally, guest memberships in other tenants.
+public struct User: Codable, Sendable {
+    /// A guest membership: the same person as a separate object in another tenant.
+    public struct Guest: Codable, Sendable {
+        public var tenant: String
+        public var objectId: String
+
+        public init(tenant: String, objectId: String) {
+            self.tenant = tenant
+            self.objectId = objectId
+        }
+    }
+
+    /// The object id (`oid`) in the home tenant.
+    public var id: String
+    /// The home tenant id.
+    public var tenant: String
+    public var userPrincipalName: String
+    /// The password; `nil` for users who sign in with an email code only.
+    public var password: String?
+    public var displayName: String
+    public var givenName: String?
+    public var surname: String?
+    public var jobTitle: String?
+    public var mail: String?
+    public var mobilePhone: String?
+    public var officeLocation: String?
+    public var preferredLanguage: String?
+    public var businessPhones: [String]
+    public var guestOf: [Guest]
+
+    public init(
+        id: String, tenant: String, userPrincipalName: String, password: String?, displayName: String,
+        givenName: String? = nil, surname: String? = nil, jobTitle: String? = nil, mail: String? = nil,
+        mobilePhone: String? = nil, officeLocation: String? = nil, preferredLanguage: String? = nil,
+        businessPhones: [String] = [], guestOf: [Guest] = []
+    ) {
+        self.id = id
+        self.tenant = tenant
+        self.userPrincipalName = userPrincipalName
+        self.password = password
+        self.displayName = displayName
+        self.givenName = givenName
+        self.surname = surname
+        self.jobTitle = jobTitle
+        self.mail = mail
+        self.mobilePhone = mobilePhone
+        self.officeLocation = officeLocation
+        self.preferredLanguage = preferredLanguage
+        self.businessPhones = businessPhones
+        self.guestOf = guestOf
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, tenant, userPrincipalName, password, displayName, givenName, surname, jobTitle, mail
+        case mobilePhone, officeLocation, preferredLanguage, businessPhones, guestOf
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        tenant = try c.decode(String.self, forKey: .tenant)
+        userPrincipalName = try c.decode(String.self, forKey: .userPrincipalName)
+        password = try c.decodeIfPresent(String.self, forKey: .password)
+        displayName = try c.decode(String.self, forKey: .displayName)
+        givenName = try c.decodeIfPresent(String.self, forKey: .givenName)
+        surname = try c.decodeIfPresent(String.self, forKey: .surname)
+        jobTitle = try c.decodeIfPresent(String.self, forKey: .jobTitle)
+        mail = try c.decodeIfPresent(String.self, forKey: .mail)
+        mobilePhone = try c.decodeIfPresent(String.self, forKey: .mobilePhone)
+        officeLocation = try c.decodeIfPresent(String.self, forKey: .officeLocation)
+        preferredLanguage = try c.decodeIfPresent(String.self, forKey: .preferredLanguage)
+        businessPhones = try c.decodeIfPresent([String].self, forKey: .businessPhones) ?? []
+        guestOf = try c.decodeIfPresent([Guest].self, forKey: .guestOf) ?? []
+    }
+}
+
+/// An application registration: a public or confidential client, or a protected API.
+public struct Application: Codable, Sendable {
+    public enum Kind: String, Codable, Sendable {
+        /// A native or CLI app; no secret.
+        case publicClient
+        /// A web app or daemon with a secret.
+        case confidentialClient
+        /// A resource that exposes delegated scopes (Graph, API 1, API 2).
+        case api
+    }
+
+    /// The application (client) id, a GUID or a well-known name such as `msal-demo`.
+    public var clientId: String
+    public var displayName: String
+    /// The tenant the app is registered in.
+    public var tenant: String
+    public var kind: Kind
+    /// Registered redirect URIs; loopback ones match on any port (RFC 8252 §7.3).
+    public var redirectUris: [String]
+    /// The client secret of a confidential client.
+    public var secret: String?
+    /// The FOCI family id (`"1"`) for family apps.
+    public var familyId: String?
+    /// For APIs: the application id URI, e.g. `api://<id>` or `https://graph.microsoft.com`.
+    public var identifierUri: String?
+    /// For APIs: the delegated scopes exposed, in canonical casing (`ToDoList.Read`).
+    public var scopes: [String]
+    /// For APIs: the application permissions (`roles`) a client-credentials token carries.
+    public var appRoles: [String]
+    /// Delegated scopes an administrator has consented to for every user (`User.Read`, or full URIs).
+    public var adminConsentedScopes: [String]
+
+    public init(
+        clientId: String, displayName: String, tenant: String, kind: Kind, redirectUris: [String] = [],
+        secret: String? = nil, familyId: String? = nil, identifierUri: String? = nil, scopes: [String] = [],
+        appRoles: [String] = [], adminConsentedScopes: [String] = []
+    ) {
+        self.clientId = clientId
+        self.displayName = displayName
+        self.tenant = tenant
+        self.kind = kind
+        self.redirectUris = redirectUris
+        self.secret = secret
+        self.familyId = familyId
+        self.identifierUri = identifierUri
+        self.scopes = scopes
+        self.appRoles = appRoles
+        self.adminConsentedScopes = adminConsentedScopes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case clientId, displayName, tenant, kind, redirectUris, secret, familyId, identifierUri, scopes
+        case appRoles, adminConsentedScopes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        clientId = try c.decode(String.self, forKey: .clientId)
+        displayName = try c.decode(String.self, forKey: .displayName)
+        tenant = try c.decode(String.self, forKey: .tenant)
+        kind = try c.decode(Kind.self, forKey: .kind)
+        redirectUris = try c.decodeIfPresent([String].self, forKey: .redirectUris) ?? []
+        secret = try c.decodeIfPresent(String.self, forKey: .secret)
+        familyId = try c.decodeIfPresent(String.self, forKey: .familyId)
+        identifierUri = try c.decodeIfPresent(String.self, forKey: .identifierUri)
+        scopes = try c.decodeIfPresent([String].self, forKey: .scopes) ?? []
+        appRoles = try c.decodeIfPresent([String].self, forKey: .appRoles) ?? []
+        adminConsentedScopes = try c.decodeIfPresent([String].self, forKey: .adminConsentedScopes) ?? []
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// How the first path segment of a request names a tenant.
+enum TenantSelector: Sendable {
+    /// A tenant by GUID or domain.
+    case tenant(Tenant)
+    /// `common` or `organizations`: the signed-in user's home tenant.
+    case multiTenant(alias: String)
+    /// `consumers` (or the MSA tenant GUID): personal Microsoft accounts, of which the emulator has none.
+    case consumers
+
+    /// The literal path segment for endpoints of this selector.
+    var pathSegment: String {
+        switch self {
+        case .tenant(let t): t.id
+        case .multiTenant(let alias): alias
+        case .consumers: "consumers"
+        }
+    }
+}
+
+/// The directory with lookups by id, domain, user name and resource.
+struct DirectoryIndex: Sendable {
+    static let consumersTenantID = "9188040d-6c67-4c5b-b112-36a304b66dad"
+
+    let directory: Directory
+    private let tenantsByKey: [String: Tenant]
+    private let usersByName: [String: User]
+    private let usersByID: [String: User]
+    private let appsByID: [String: Application]
+    private let apisByIdentifier: [String: Application]
+
+    init(_ directory: Directory) {
+        self.directory = directory
+        var tenants: [String: Tenant] = [:]
+        for t in directory.tenants {
+            tenants[t.id.lowercased()] = t
+            tenants[t.domain.lowercased()] = t
+        }
+        tenantsByKey = tenants
+        usersByName = Dictionary(directory.users.map { ($0.userPrincipalName.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        var byID: [String: User] = [:]
+        for u in directory.users {
+            byID[u.id.lowercased()] = u
+            for g in u.guestOf { byID[g.objectId.lowercased()] = u }
+        }
+        usersByID = byID
+        appsByID = Dictionary(directory.applications.map { ($0.clientId.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        var apis: [String: Application] = [:]
+        for app in directory.applications where app.kind == .api {
+            apis[app.clientId.lowercased()] = app
+            if let uri = app.identifierUri?.lowercased() {
+                apis[uri] = app
+                apis[uri + "/"] = app
+            }
+        }
+        apisByIdentifier = apis
+    }
+
+    /// Resolves the `{tenant}` path segment; `nil` for an unknown tenant.
+    func selector(_ segment: String) -> TenantSelector? {
+        let key = segment.lowercased()
+        switch key {
+        case "common", "organizations": return .multiTenant(alias: key)
+        case "consumers", Self.consumersTenantID: return .consumers
+        default: return tenantsByKey[key].map(TenantSelector.tenant)
+        }
+    }
+
+    func tenant(id: String) -> Tenant? { tenantsByKey[id.lowercased()] }
+
+    func user(named name: String) -> User? { usersByName[name.lowercased()] }
+
+    /// A user by object id in any tenant (home or guest object).
+    func user(objectID: String) -> User? { usersByID[objectID.lowercased()] }
+
+    func application(clientID: String) -> Application? { appsByID[clientID.lowercased()] }
+
+    /// An API by client id or application id URI.
+    func api(identifier: String) -> Application? { apisByIdentifier[identifier.lowercased()] }
+
+    var graph: Application? { api(identifier: "https://graph.microsoft.com") }
+
+    /// Where `user` signs in through `selector`: the tenant and the user's object id in it.
+    ///
+    /// `nil` when the user is neither a member nor a guest of the tenant.
+    func membership(of user: User, in selector: TenantSelector) -> Membership? {
+        switch selector {
+        case .consumers: return nil
+        case .multiTenant:
+            guard let home = tenant(id: user.tenant), home.kind == .workforce else { return nil }
+            return Membership(tenant: home, objectID: user.id, user: user)
+        case .tenant(let t):
+            return membership(of: user, tenantID: t.id)
+        }
+    }
+
+    func membership(of user: User, tenantID: String) -> Membership? {
+        guard let t = tenant(id: tenantID) else { return nil }
+        if user.tenant.lowercased() == t.id.lowercased() { return Membership(tenant: t, objectID: user.id, user: user) }
+        if let guest = user.guestOf.first(where: { $0.tenant.lowercased() == t.id.lowercased() }) {
+            return Membership(tenant: t, objectID: guest.objectId, user: user)
+        }
+        return nil
+    }
+}
+
+/// A user as seen in one tenant.
+struct Membership: Sendable {
+    let tenant: Tenant
+    /// The `oid` in this tenant (differs from the home `oid` for guests).
+    let objectID: String
+    let user: User
+
+    /// The home tenant id (`utid` of `client_info`).
+    var homeTenantID: String { user.tenant }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Why a directory configuration was rejected, naming the field at fault.
+public struct DirectoryConfigurationError: Error, CustomStringConvertible, Sendable {
+    /// The JSON path of the bad field, e.g. `users[2].tenant`.
+    public let field: String
+    public let reason: String
+
+    public var description: String { "invalid directory configuration: \(field): \(reason)" }
+}
+
+extension Directory {
+    /// Loads a directory from a JSON file.
+    ///
+    /// - Throws: ``DirectoryConfigurationError`` naming the missing, mistyped or inconsistent field.
+    public static func load(contentsOf url: URL) throws -> Directory {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw DirectoryConfigurationError(field: url.path, reason: "cannot be read (\(error.localizedDescription))")
+        }
+        return try decode(data)
+    }
+
+    /// Decodes and validates a directory from JSON.
+    ///
+    /// - Throws: ``DirectoryConfigurationError``.
+    public static func decode(_ data: Data) throws -> Directory {
+        let directory: Directory
+        do {
+            directory = try JSONDecoder().decode(Directory.self, from: data)
+        } catch let error as DecodingError {
+            throw DirectoryConfigurationError(decoding: error)
+        } catch {
+            throw DirectoryConfigurationError(field: "$", reason: "not JSON")
+        }
+        try directory.validate()
+        return directory
+    }
+
+    /// Checks references and formats.
+    ///
+    /// - Throws: ``DirectoryConfigurationError``.
+    public func validate() throws {
+        func fail(_ field: String, _ reason: String) -> DirectoryConfigurationError {
+            DirectoryConfigurationError(field: field, reason: reason)
+        }
+        guard !tenants.isEmpty else { throw fail("tenants", "at least one tenant is required") }
+        let tenantIDs = Set(tenants.map { $0.id.lowercased() })
+        guard tenantIDs.count == tenants.count else { throw fail("tenants", "duplicate tenant id") }
+        for (i, tenant) in tenants.enumerated() {
+            guard UUID(uuidString: tenant.id) != nil else { throw fail("tenants[\(i)].id", "must be a GUID") }
+            guard tenant.domain.contains("."), !tenant.domain.contains("/") else {
+                throw fail("tenants[\(i)].domain", "must be a domain name such as contoso.onmicrosoft.com")
+            }
+        }
+        var upns = Set<String>()
+        for (i, user) in users.enumerated() {
+            guard UUID(uuidString: user.id) != nil else { throw fail("users[\(i)].id", "must be a GUID") }
+            guard tenantIDs.contains(user.tenant.lowercased()) else {
+                throw fail("users[\(i)].tenant", "names no tenant in 'tenants'")
+            }
+            guard user.userPrincipalName.contains("@") else {
+                throw fail("users[\(i)].userPrincipalName", "must look like name@domain")
+            }
+            guard upns.insert(user.userPrincipalName.lowercased()).inserted else {
+                throw fail("users[\(i)].userPrincipalName", "duplicate user")
+            }
+            for (j, guest) in user.guestOf.enumerated() where !tenantIDs.contains(guest.tenant.lowercased()) {
+                throw fail("users[\(i)].guestOf[\(j)].tenant", "names no tenant in 'tenants'")
+            }
+        }
+        var clientIDs = Set<String>()
+        for (i, app) in applications.enumerated() {
+            guard !app.clientId.isEmpty, clientIDs.insert(app.clientId.lowercased()).inserted else {
+                throw fail("applications[\(i)].clientId", "empty or duplicate")
+            }
+            guard tenantIDs.contains(app.tenant.lowercased()) else {
+                throw fail("applications[\(i)].tenant", "names no tenant in 'tenants'")
+            }
+            for (j, uri) in app.redirectUris.enumerated() where URL(string: uri)?.scheme == nil {
+                throw fail("applications[\(i)].redirectUris[\(j)]", "must be an absolute URI")
+            }
+            if app.kind == .confidentialClient, app.secret?.isEmpty ?? true {
+                throw fail("applications[\(i)].secret", "a confidentialClient needs a secret")
+            }
+            if app.kind == .api, app.identifierUri == nil {
+                throw fail("applications[\(i)].identifierUri", "an api needs an identifierUri")
+            }
+        }
+    }
+}
+
+extension DirectoryConfigurationError {
+    init(decoding error: DecodingError) {
+        func path(_ context: DecodingError.Context, appending key: (any CodingKey)? = nil) -> String {
+            let keys = context.codingPath + (key.map { [$0] } ?? [])
+            var out = ""
+            for key in keys {
+                if let index = key.intValue { out += "[\(index)]" } else { out += (out.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return out.isEmpty ? "$" : out
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            self.init(field: path(context, appending: key), reason: "is required")
+        case .typeMismatch(let type, let context):
+            self.init(field: path(context), reason: "expected \(type)")
+        case .valueNotFound(let type, let context):
+            self.init(field: path(context), reason: "expected \(type), found null")
+        case .dataCorrupted(let context):
+            self.init(field: path(context), reason: context.debugDescription)
+        @unknown default:
+            self.init(field: "$", reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Crypto
+import Foundation
+
+/// Mints the JWTs and `client_info` the token endpoint returns.
+struct TokenIssuer: Sendable {
+    let key: SigningKey
+
+    /// The v2.0 issuer for a tenant as served from `origin`.
+    static func issuer(origin: String, tenantID: String) -> String { "\(origin)/\(tenantID)/v2.0" }
+
+    /// `client_info`: unpadded base64url of `{"uid":…,"utid":…}` (home object id and tenant).
+    static func clientInfo(_ membership: Membership) -> String {
+        Base64URL.encode(JSONValue.object([("uid", .string(membership.user.id)), ("utid", .string(membership.homeTenantID))]).serialized)
+    }
+
+    /// The pairwise `sub`: stable per user and client.
+    static func pairwiseSubject(objectID: String, clientID: String) -> String {
+        String(Base64URL.encode(SHA256.hash(data: Data("\(objectID.lowercased())|\(clientID.lowercased())".utf8))).prefix(43))
+    }
+
+    /// An ID token with the v2.0 claims of the reference, in its order.
+    func idToken(origin: String, membership: Membership, clientID: String, nonce: String?, scopes: ScopeSet,
+                 now: Date, fault: Scenario.Fault?, otherUser: Membership?) throws -> String {
+        let subject = fault == .idTokenOtherUser ? (otherUser ?? membership) : membership
+        var iat = now.epochSeconds
+        if fault == .idTokenExpired { iat -= 7200 }
+        if fault == .idTokenIssuedInFuture { iat += 3600 }
+        let issuer = fault == .idTokenWrongIssuer
+            ? "https://login.not-the-emulator.example/\(subject.tenant.id)/v2.0"
+            : Self.issuer(origin: origin, tenantID: subject.tenant.id)
+        var claims: [(String, JSONValue)] = [
+            ("ver", .string("2.0")),
+            ("iss", .string(issuer)),
+            ("sub", .string(Self.pairwiseSubject(objectID: subject.objectID, clientID: clientID))),
+            ("aud", .string(fault == .idTokenWrongAudience ? "00000000-0000-0000-0000-00000000beef" : clientID)),
+            ("exp", .int(iat + 3600)),
+            ("iat", .int(iat)),
+            ("nbf", .int(iat)),
+        ]
+        if scopes.oidc.contains("profile") {
+            claims.append(("name", .string(subject.user.displayName)))
+            claims.append(("preferred_username", .string(subject.user.userPrincipalName)))
+        }
+        if scopes.oidc.contains("email"), let mail = subject.user.mail { claims.append(("email", .string(mail))) }
+        claims.append(("oid", .string(subject.objectID)))
+        claims.append(("tid", .string(subject.tenant.id)))
+        if let nonce {
+            claims.append(("nonce", .string(fault == .idTokenWrongNonce ? "not-\(nonce)" : nonce)))
+        }
+        claims.append(("aio", .string(Self.opaqueClaim("aio", subject.objectID, iat))))
+        let payload = JSONValue.object(claims)
+        switch fault {
+        case .idTokenAlgNone:
+            return JWT.unsigned(payload)
+        case .idTokenBadSignature:
+            let token = try JWT.sign(payload, with: key)
+            let cut = token.index(token.endIndex, offsetBy: -12)
+            return String(token[..<cut]) + (token[cut...].hasPrefix("AAAA") ? "BBBBBBBBBBBB" : "AAAAAAAAAAAA")
+        default:
+            return try JWT.sign(payload, with: key)
+        }
+    }
+
+    /// A delegated access token. Graph gets v1.0 claims, other APIs v2.0 ones.
+    func accessToken(origin: String, membership: Membership, client: Application, resource: Application,
+                     scp: String, now: Date, lifetime: Int, capabilityCP1: Bool, uti: String) throws -> String {
+        let iat = now.epochSeconds
+        let isGraph = resource.identifierUri?.lowercased() == "https://graph.microsoft.com"
+        let user = membership.user
+        var claims: [(String, JSONValue)]
+        if isGraph {
+            claims = [
+                ("aud", .string(resource.clientId)),
+                ("iss", .string("https://sts.windows.net/\(membership.tenant.id)/")),
+                ("iat", .int(iat)), ("nbf", .int(iat)), ("exp", .int(iat + lifetime)),
+                ("acct", .int(0)),
+                ("aio", .string(Self.opaqueClaim("aio", membership.objectID, iat))),
+                ("amr", .array([.string("pwd")])),
+                ("app_displayname", .string(client.displayName)),
+                ("appid", .string(client.clientId)),
+                ("appidacr", .string("0")),
+                ("family_name", .optional(user.surname)),
+                ("given_name", .optional(user.givenName)),
+                ("idtyp", .string("user")),
+                ("name", .string(user.displayName)),
+                ("oid", .string(membership.objectID)),
+                ("scp", .string(scp)),
+                ("sub", .string(Self.pairwiseSubject(objectID: membership.objectID, clientID: resource.clientId))),
+                ("tid", .string(membership.tenant.id)),
+                ("unique_name", .string(user.userPrincipalName)),
+                ("upn", .string(user.userPrincipalName)),
+                ("uti", .string(uti)),
+                ("ver", .string("1.0")),
+            ]
+        } else {
+            claims = [
+                ("aud", .string(resource.clientId)),
+                ("iss", .string(Self.issuer(origin: origin, tenantID: membership.tenant.id))),
+                ("iat", .int(iat)), ("nbf", .int(iat)), ("exp", .int(iat + lifetime)),
+                ("aio", .string(Self.opaqueClaim("aio", membership.objectID, iat))),
+                ("azp", .string(client.clientId)),
+                ("azpacr", .string(client.kind == .confidentialClient ? "1" : "0")),
+                ("idtyp", .string("user")),
+                ("name", .string(user.displayName)),
+                ("oid", .string(membership.objectID)),
+                ("preferred_username", .string(user.userPrincipalName)),
+                ("scp", .string(scp)),
+                ("sub", .string(Self.pairwiseSubject(objectID: membership.objectID, clientID: resource.clientId))),
+                ("tid", .string(membership.tenant.id)),
+                ("uti", .string(uti)),
+                ("ver", .string("2.0")),
+            ]
+        }
+        if capabilityCP1 { claims.append(("xms_cc", .array([.string("cp1")]))) }
+        return try JWT.sign(.object(claims), with: key)
+    }
+
+    /// An app-only access token (client credentials) carrying `roles`.
+    func appToken(origin: String, tenantID: String, client: Application, resource: Application, now: Date,
+                  lifetime: Int, uti: String) throws -> String {
+        let iat = now.epochSeconds
+        let claims: [(String, JSONValue)] = [
+            ("aud", .string(resource.clientId)),
+            ("iss", .string(Self.issuer(origin: origin, tenantID: tenantID))),
+            ("iat", .int(iat)), ("nbf", .int(iat)), ("exp", .int(iat + lifetime)),
+            ("azp", .string(client.clientId)),
+            ("azpacr", .string("1")),
+            ("idtyp", .string("app")),
+            ("oid", .string(Self.servicePrincipalID(client.clientId))),
+            ("roles", .array(resource.appRoles.map(JSONValue.string))),
+            ("sub", .string(Self.servicePrincipalID(client.clientId))),
+            ("tid", .string(tenantID)),
+            ("uti", .string(uti)),
+            ("ver", .string("2.0")),
+        ]
+        return try JWT.sign(.object(claims), with: key)
+    }
+
+    /// A stable GUID-shaped object id for an app's service principal.
+    static func servicePrincipalID(_ clientID: String) -> String {
+        let hex = SHA256.hash(data: Data("sp|\(clientID.lowercased())".utf8)).map { String(format: "%02x", $0) }.joined()
+        let c = Array(hex)
+        return "\(String(c[0..<8]))-\(String(c[8..<12]))-4\(String(c[13..<16]))-a\(String(c[17..<20]))-\(String(c[20..<32]))"
+    }
+
+    private static func opaqueClaim(_ label: String, _ subject: String, _ iat: Int) -> String {
+        String(Base64URL.encode(SHA256.hash(data: Data("\(label)|\(subject)|\(iat)".utf8))).prefix(40))
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Hummingbird
+
+/// The admin and test API under `/_emulator/`, answered only to loopback peers.
+///
+/// - `GET directory`: tenants, users (with demo passwords) and applications
+/// - `POST reset`: forget sessions, grants, consent, outbox, log and scenarios
+/// - `POST users/{upn or id}/revoke`: revoke a user's refresh tokens and sessions
+/// - `GET|POST clock` (`{"offsetSeconds": N}`): shift the emulator's clock
+/// - `GET outbox`: one-time codes "sent" to users
+/// - `GET requests` (`?path=…` filter): requests served, for counting network calls
+/// - `GET|POST|DELETE scenarios`: inject faults into the next requests to a route
+struct AdminRoutes: Sendable {
+    let core: EmulatorCore
+
+    func register(on router: Router<EmulatorRequestContext>) {
+        let admin = router.group("_emulator").add(middleware: LoopbackOnlyMiddleware())
+        admin.get("directory") { _, _ in
+            let directory = await core.state.index.directory
+            let data = (try? Self.encoder.encode(directory)) ?? Data("{}".utf8)
+            return HTTPExchange.text(String(decoding: data, as: UTF8.self), contentType: "application/json; charset=utf-8")
+        }
+        admin.post("reset") { _, _ in
+            await core.state.reset()
+            return HTTPExchange.json(.object([("reset", .bool(true))]))
+        }
+        admin.post("users/:user/revoke") { _, context in
+            let key = context.parameters.get("user") ?? ""
+            let index = await core.state.index
+            guard let user = index.user(named: key) ?? index.user(objectID: key) else {
+                return HTTPExchange.json(.object([("error", .string("no such user: \(key)"))]), status: .notFound)
+            }
+            let at = await core.state.revoke(userID: user.id)
+            return HTTPExchange.json(.object([("user", .string(user.userPrincipalName)), ("revokedAt", .int(at.epochSeconds))]))
+        }
+        admin.get("clock") { _, _ in await clock() }
+        admin.post("clock") { request, context in
+            var request = request
+            let body = try await request.collectBody(upTo: context.maxUploadSize)
+            guard let json = try? JSONValue.parse(Data(buffer: body)), let offset = json["offsetSeconds"] else {
+                return HTTPExchange.json(.object([("error", .string("expected {\"offsetSeconds\": number}"))]), status: .badRequest)
+            }
+            let seconds: Double? = switch offset {
+            case .int(let i): Double(i)
+            case .double(let d): d
+            default: nil
+            }
+            guard let seconds else {
+                return HTTPExchange.json(.object([("error", .string("offsetSeconds must be a number"))]), status: .badRequest)
+            }
+            await core.state.setClockOffset(seconds)
+            return await clock()
+        }
+        admin.get("outbox") { _, _ in
+            HTTPExchange.json(.object([("messages", .array(await core.state.outbox.map(\.json)))]))
+        }
+        admin.get("requests") { request, _ in
+            let filter = HTTPExchange.query(request).nonEmpty("path")
+            let served = await core.state.served.filter { filter == nil || $0.path.hasSuffix(filter!) }
+            return HTTPExchange.json(.object([("requests", .array(served.map(\.json)))]))
+        }
+        admin.get("scenarios") { _, _ in
+            let data = (try? Self.encoder.encode(await core.state.activeScenarios())) ?? Data("[]".utf8)
+            return HTTPExchange.text(String(decoding: data, as: UTF8.self), contentType: "application/json; charset=utf-8")
+        }
+        admin.post("scenarios") { request, context in
+            var request = request
+            let body = try await request.collectBody(upTo: context.maxUploadSize)
+            do {
+                let scenario = try JSONDecoder().decode(Scenario.self, from: Data(buffer: body))
+                guard scenario.count > 0 else { throw DirectoryConfigurationError(field: "count", reason: "must be at least 1") }
+                await core.state.addScenario(scenario)
+                return HTTPExchange.json(.object([("added", .string("\(scenario.route.rawValue):\(scenario.fault.rawValue)"))]), status: .created)
+            } catch {
+                let routes = Scenario.Route.allCases.map(\.rawValue).joined(separator: ", ")
+                let faults = Scenario.Fault.allCases.map(\.rawValue).joined(separator: ", ")
+                return HTTPExchange.json(.object([("error", .string(
+                    "expected {\"route\": one of [\(routes)], \"fault\": one of [\(faults)], \"count\"?, \"retryAfter\"?, \"delayMilliseconds\"?}"))]),
+                    status: .badRequest)
+            }
+        }
+        admin.delete("scenarios") { _, _ in
+            await core.state.clearScenarios()
+            return Response(status: .noContent)
+        }
+    }
+
+    private func clock() async -> Response {
+        let now = await core.state.now
+        return HTTPExchange.json(.object([
+            ("now", .int(now.epochSeconds)), ("offsetSeconds", .double(await core.state.clockOffset)),
+        ]))
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}
+
+/// Refuses admin requests from anything but loopback, with 403.
+struct LoopbackOnlyMiddleware: RouterMiddleware {
+    func handle(_ request: Request, context: EmulatorRequestContext,
+                next: (Request, EmulatorRequestContext) async throws -> Response) async throws -> Response {
+        guard context.isFromLoopback else {
+            return HTTPExchange.json(.object([("error", .string("the admin API answers loopback clients only"))]), status: .forbidden)
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+
+/// `/{tenant}/oauth2/v2.0/logout` (GET and POST): ends the SSO session, then redirects to a
+/// registered `post_logout_redirect_uri` with `state`, or shows a signed-out page.
+struct LogoutRoutes: Sendable {
+    let core: EmulatorCore
+
+    func register(on router: Router<EmulatorRequestContext>) {
+        router.get(":tenant/oauth2/v2.0/logout") { request, _ in
+            await logout(request, params: HTTPExchange.query(request))
+        }
+        router.post(":tenant/oauth2/v2.0/logout") { request, context in
+            let form = try await HTTPExchange.form(request, context: context)
+            var params = HTTPExchange.query(request).fields
+            params.merge(form.fields) { _, body in body }
+            return await logout(request, params: FormBody(params))
+        }
+    }
+
+    func logout(_ request: Request, params: FormBody) async -> Response {
+        await core.state.endSession(HTTPExchange.cookie(SignInFlow.sessionCookie, in: request))
+        let expire = "\(SignInFlow.sessionCookie)=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax"
+        if let target = params.nonEmpty("post_logout_redirect_uri") {
+            let registered = await core.state.index.directory.applications.contains {
+                RedirectURI.isRegistered(target, in: $0.redirectUris)
+            }
+            if registered {
+                let location = params.nonEmpty("state").map { RedirectURI.appending([("state", $0)], to: target, inFragment: false) }
+                    ?? RedirectURI.withPath(target)
+                var headers = HTTPFields()
+                headers[.setCookie] = expire
+                return HTTPExchange.redirect(to: location, headers: headers)
+            }
+        }
+        var headers = HTTPFields()
+        headers[.setCookie] = expire
+        return HTTPExchange.html(SignInPages.message(title: "You signed out of your account", text:
+            "It's a good idea to close all browser windows."), headers: headers)
+    }
+}

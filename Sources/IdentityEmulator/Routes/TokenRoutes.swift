@@ -1,0 +1,164 @@
+import Crypto
+import Foundation
+import Hummingbird
+
+/// `/{tenant}/oauth2/v2.0/token`: authorization code, refresh token, device code, password and client
+/// credentials grants, answering with Entra's bodies and headers.
+struct TokenRoutes: Sendable {
+    let core: EmulatorCore
+    let minting: TokenMinting
+
+    func register(on router: Router<EmulatorRequestContext>) {
+        router.post(":tenant/oauth2/v2.0/token") { request, context in
+            let form = try await HTTPExchange.form(request, context: context)
+            let segment = context.parameters.get("tenant") ?? ""
+            do throws(EntraError) {
+                return try await token(request, tenant: segment, form: form)
+            } catch {
+                return await core.errorResponse(error, for: request)
+            }
+        }
+    }
+
+    func token(_ request: Request, tenant segment: String, form: FormBody) async throws(EntraError) -> Response {
+        let index = await core.state.index
+        guard let selector = index.selector(segment) else { throw .tenantNotFoundAtToken(segment) }
+        guard let grantType = form.nonEmpty("grant_type") else { throw .missingParameter("grant_type") }
+        guard let clientID = form.nonEmpty("client_id") ?? basicCredentials(request)?.id else {
+            throw .missingParameter("client_id")
+        }
+        guard let client = index.application(clientID: clientID), client.kind != .api else {
+            throw .unknownClient(clientID, tenant: segment)
+        }
+        try authenticate(client, form: form, request: request)
+        let context = GrantContext(request: request, selector: selector, segment: segment, form: form, client: client, index: index)
+        switch grantType {
+        case "authorization_code": return try await authorizationCode(context)
+        case "refresh_token": return try await refreshToken(context)
+        case "urn:ietf:params:oauth:grant-type:device_code", "device_code": return try await deviceCode(context)
+        case "password": return try await password(context)
+        case "client_credentials": return try await clientCredentials(context)
+        default: throw .unsupportedGrantType
+        }
+    }
+
+    /// Confidential clients must prove their secret; public clients must not send one.
+    private func authenticate(_ client: Application, form: FormBody, request: Request) throws(EntraError) {
+        let secret = form.nonEmpty("client_secret") ?? basicCredentials(request)?.secret
+        switch client.kind {
+        case .publicClient:
+            if secret != nil || form.nonEmpty("client_assertion") != nil { throw .publicClientSentSecret }
+        case .confidentialClient:
+            guard let secret else { throw .secretRequired }
+            guard secret == client.secret else { throw .invalidSecret }
+        case .api:
+            throw .unknownClient(client.clientId, tenant: client.tenant)
+        }
+    }
+
+    private func basicCredentials(_ request: Request) -> (id: String, secret: String)? {
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("basic "),
+              let data = Data(base64Encoded: String(header.dropFirst(6))), let text = String(data: data, encoding: .utf8),
+              let colon = text.firstIndex(of: ":")
+        else { return nil }
+        let decode = { (s: Substring) in s.removingPercentEncoding ?? String(s) }
+        return (decode(text[..<colon]), decode(text[text.index(after: colon)...]))
+    }
+
+    private func authorizationCode(_ c: GrantContext) async throws(EntraError) -> Response {
+        guard let code = c.form.nonEmpty("code") else { throw .missingParameter("code") }
+        guard let redirectURI = c.form.nonEmpty("redirect_uri") else { throw .missingParameter("redirect_uri") }
+        let grant = try await core.state.redeemCode(code).get()
+        guard grant.clientID.lowercased() == c.client.clientId.lowercased() else { throw .codeClientMismatch }
+        guard RedirectURI.withPath(redirectURI) == RedirectURI.withPath(grant.redirectURI) else { throw .redirectMismatchAtToken }
+        if let challenge = grant.codeChallenge {
+            guard let verifier = c.form.nonEmpty("code_verifier") else { throw .pkceMismatch }
+            let computed = grant.codeChallengeMethod == "S256" ? Base64URL.encode(SHA256.hash(data: Data(verifier.utf8))) : verifier
+            guard computed == challenge else { throw .pkceMismatch }
+        }
+        if case .tenant(let t) = c.selector, t.id.lowercased() != grant.tenantID.lowercased() {
+            throw EntraError(error: "invalid_grant", code: 700005, message:
+                "Provided Authorization Code is intended to use against other tenant, thus rejected.")
+        }
+        guard let user = c.index.user(objectID: grant.objectID), let membership = c.index.membership(of: user, tenantID: grant.tenantID) else {
+            throw .malformedGrant
+        }
+        let scopes = try c.form.nonEmpty("scope").map { raw throws(EntraError) in try ScopeSet(parsing: raw, index: c.index) } ?? grant.scopes
+        return try await minting.userTokens(c, membership: membership, scopes: scopes, nonce: grant.nonce)
+    }
+
+    private func refreshToken(_ c: GrantContext) async throws(EntraError) -> Response {
+        guard let token = c.form.nonEmpty("refresh_token") else { throw .missingParameter("refresh_token") }
+        guard let rawScope = c.form.nonEmpty("scope") else { throw .missingParameter("scope") }
+        let grant = try await core.state.refreshGrant(token).get()
+        let sameClient = grant.clientID.lowercased() == c.client.clientId.lowercased()
+        let sameFamily = grant.familyID != nil && grant.familyID == c.client.familyId
+        guard sameClient || sameFamily else { throw .refreshClientMismatch }
+        let tenantID: String
+        if case .tenant(let t) = c.selector { tenantID = t.id } else { tenantID = grant.tenantID }
+        guard let user = c.index.user(objectID: grant.userID) else { throw .malformedGrant }
+        guard let membership = c.index.membership(of: user, tenantID: tenantID) else {
+            throw .notInTenant(c.index.tenant(id: tenantID)?.domain ?? tenantID)
+        }
+        let scopes = try ScopeSet(parsing: rawScope, index: c.index)
+        return try await minting.userTokens(c, membership: membership, scopes: scopes, nonce: nil)
+    }
+
+    private func deviceCode(_ c: GrantContext) async throws(EntraError) -> Response {
+        guard let code = c.form.nonEmpty("device_code") else { throw .missingParameter("device_code") }
+        guard let device = await core.state.deviceAuthorization(deviceCode: code),
+              device.client.clientId.lowercased() == c.client.clientId.lowercased()
+        else { throw .badVerificationCode }
+        if await core.state.takeScenario(for: .token, where: { $0.fault == .slowDown }) != nil { throw .slowDown }
+        guard device.expiresAt > (await core.state.now) else { throw .deviceCodeExpired }
+        switch device.status {
+        case .pending: throw .authorizationPending
+        case .declined: throw .authorizationDeclined
+        case .redeemed: throw .badVerificationCode
+        case .approved(let tenantID, let objectID):
+            await core.state.setDeviceStatus(deviceCode: code, .redeemed)
+            guard let user = c.index.user(objectID: objectID), let membership = c.index.membership(of: user, tenantID: tenantID) else {
+                throw .badVerificationCode
+            }
+            return try await minting.userTokens(c, membership: membership, scopes: device.scopes, nonce: nil)
+        }
+    }
+
+    private func password(_ c: GrantContext) async throws(EntraError) -> Response {
+        guard let username = c.form.nonEmpty("username") else { throw .missingParameter("username") }
+        guard let password = c.form.nonEmpty("password") else { throw .missingParameter("password") }
+        guard let rawScope = c.form.nonEmpty("scope") else { throw .missingParameter("scope") }
+        guard let user = c.index.user(named: username) else { throw .userNotFound(c.segment) }
+        guard let membership = c.index.membership(of: user, in: c.selector) else { throw .notInTenant(c.segment) }
+        guard let expected = user.password, expected == password else { throw .badCredentials }
+        let scopes = try ScopeSet(parsing: rawScope, index: c.index)
+        return try await minting.userTokens(c, membership: membership, scopes: scopes, nonce: nil)
+    }
+
+    private func clientCredentials(_ c: GrantContext) async throws(EntraError) -> Response {
+        guard c.client.kind == .confidentialClient else { throw .secretRequired }
+        guard let rawScope = c.form.nonEmpty("scope") else { throw .missingParameter("scope") }
+        let resourceScopes = rawScope.split(separator: " ").map(String.init)
+            .filter { !ScopeSet.oidcScopes.contains($0.lowercased()) }
+        guard resourceScopes.count == 1, let scope = resourceScopes.first, scope.lowercased().hasSuffix("/.default") else {
+            throw .defaultRequiredForClientCredentials
+        }
+        let identifier = String(scope.dropLast("/.default".count))
+        guard let resource = c.index.api(identifier: identifier) else { throw .resourceNotFound(identifier) }
+        guard case .tenant(let tenant) = c.selector else {
+            throw EntraError(error: "invalid_request", code: 700011, message:
+                "Client credentials need a tenant-specific authority, not '\(c.segment)'.")
+        }
+        return try await minting.appToken(c, tenantID: tenant.id, resource: resource)
+    }
+}
+
+/// Everything a grant needs about the request.
+struct GrantContext: Sendable {
+    let request: Request
+    let selector: TenantSelector
+    let segment: String
+    let form: FormBody
+    let client: Application
+    let index: DirectoryIndex
+}

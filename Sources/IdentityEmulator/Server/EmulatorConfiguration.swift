@@ -1,0 +1,51 @@
+import Foundation
+import Logging
+
+/// How to run an emulator: where it listens, what it knows, and how deterministic it is.
+public struct EmulatorConfiguration: Sendable {
+    /// The interface to bind; loopback by default.
+    public var host: String
+    /// The port; `0` picks a free one (read it from ``RunningEmulator/port``).
+    public var port: Int
+    /// The tenants, users and applications served.
+    public var directory: Directory
+    /// Serve HTTPS with a freshly made local CA; its PEM is written into this folder.
+    public var tlsDirectory: URL?
+    /// Seeds every random value the emulator makes (ids, codes, lifetimes) for reproducible runs.
+    public var seed: UInt64?
+    /// A fixed access-token lifetime in seconds instead of Entra's random 60–90 minutes.
+    public var accessTokenLifetime: Int?
+    /// The time source; the offset set through `/_emulator/clock` is added to it.
+    public var clock: EmulatorClock
+    public var logger: Logger
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8400, directory: Directory = .demo, tlsDirectory: URL? = nil,
+        seed: UInt64? = nil, accessTokenLifetime: Int? = nil, clock: EmulatorClock = EmulatorClock(),
+        logger: Logger = Logger(label: "identity-emulator", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.host = host
+        self.port = port
+        self.directory = directory
+        self.tlsDirectory = tlsDirectory
+        self.seed = seed
+        self.accessTokenLifetime = accessTokenLifetime
+        self.clock = clock
+        self.logger = logger
+    }
+}
+
+/// A started emulator: where it is and what it serves.
+public struct RunningEmulator: Sendable {
+    /// The base URL, e.g. `http://127.0.0.1:8400`.
+    public let baseURL: URL
+    public let port: Int
+    /// The local CA's certificate when serving HTTPS, for clients to trust.
+    public let caCertificatePEM: String?
+    /// The file the CA certificate was written to.
+    public let caCertificateFile: URL?
+    public let directory: Directory
+
+    /// The authority URL for a tenant GUID, domain, `common` or `organizations`.
+    public func authority(_ tenant: String) -> URL { baseURL.appendingPathComponent(tenant) }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import Hummingbird
+
+/// What every route shares: the state actor, the signing key and how the server is reached.
+struct EmulatorCore: Sendable {
+    let state: EmulatorState
+    let issuer: TokenIssuer
+    let secure: Bool
+    /// A fixed access-token lifetime in seconds, or `nil` for Entra's random 3600–5399.
+    let accessTokenLifetime: Int?
+    /// Host and port to use when a request carries no `Host` header.
+    let fallbackAuthority: String
+
+    var key: SigningKey { issuer.key }
+
+    func origin(of request: Request) -> String {
+        HTTPExchange.origin(of: request, scheme: secure ? "https" : "http", fallback: fallbackAuthority)
+    }
+
+    func traceID() -> String { UUID().uuidString.lowercased() }
+
+    func errorResponse(_ error: EntraError, for request: Request) async -> Response {
+        HTTPExchange.entraError(error, request: request, traceID: traceID(), now: await state.now, secure: secure)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+
+/// Logs every served request and applies the transport-level scenarios (throttling, 5xx, delays,
+/// broken bodies) before the route sees the request.
+struct FaultInjectionMiddleware: RouterMiddleware {
+    let core: EmulatorCore
+
+    func handle(_ request: Request, context: EmulatorRequestContext,
+                next: (Request, EmulatorRequestContext) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        guard !path.hasPrefix("/_emulator") else { return try await next(request, context) }
+        var request = request
+        var form = FormBody([:])
+        if request.method == .post, request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
+            form = FormBody(encoded: Substring(String(buffer: try await request.collectBody(upTo: context.maxUploadSize))))
+        }
+        let response = try await respond(request, context: context, path: path, next: next)
+        await core.state.log(ServedRequest(
+            method: request.method.rawValue, path: path, grantType: form["grant_type"], clientID: form["client_id"],
+            status: response.status.code, at: await core.state.now))
+        return response
+    }
+
+    private func respond(_ request: Request, context: EmulatorRequestContext, path: String,
+                         next: (Request, EmulatorRequestContext) async throws -> Response) async throws -> Response {
+        guard let route = Scenario.Route.of(path: path),
+              let scenario = await core.state.takeScenario(for: route, where: \.isTransportFault)
+        else { return try await next(request, context) }
+        switch scenario.fault {
+        case .delay:
+            try await Task.sleep(for: .milliseconds(scenario.delayMilliseconds ?? 1000))
+            return try await next(request, context)
+        case .throttle:
+            var response = await core.errorResponse(.throttled(retryAfter: Int(scenario.retryAfter ?? "1") ?? 1), for: request)
+            response.headers[.retryAfter] = scenario.retryAfter ?? "1"
+            return response
+        case .serverError:
+            return await core.errorResponse(.serverError, for: request)
+        case .serviceUnavailable:
+            var response = await core.errorResponse(.serviceUnavailable, for: request)
+            if let retryAfter = scenario.retryAfter { response.headers[.retryAfter] = retryAfter }
+            return response
+        case .malformedJSON:
+            return HTTPExchange.text("{\"token_type\": Bearer, oops", contentType: "application/json; charset=utf-8")
+        case .htmlError:
+            return HTTPExchange.html(
+                "<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>The proxy server received an invalid response.</p></body></html>",
+                status: .badGateway)
+        case .truncatedBody:
+            return HTTPExchange.text(#"{"token_type":"Bearer","scope":"User.Read profile openid email","expires_in":3599,"access_tok"#,
+                                     contentType: "application/json; charset=utf-8")
+        default:
+            return try await next(request, context)
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// An offline stand-in for `login.microsoftonline.com`, `{tenant}.ciamlogin.com` and Microsoft Graph.
+public enum IdentityEmulator {
+    /// Why the emulator could not start.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Starts an emulator, runs `body` with it, and shuts it down cleanly when `body` returns or throws.
+    ///
+    /// - Parameters:
+    ///   - configuration: where to listen and what to serve; port `0` picks a free port.
+    ///   - body: work to do while the emulator runs.
+    /// - Throws: ``StartError`` or a bind error when it cannot start; whatever `body` throws.
+    public static func withRunning<Result: Sendable>(
+        _ configuration: EmulatorConfiguration,
+        _ body: @Sendable (RunningEmulator) async throws -> Result
+    ) async throws -> Result {
+        try await serve(configuration, signals: [], untilSignalled: false, body)
+    }
+
+    /// Runs until SIGINT or SIGTERM, calling `onReady` once the port is bound.
+    ///
+    /// - Throws: ``StartError`` or a bind error when it cannot start.
+    public static func run(
+        _ configuration: EmulatorConfiguration,
+        onReady: @Sendable (RunningEmulator) async -> Void
+    ) async throws {
+        try await serve(configuration, signals: [.sigint, .sigterm], untilSignalled: true) { running in
+            await onReady(running)
+        }
+    }
+
+    private static func serve<Result: Sendable>(
+        _ configuration: EmulatorConfiguration,
+        signals: [UnixSignal],
+        untilSignalled: Bool,
+        _ body: @Sendable (RunningEmulator) async throws -> Result
+    ) async throws -> Result {
+        try configuration.directory.validate()
+        let now = configuration.clock.now(offset: 0)
+        let key = try SigningKey.generate(now: now)
+        let authority = try configuration.tlsDirectory.map { _ in try LocalCertificateAuthority.generate(now: now) }
+        let core = EmulatorCore(
+            state: EmulatorState(directory: configuration.directory, clock: configuration.clock, seed: configuration.seed),
+            issuer: TokenIssuer(key: key), secure: authority != nil, accessTokenLifetime: configuration.accessTokenLifetime,
+            fallbackAuthority: configuration.host)
+        var caFile: URL?
+        if let authority, let folder = configuration.tlsDirectory {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let file = folder.appendingPathComponent("identity-emulator-ca.pem")
+            try Data(authority.caCertificatePEM.utf8).write(to: file, options: .atomic)
+            caFile = file
+        }
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let server: HTTPServerBuilder = if let authority {
+            try .tls(.http1(), tlsConfiguration: authority.serverTLSConfiguration())
+        } else {
+            .http1()
+        }
+        let app = Hummingbird.Application(
+            router: EmulatorRouter.make(core: core),
+            server: server,
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? configuration.port)
+                portContinuation.finish()
+            },
+            logger: configuration.logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [app], gracefulShutdownSignals: signals, logger: configuration.logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                defer { portContinuation.finish() }
+                try await group.run()
+            }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else {
+                try await tasks.next()
+                throw StartError(description: "the emulator stopped before it was listening")
+            }
+            let scheme = authority == nil ? "http" : "https"
+            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+            let running = RunningEmulator(
+                baseURL: URL(string: "\(scheme)://\(host):\(port)")!, port: port,
+                caCertificatePEM: authority?.caCertificatePEM, caCertificateFile: caFile, directory: configuration.directory)
+            do {
+                let result = try await body(running)
+                if !untilSignalled { await group.triggerGracefulShutdown() }
+                try await tasks.waitForAll()
+                return result
+            } catch {
+                await group.triggerGracefulShutdown()
+                try? await tasks.waitForAll()
+                throw error
+            }
+        }
+    }
+}
+
+/// Assembles the routes.
+enum EmulatorRouter {
+    static func make(core: EmulatorCore) -> Router<EmulatorRequestContext> {
+        let router = Router(context: EmulatorRequestContext.self)
+        router.add(middleware: FaultInjectionMiddleware(core: core))
+        let signIn = SignInFlow(core: core)
+        DiscoveryRoutes(core: core).register(on: router)
+        AuthorizeRoutes(core: core, flow: signIn).register(on: router)
+        signIn.register(on: router)
+        TokenRoutes(core: core, minting: TokenMinting(core: core)).register(on: router)
+        DeviceCodeRoutes(core: core, flow: signIn).register(on: router)
+        LogoutRoutes(core: core).register(on: router)
+        GraphRoutes(core: core).register(on: router)
+        SampleAPIRoutes(core: core).register(on: router)
+        AdminRoutes(core: core).register(on: router)
+        return router
+    }
+}

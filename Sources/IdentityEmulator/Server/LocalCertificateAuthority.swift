@@ -1,0 +1,67 @@
+import Crypto
+import Foundation
+import NIOSSL
+import SwiftASN1
+import X509
+
+/// A throw-away certificate authority and a server certificate for `127.0.0.1` and `localhost`,
+/// so the emulator can serve HTTPS that clients trust through the CA's PEM file.
+struct LocalCertificateAuthority: Sendable {
+    let caCertificatePEM: String
+    let serverCertificateDER: [UInt8]
+    let serverKeyDER: [UInt8]
+
+    static func generate(now: Date) throws -> LocalCertificateAuthority {
+        let caKey = P256.Signing.PrivateKey()
+        let caName = try DistinguishedName {
+            OrganizationName("identity-emulator")
+            CommonName("identity-emulator local CA")
+        }
+        let caPublicKey = Certificate.PublicKey(caKey.publicKey)
+        let caKeyID = SubjectKeyIdentifier(hash: caPublicKey).keyIdentifier
+        let ca = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: caPublicKey,
+            notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(365 * 86_400),
+            issuer: caName, subject: caName, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                SubjectKeyIdentifier(keyIdentifier: caKeyID)
+            },
+            issuerPrivateKey: Certificate.PrivateKey(caKey))
+
+        let serverKey = P256.Signing.PrivateKey()
+        let serverPublicKey = Certificate.PublicKey(serverKey.publicKey)
+        let server = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: serverPublicKey,
+            notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(365 * 86_400),
+            issuer: caName, subject: try DistinguishedName { CommonName("localhost") },
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true, keyEncipherment: true))
+                try ExtendedKeyUsage([.serverAuth])
+                SubjectAlternativeNames([
+                    .dnsName("localhost"),
+                    .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
+                ])
+                SubjectKeyIdentifier(hash: serverPublicKey)
+                AuthorityKeyIdentifier(keyIdentifier: caKeyID)
+            },
+            issuerPrivateKey: Certificate.PrivateKey(caKey))
+
+        var serializer = DER.Serializer()
+        try serializer.serialize(server)
+        return LocalCertificateAuthority(
+            caCertificatePEM: try ca.serializeAsPEM().pemString,
+            serverCertificateDER: serializer.serializedBytes,
+            serverKeyDER: Array(serverKey.derRepresentation))
+    }
+
+    /// The server side TLS configuration presenting the server certificate.
+    func serverTLSConfiguration() throws -> TLSConfiguration {
+        TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(try NIOSSLCertificate(bytes: serverCertificateDER, format: .der))],
+            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: serverKeyDER, format: .der)))
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// All mutable emulator state: grants, sessions, consent, revocations, clock, outbox, request log
+/// and scenarios. One actor, so every request sees a consistent directory.
+actor EmulatorState {
+    private let initialDirectory: Directory
+    private let clock: EmulatorClock
+    private let seed: UInt64?
+    private(set) var index: DirectoryIndex
+    private var random: SeededRandom
+    private(set) var clockOffset: TimeInterval = 0
+
+    private var pending: [String: PendingAuthorization] = [:]
+    private var codes: [String: AuthorizationCodeGrant] = [:]
+    private var refreshTokens: [String: RefreshTokenGrant] = [:]
+    private var devices: [String: DeviceAuthorization] = [:]
+    private var deviceCodeByUserCode: [String: String] = [:]
+    private var sessions: [String: BrowserSession] = [:]
+    private var userConsents: [String: Set<String>] = [:]
+    private var revokedAt: [String: Date] = [:]
+    private(set) var outbox: [OutboxMessage] = []
+    private(set) var served: [ServedRequest] = []
+    private var scenarios: [Scenario] = []
+
+    init(directory: Directory, clock: EmulatorClock, seed: UInt64?) {
+        initialDirectory = directory
+        self.clock = clock
+        self.seed = seed
+        index = DirectoryIndex(directory)
+        random = seed.map(SeededRandom.init(seed:)) ?? SeededRandom()
+    }
+
+    var now: Date { clock.now(offset: clockOffset) }
+
+    /// Forgets everything but the directory given at start (`POST /_emulator/reset`).
+    func reset() {
+        index = DirectoryIndex(initialDirectory)
+        random = seed.map(SeededRandom.init(seed:)) ?? SeededRandom()
+        clockOffset = 0
+        pending = [:]; codes = [:]; refreshTokens = [:]; devices = [:]; deviceCodeByUserCode = [:]
+        sessions = [:]; userConsents = [:]; revokedAt = [:]; outbox = []; served = []; scenarios = []
+    }
+
+    func setClockOffset(_ seconds: TimeInterval) { clockOffset = seconds }
+
+    // MARK: Randomness
+
+    func guid() -> String { random.guid() }
+
+    func opaque(_ bytes: Int) -> String { random.opaque(bytes) }
+
+    func randomInt(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+
+    // MARK: Consent
+
+    private func consentKey(user: String, client: String) -> String { "\(user.lowercased())|\(client.lowercased())" }
+
+    /// Scope keys (``ScopeSet/Grant/key``) consented for this user and client, by the user or an admin.
+    func consentedScopes(userID: String, client: Application) -> Set<String> {
+        var keys = userConsents[consentKey(user: userID, client: client.clientId)] ?? []
+        for scope in client.adminConsentedScopes {
+            if let set = try? ScopeSet(parsing: scope, index: index) {
+                keys.formUnion(set.allGrants().map(\.key))
+            }
+        }
+        return keys
+    }
+
+    func recordConsent(userID: String, clientID: String, grants: [ScopeSet.Grant]) {
+        userConsents[consentKey(user: userID, client: clientID), default: []].formUnion(grants.map(\.key))
+    }
+
+    // MARK: Authorization requests and codes
+
+    func storePending(_ request: PendingAuthorization) -> String {
+        let id = random.opaque(18)
+        pending[id] = request
+        return id
+    }
+
+    func pendingAuthorization(_ id: String) -> PendingAuthorization? { pending[id] }
+
+    func finishPending(_ id: String) { pending[id] = nil }
+
+    func updateProgress(_ id: String, _ change: @Sendable (inout InteractionProgress) -> Void) -> PendingAuthorization? {
+        guard pending[id] != nil else { return nil }
+        change(&pending[id]!.progress)
+        return pending[id]
+    }
+
+    func issueCode(_ grant: AuthorizationCodeGrant) -> String {
+        let code = "1.A" + random.opaque(96)
+        codes[code] = grant
+        return code
+    }
+
+    /// Looks a code up and marks it redeemed; a second call answers `.alreadyRedeemed`.
+    func redeemCode(_ code: String) -> Result<AuthorizationCodeGrant, EntraError> {
+        guard var grant = codes[code] else { return .failure(.malformedGrant) }
+        guard !grant.redeemed else { return .failure(.codeRedeemed) }
+        grant.redeemed = true
+        codes[code] = grant
+        guard grant.expiresAt > now else { return .failure(.grantExpired) }
+        return .success(grant)
+    }
+
+    // MARK: Refresh tokens
+
+    func issueRefreshToken(_ grant: RefreshTokenGrant) -> String {
+        let token = "1.A" + random.opaque(180)
+        refreshTokens[token] = grant
+        return token
+    }
+
+    /// The grant behind a refresh token, if it exists and was not revoked.
+    func refreshGrant(_ token: String) -> Result<RefreshTokenGrant, EntraError> {
+        guard let grant = refreshTokens[token] else { return .failure(.malformedGrant) }
+        if let revoked = revokedAt[grant.userID.lowercased()], grant.issuedAt <= revoked {
+            return .failure(.revoked)
+        }
+        guard now.timeIntervalSince(grant.issuedAt) < 90 * 86_400 else { return .failure(.grantExpired) }
+        return .success(grant)
+    }
+
+    // MARK: Revocation
+
+    /// Revokes a user's refresh tokens and sign-in sessions (as Graph `revokeSignInSessions`).
+    func revoke(userID: String) -> Date {
+        let at = now
+        revokedAt[userID.lowercased()] = at
+        for (id, var session) in sessions {
+            session.userIDs.removeAll { $0.lowercased() == userID.lowercased() }
+            sessions[id] = session
+        }
+        return at
+    }
+
+    func revocationTime(userID: String) -> Date? { revokedAt[userID.lowercased()] }
+
+    // MARK: Sessions
+
+    func session(_ id: String?) -> BrowserSession? { id.flatMap { sessions[$0] } }
+
+    /// Adds a signed-in user to the browser's session, creating one if needed; returns its id.
+    func signIn(userID: String, session id: String?) -> String {
+        let sessionID = id.flatMap { sessions[$0] != nil ? $0 : nil } ?? random.guid()
+        var session = sessions[sessionID] ?? BrowserSession(id: sessionID, userIDs: [])
+        session.userIDs.removeAll { $0 == userID }
+        session.userIDs.insert(userID, at: 0)
+        sessions[sessionID] = session
+        return sessionID
+    }
+
+    func endSession(_ id: String?) {
+        if let id { sessions[id] = nil }
+    }
+
+    // MARK: Device codes
+
+    func startDeviceAuthorization(client: Application, selectorSegment: String, scopes: ScopeSet, rawScope: String,
+                                  lifetime: TimeInterval) -> DeviceAuthorization {
+        let userCode = random.string(9, from: "ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+        let device = DeviceAuthorization(
+            deviceCode: "DAQABAAEAAA" + random.opaque(120), userCode: userCode, client: client,
+            selectorSegment: selectorSegment, scopes: scopes, rawScope: rawScope, expiresAt: now.addingTimeInterval(lifetime))
+        devices[device.deviceCode] = device
+        deviceCodeByUserCode[userCode] = device.deviceCode
+        return device
+    }
+
+    func deviceAuthorization(userCode: String) -> DeviceAuthorization? {
+        deviceCodeByUserCode[userCode.uppercased().filter { !$0.isWhitespace && $0 != "-" }].flatMap { devices[$0] }
+    }
+
+    func deviceAuthorization(deviceCode: String) -> DeviceAuthorization? { devices[deviceCode] }
+
+    func setDeviceStatus(deviceCode: String, _ status: DeviceAuthorization.Status) {
+        devices[deviceCode]?.status = status
+    }
+
+    // MARK: Outbox, request log, scenarios
+
+    func send(_ message: OutboxMessage) { outbox.append(message) }
+
+    func log(_ request: ServedRequest) { served.append(request) }
+
+    func addScenario(_ scenario: Scenario) { scenarios.append(scenario) }
+
+    func clearScenarios() { scenarios = [] }
+
+    /// Consumes one use of the first scenario for `route` whose fault satisfies `matching`.
+    func takeScenario(for route: Scenario.Route, where matching: (Scenario) -> Bool) -> Scenario? {
+        guard let i = scenarios.firstIndex(where: { ($0.route == route || $0.route == .any) && matching($0) }) else {
+            return nil
+        }
+        let scenario = scenarios[i]
+        scenarios[i].count -= 1
+        if scenarios[i].count <= 0 { scenarios.remove(at: i) }
+        return scenario
+    }
+
+    func activeScenarios() -> [Scenario] { scenarios }
+
+    // MARK: Directory
+
+    /// Adds a user (sign-up on the External ID tenant).
+    func addUser(_ user: User) {
+        var directory = index.directory
+        directory.users.append(user)
+        index = DirectoryIndex(directory)
+    }
+}

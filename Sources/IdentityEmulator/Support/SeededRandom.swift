@@ -1,0 +1,48 @@
+import Foundation
+
+/// SplitMix64: a small, fast generator that can be seeded so an emulator run is reproducible.
+struct SeededRandom: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    /// Seeds from the system generator.
+    init() {
+        var system = SystemRandomNumberGenerator()
+        state = system.next()
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func bytes(_ count: Int) -> [UInt8] {
+        (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &self) }
+    }
+
+    /// A lower-case GUID string.
+    mutating func guid() -> String {
+        var b = bytes(16)
+        b[6] = (b[6] & 0x0F) | 0x40
+        b[8] = (b[8] & 0x3F) | 0x80
+        let hex = b.map { String(format: "%02x", $0) }.joined()
+        let i = hex.startIndex
+        func part(_ from: Int, _ to: Int) -> Substring {
+            hex[hex.index(i, offsetBy: from)..<hex.index(i, offsetBy: to)]
+        }
+        return "\(part(0, 8))-\(part(8, 12))-\(part(12, 16))-\(part(16, 20))-\(part(20, 32))"
+    }
+
+    /// An opaque token of `byteCount` random bytes, base64url encoded.
+    mutating func opaque(_ byteCount: Int) -> String { Base64URL.encode(bytes(byteCount)) }
+
+    /// Characters drawn from `alphabet`.
+    mutating func string(_ length: Int, from alphabet: String) -> String {
+        let chars = Array(alphabet)
+        return String((0..<length).map { _ in chars[Int.random(in: 0..<chars.count, using: &self)] })
+    }
+}

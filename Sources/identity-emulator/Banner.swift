@@ -1,0 +1,32 @@
+import IdentityEmulator
+
+/// What `identity-emulator` prints once it listens: where it is and how to sign in.
+struct Banner {
+    let running: RunningEmulator
+
+    init(_ running: RunningEmulator) { self.running = running }
+
+    var text: String {
+        let base = running.baseURL.absoluteString
+        let directory = running.directory
+        var lines = ["identity-emulator listening on \(base)", ""]
+        if let ca = running.caCertificateFile {
+            lines += ["TLS CA certificate: \(ca.path)", "  curl --cacert \(ca.path) \(base)/common/v2.0/.well-known/openid-configuration", ""]
+        }
+        lines.append("Authorities:")
+        for tenant in directory.tenants {
+            let kind = tenant.kind == .external ? "External ID" : "workforce"
+            lines.append("  \(base)/\(tenant.id)  (\(tenant.displayName), \(kind); also /\(tenant.domain))")
+        }
+        lines += ["  \(base)/common  and  \(base)/organizations", "", "Applications:"]
+        for app in directory.applications {
+            lines.append("  \(app.clientId)  \(app.displayName) [\(app.kind.rawValue)]\(app.secret.map { " secret: \($0)" } ?? "")")
+        }
+        lines += ["", "Users (demo passwords):"]
+        for user in directory.users {
+            lines.append("  \(user.userPrincipalName)  \(user.password ?? "(email code only)")")
+        }
+        lines += ["", "Graph: \(base)/v1.0/me   Admin API: \(base)/_emulator/directory", "Press Ctrl-C to stop."]
+        return lines.joined(separator: "\n")
+    }
+}

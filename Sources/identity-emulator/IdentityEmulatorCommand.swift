@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import IdentityEmulator
+
+@main
+struct IdentityEmulatorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "identity-emulator",
+        abstract: "An offline Microsoft identity platform (Entra ID, External ID) and Microsoft Graph for development and tests.",
+        discussion: "Stop it with Ctrl-C. The admin API lives under /_emulator/ (loopback clients only).")
+
+    @Option(help: "The interface to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port = 8400
+
+    @Option(help: "A directory JSON file (tenants, users, applications) replacing the built-in demo directory.")
+    var config: String?
+
+    @Flag(help: "Serve HTTPS with a freshly made local CA (its PEM path is printed).")
+    var tls = false
+
+    @Option(help: "Where --tls writes the CA certificate.")
+    var tlsDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("identity-emulator").path
+
+    @Option(help: "Seed for every random value (ids, codes, token lifetimes), for reproducible runs.")
+    var seed: UInt64?
+
+    @Option(help: "A fixed access-token lifetime in seconds (default: random 3600-5399, as Entra).")
+    var tokenLifetime: Int?
+
+    func run() async throws {
+        let directory: Directory
+        do {
+            directory = try config.map { try Directory.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .demo
+        } catch let error as DirectoryConfigurationError {
+            throw ValidationError("\(config ?? ""): \(error)")
+        }
+        let configuration = EmulatorConfiguration(
+            host: host, port: port, directory: directory,
+            tlsDirectory: tls ? URL(fileURLWithPath: tlsDirectory) : nil, seed: seed, accessTokenLifetime: tokenLifetime)
+        try await IdentityEmulator.run(configuration) { running in
+            FileHandle.standardOutput.write(Data((Banner(running).text + "\n").utf8))
+        }
+        print("identity-emulator stopped")
+    }
+}
