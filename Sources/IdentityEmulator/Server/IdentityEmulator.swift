@@ -47,7 +47,8 @@ public enum IdentityEmulator {
         try configuration.directory.validate()
         let now = configuration.clock.now(offset: 0)
         let key = try SigningKey.generate(now: now)
-        let authority = try configuration.tlsDirectory.map { _ in try LocalCertificateAuthority.generate(now: now) }
+        // TLS certificates face real clients, so they follow the real clock, not the emulator's.
+        let authority = try configuration.tlsDirectory.map { _ in try LocalCertificateAuthority.generate(now: Date()) }
         let core = EmulatorCore(
             state: EmulatorState(directory: configuration.directory, clock: configuration.clock, seed: configuration.seed),
             issuer: TokenIssuer(key: key), secure: authority != nil, accessTokenLifetime: configuration.accessTokenLifetime,

@@ -20,12 +20,15 @@ final class TestEmulator: Sendable {
         self.http = http
     }
 
-    /// Runs `body` against a fresh emulator (port 0) and shuts both down afterwards.
+    /// The emulator's fixed "now" in tests (no wall-clock reads).
+    static let epoch = Date(timeIntervalSince1970: 1_795_000_000)
+
+    /// Runs `body` against a fresh emulator (port 0, fixed clock) and shuts both down afterwards.
     static func with(
         _ configure: (inout EmulatorConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestEmulator) async throws -> Void
     ) async throws {
-        var configuration = EmulatorConfiguration(port: 0, seed: 7)
+        var configuration = EmulatorConfiguration(port: 0, seed: 7, clock: EmulatorClock(base: { TestEmulator.epoch }))
         configure(&configuration)
         try await IdentityEmulator.withRunning(configuration) { running in
             var tls = TLSConfiguration.makeClientConfiguration()
