@@ -135,6 +135,8 @@ enum SendableJSON {
     static func wrap(_ value: Any) -> any Sendable {
         switch value {
         case let s as String: return s
+        case is NSNull: return JSONNull()
+        case let n as NSNumber where String(cString: n.objCType) == "c": return n.boolValue
         case let n as NSNumber:
             if Double(n.intValue) == n.doubleValue { return n.intValue }
             return n.doubleValue
@@ -144,6 +146,9 @@ enum SendableJSON {
         }
     }
 }
+
+/// JSON `null`.
+struct JSONNull: Sendable, Equatable {}
 
 struct TestFailure: Error, CustomStringConvertible {
     let description: String
