@@ -35,7 +35,8 @@ struct IdentityEmulatorCommand: AsyncParsableCommand {
         do {
             directory = try config.map { try Directory.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .demo
         } catch let error as DirectoryConfigurationError {
-            throw ValidationError("\(config ?? ""): \(error)")
+            FileHandle.standardError.write(Data("identity-emulator: \(config ?? ""): \(error)\n".utf8))
+            throw ExitCode(2)
         }
         let configuration = EmulatorConfiguration(
             host: host, port: port, directory: directory,
