@@ -21,7 +21,7 @@ struct AdminAndScenarioTests {
     func reset() async throws {
         try await TestEmulator.with { emulator in
             let rt = try #require(try await emulator.passwordGrant().string("refresh_token"))
-            #expect(try await emulator.post("/_emulator/reset", form: []).status == 200)
+            #expect(try await emulator.post("/_emulator/reset", json: "{}").status == 200)
             let result = try await emulator.token("organizations", [("grant_type", "refresh_token"), ("client_id", emulator.ids.publicClient),
                                                                     ("refresh_token", rt), ("scope", "User.Read")])
             #expect(try result.json["error_codes"] as? [Int] == [9002313])

@@ -93,7 +93,7 @@ struct DeviceCodeAndLogoutTests {
             let browser = ScriptedBrowser(emulator)
             _ = try await emulator.signInInteractively(AuthorizationRequest(), browser: browser)
             let cookie = try #require(browser.sessionCookie)
-            let query = Form.encode([("post_logout_redirect_uri", "http://localhost:4000"), ("state", "bye")])
+            let query = Form.encode([("client_id", emulator.ids.publicClient), ("post_logout_redirect_uri", "http://localhost:4000"), ("state", "bye")])
             let result = method == "GET"
                 ? try await emulator.get("/organizations/oauth2/v2.0/logout?" + query, headers: [("Cookie", "ESTSAUTH=\(cookie)")])
                 : try await emulator.post("/organizations/oauth2/v2.0/logout", form: Form.decode(query).map { ($0.key, $0.value) },

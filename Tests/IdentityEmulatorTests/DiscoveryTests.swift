@@ -82,8 +82,8 @@ struct DiscoveryTests {
             #expect(try result.string("tenant_discovery_endpoint") == "\(emulator.base)/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration")
             #expect(try result.string("api-version") == version)
             let metadata = try #require((try result.json["metadata"] as? [any Sendable])?.first as? [String: any Sendable])
-            #expect((metadata["aliases"] as? [String])?.contains("127.0.0.1") == true)
-            #expect((metadata["aliases"] as? [String])?.contains("localhost") == true)
+            #expect((metadata["aliases"] as? [String])?.contains("127.0.0.1:\(emulator.running.port)") == true)
+            #expect((metadata["aliases"] as? [String])?.contains("localhost:\(emulator.running.port)") == true)
         }
     }
 

@@ -69,7 +69,7 @@ struct GraphAndAPITests {
             let cp1 = try #require(try await emulator.passwordGrant(extra: [("claims", #"{"access_token":{"xms_cc":{"values":["cp1"]}}}"#)]).string("access_token"))
             let plain = try #require(try await emulator.passwordGrant().string("access_token"))
             try await emulator.setClockOffset(2)
-            let revoked = try await emulator.post("/_emulator/users/MeganB@contoso.onmicrosoft.com/revoke", form: []).json
+            let revoked = try await emulator.post("/_emulator/users/MeganB@contoso.onmicrosoft.com/revoke", json: "{}").json
             let revokedAt = try #require(revoked["revokedAt"] as? Int)
 
             let challenged = try await emulator.get("/v1.0/me", headers: [("Authorization", "Bearer \(cp1)")])

@@ -53,7 +53,8 @@ struct TokenGrantTests {
     func revocation() async throws {
         try await TestEmulator.with { emulator in
             let token = try #require(try await emulator.passwordGrant().string("refresh_token"))
-            #expect(try await emulator.post("/_emulator/users/MeganB@contoso.onmicrosoft.com/revoke", form: []).status == 200)
+            try await emulator.setClockOffset(1)
+            #expect(try await emulator.post("/_emulator/users/MeganB@contoso.onmicrosoft.com/revoke", json: "{}").status == 200)
             let result = try await emulator.token("organizations", [("grant_type", "refresh_token"), ("client_id", emulator.ids.publicClient),
                                                                     ("refresh_token", token), ("scope", "User.Read")])
             #expect(result.status == 400)
@@ -61,6 +62,11 @@ struct TokenGrantTests {
             #expect(try result.string("error") == "invalid_grant")
             #expect(try result.string("suberror") == "bad_token")
             #expect(try result.json["error_codes"] as? [Int] == [50173])
+            #expect(try result.string("error_description")?.contains("TokensValidFrom date (before which tokens are not valid) for this user is '2026-11-18") == true)
+            let fresh = try #require(try await emulator.passwordGrant().string("refresh_token"))
+            let after = try await emulator.token("organizations", [("grant_type", "refresh_token"), ("client_id", emulator.ids.publicClient),
+                                                                   ("refresh_token", fresh), ("scope", "User.Read")])
+            #expect(after.status == 200)
         }
     }
 

@@ -4,9 +4,14 @@ import Foundation
 enum JWT {
     /// Signs `payload` with RS256 under `key`: `{"typ":"JWT","alg":"RS256","kid":…}`.
     static func sign(_ payload: JSONValue, with key: SigningKey) throws -> String {
-        let header = JSONValue.object([("typ", .string("JWT")), ("alg", .string("RS256")), ("kid", .string(key.kid))])
-        let input = Base64URL.encode(header.serialized) + "." + Base64URL.encode(payload.serialized)
+        let input = signingInput(payload, key: key)
         return input + "." + Base64URL.encode(try key.sign(Array(input.utf8)))
+    }
+
+    /// `base64url(header).base64url(payload)`, the bytes an RS256 signature covers.
+    static func signingInput(_ payload: JSONValue, key: SigningKey) -> String {
+        let header = JSONValue.object([("typ", .string("JWT")), ("alg", .string("RS256")), ("kid", .string(key.kid))])
+        return Base64URL.encode(header.serialized) + "." + Base64URL.encode(payload.serialized)
     }
 
     /// An unsigned token (`alg: none`), as a hostile server would send one.

@@ -101,9 +101,11 @@ extension EntraError {
         "Provided grant is invalid or malformed. The refresh token was issued to a different client.",
         suberror: "client_mismatch")
 
-    static let revoked = EntraError(error: "invalid_grant", code: 50173, message:
-        "The provided grant has expired due to it being revoked, a fresh auth token is needed. The user might have changed or reset their password. The grant was issued on '{issued}' and the TokensValidFrom date (before which tokens are not valid) for this user is '{valid}'.",
-        suberror: "bad_token")
+    static func revoked(issued: Date, validFrom: Date) -> EntraError {
+        EntraError(error: "invalid_grant", code: 50173, message:
+            "The provided grant has expired due to it being revoked, a fresh auth token is needed. The user might have changed or reset their password. The grant was issued on '\(issued.estsTimestamp)' and the TokensValidFrom date (before which tokens are not valid) for this user is '\(validFrom.estsTimestamp)'.",
+            suberror: "bad_token")
+    }
 
     static let badCredentials = EntraError(error: "invalid_grant", code: 50126, message:
         "Error validating credentials due to invalid username or password.")

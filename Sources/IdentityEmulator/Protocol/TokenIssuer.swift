@@ -4,6 +4,7 @@ import Foundation
 /// Mints the JWTs and `client_info` the token endpoint returns.
 struct TokenIssuer: Sendable {
     let key: SigningKey
+    let idTokenMemo = SignedTokenMemo()
 
     /// The v2.0 issuer for a tenant as served from `origin`.
     static func issuer(origin: String, tenantID: String) -> String { "\(origin)/\(tenantID)/v2.0" }
@@ -57,7 +58,10 @@ struct TokenIssuer: Sendable {
             let cut = token.index(token.endIndex, offsetBy: -12)
             return String(token[..<cut]) + (token[cut...].hasPrefix("AAAA") ? "BBBBBBBBBBBB" : "AAAAAAAAAAAA")
         default:
-            return try JWT.sign(payload, with: key)
+            let input = JWT.signingInput(payload, key: key)
+            return try idTokenMemo.token(for: input) { input in
+                input + "." + Base64URL.encode(try key.sign(Array(input.utf8)))
+            }
         }
     }
 

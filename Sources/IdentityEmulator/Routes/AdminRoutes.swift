@@ -45,8 +45,8 @@ struct AdminRoutes: Sendable {
             case .double(let d): d
             default: nil
             }
-            guard let seconds else {
-                return HTTPExchange.json(.object([("error", .string("offsetSeconds must be a number"))]), status: .badRequest)
+            guard let seconds, abs(seconds) <= 100 * 365 * 86_400 else {
+                return HTTPExchange.json(.object([("error", .string("offsetSeconds must be a number of seconds within ±100 years"))]), status: .badRequest)
             }
             await core.state.setClockOffset(seconds)
             return await clock()
@@ -99,12 +99,17 @@ struct AdminRoutes: Sendable {
     }()
 }
 
-/// Refuses admin requests from anything but loopback, with 403.
+/// Refuses admin requests from anything but loopback, with 403; changes must be JSON, so a web page
+/// in the local browser cannot forge them with a plain form post (415 otherwise).
 struct LoopbackOnlyMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: EmulatorRequestContext,
                 next: (Request, EmulatorRequestContext) async throws -> Response) async throws -> Response {
         guard context.isFromLoopback else {
             return HTTPExchange.json(.object([("error", .string("the admin API answers loopback clients only"))]), status: .forbidden)
+        }
+        if request.method != .get, request.headers[.contentType]?.lowercased().hasPrefix("application/json") != true {
+            return HTTPExchange.json(.object([("error", .string("admin changes need Content-Type: application/json"))]),
+                                     status: .unsupportedMediaType)
         }
         return try await next(request, context)
     }

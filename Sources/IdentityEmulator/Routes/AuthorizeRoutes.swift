@@ -32,9 +32,9 @@ struct AuthorizeRoutes: Sendable {
                 "The redirect URI '\(redirectURI)' specified in the request does not match the redirect URIs configured for the application '\(client.clientId)'. Make sure the redirect URI sent in the request matches one added to your application in the Azure portal."))
         }
         let responseMode = params.nonEmpty("response_mode") ?? "query"
-        let target = ErrorTarget(redirectURI: redirectURI, responseMode: responseMode == "fragment" ? "fragment" : "query",
-                                 state: params["state"])
-        guard ["query", "fragment", "form_post"].contains(responseMode) else {
+        let supportedMode = ["query", "fragment", "form_post"].contains(responseMode)
+        let target = ErrorTarget(redirectURI: redirectURI, responseMode: supportedMode ? responseMode : "query", state: params["state"])
+        guard supportedMode else {
             return flow.errorRedirect(target, EntraError(error: "invalid_request", code: 900022, message:
                 "The response_mode '\(responseMode)' is not supported."))
         }

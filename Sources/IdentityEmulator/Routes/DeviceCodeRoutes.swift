@@ -36,7 +36,8 @@ struct DeviceCodeRoutes: Sendable {
         guard let rawScope = form.nonEmpty("scope") else { throw .missingParameter("scope") }
         let scopes = try ScopeSet(parsing: rawScope, index: index)
         let device = await core.state.startDeviceAuthorization(
-            client: client, selectorSegment: segment, scopes: scopes, rawScope: rawScope, lifetime: Self.lifetime)
+            client: client, selectorSegment: segment, scopes: scopes, rawScope: rawScope, claims: form.nonEmpty("claims"),
+            lifetime: Self.lifetime)
         let uri = "\(core.origin(of: request))/devicelogin"
         let body = JSONValue.object([
             ("user_code", .string(device.userCode)),

@@ -45,7 +45,7 @@ struct DiscoveryRoutes: Sendable {
         let host = origin.split(separator: "/").last.map(String.init) ?? ""
         let body = JSONValue.object([
             ("token_endpoint", .string("\(base)/oauth2/v2.0/token")),
-            ("token_endpoint_auth_methods_supported", .array(["client_secret_post", "private_key_jwt", "client_secret_basic"].map(JSONValue.string))),
+            ("token_endpoint_auth_methods_supported", .array(["client_secret_post", "client_secret_basic"].map(JSONValue.string))),
             ("jwks_uri", .string("\(base)/discovery/v2.0/keys")),
             ("response_modes_supported", .array(["query", "fragment", "form_post"].map(JSONValue.string))),
             ("subject_types_supported", .array([.string("pairwise")])),
@@ -54,7 +54,7 @@ struct DiscoveryRoutes: Sendable {
             ("scopes_supported", .array(["openid", "profile", "email", "offline_access"].map(JSONValue.string))),
             ("issuer", .string("\(origin)/\(issuerTenant)/v2.0")),
             ("request_uri_parameter_supported", .bool(false)),
-            ("userinfo_endpoint", .string("\(origin)/oidc/userinfo")),
+            ("userinfo_endpoint", .string("https://graph.microsoft.com/oidc/userinfo")),
             ("authorization_endpoint", .string("\(base)/oauth2/v2.0/authorize")),
             ("device_authorization_endpoint", .string("\(base)/oauth2/v2.0/devicecode")),
             ("http_logout_supported", .bool(true)),
@@ -96,21 +96,24 @@ struct DiscoveryRoutes: Sendable {
         else {
             return await discoveryError(.missingParameter("authorization_endpoint"), request: request)
         }
-        let ownHost = origin.split(separator: "/").last.map { String($0.split(separator: ":").first ?? "") } ?? ""
-        let servedHosts = [ownHost, "127.0.0.1", "localhost"]
-        guard servedHosts.contains(host.lowercased()) else {
+        // Hosts this emulator answers for: its configured host and the loopback names, on the port
+        // the request came in on (the Host header is only used for the port, never trusted for the name).
+        let ownPort = URLComponents(string: origin)?.port
+        let servedHosts = Set([core.fallbackAuthority.lowercased(), "127.0.0.1", "localhost"])
+        guard servedHosts.contains(host.lowercased()), url.port == ownPort else {
             return await discoveryError(.invalidInstance, request: request)
         }
         let tenant = url.pathComponents.dropFirst().first ?? "common"
-        let authority = url.port.map { "\(host):\($0)" } ?? host
-        let aliases: [JSONValue] = [.string("127.0.0.1"), .string("localhost")]
+        let port = url.port.map { ":\($0)" } ?? ""
+        let authority = host.lowercased() + port
+        let aliases = Array(Set(servedHosts.map { $0 + port }).union([authority])).sorted().map(JSONValue.string)
         let body = JSONValue.object([
             ("tenant_discovery_endpoint", .string("\(url.scheme ?? "https")://\(authority)/\(tenant)/v2.0/.well-known/openid-configuration")),
             ("api-version", .string(apiVersion)),
             ("metadata", .array([
                 .object([
-                    ("preferred_network", .string(host.lowercased())),
-                    ("preferred_cache", .string(host.lowercased())),
+                    ("preferred_network", .string(authority)),
+                    ("preferred_cache", .string(authority)),
                     ("aliases", .array(aliases)),
                 ]),
             ])),

@@ -45,7 +45,7 @@ struct GraphRoutes: Sendable {
             return error(.notFound, code: "Request_ResourceNotFound", message: "Resource '\(oid)' does not exist or one of its queried reference-property objects are not present.", ids: ids)
         }
         if BearerValidator.isCAECapable(claims), let revoked = await core.state.revocationTime(userID: user.id),
-           let iat = claims["iat"]?.intValue, iat <= revoked.epochSeconds {
+           let iat = claims["iat"]?.intValue, iat < revoked.epochSeconds {
             let challenge = #"{"access_token":{"nbf":{"essential":true, "value":"\#(revoked.epochSeconds)"}}}"#
             let extra = #", error="insufficient_claims", claims="\#(Data(challenge.utf8).base64EncodedString())""#
             return error(.unauthorized, code: "InvalidAuthenticationToken", message:

@@ -18,14 +18,19 @@ struct LogoutRoutes: Sendable {
         }
     }
 
+    /// The app asking: `client_id`, or the audience of a valid `id_token_hint`.
+    private func clientID(_ params: FormBody) -> String? {
+        if let id = params.nonEmpty("client_id") { return id }
+        guard let hint = params.nonEmpty("id_token_hint"), let claims = try? JWT.verify(hint, with: core.key) else { return nil }
+        return claims["aud"]?.stringValue
+    }
+
     func logout(_ request: Request, params: FormBody) async -> Response {
         await core.state.endSession(HTTPExchange.cookie(SignInFlow.sessionCookie, in: request))
         let expire = "\(SignInFlow.sessionCookie)=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax"
-        if let target = params.nonEmpty("post_logout_redirect_uri") {
-            let registered = await core.state.index.directory.applications.contains {
-                RedirectURI.isRegistered(target, in: $0.redirectUris)
-            }
-            if registered {
+        if let target = params.nonEmpty("post_logout_redirect_uri"), let clientID = clientID(params) {
+            let index = await core.state.index
+            if let app = index.application(clientID: clientID), RedirectURI.isRegistered(target, in: app.redirectUris) {
                 let location = params.nonEmpty("state").map { RedirectURI.appending([("state", $0)], to: target, inFragment: false) }
                     ?? RedirectURI.withPath(target)
                 var headers = HTTPFields()

@@ -159,7 +159,7 @@ struct SignInFlow: Sendable {
                 }
                 fields.append(("state", state))
             }
-            fields.append(("session_state", sessionID))
+            if pending.clientInfo, let session = await core.state.session(sessionID) { fields.append(("session_state", session.state)) }
             return deliver(fields, to: pending.redirectURI, responseMode: pending.responseMode)
         }
     }
@@ -175,7 +175,7 @@ struct SignInFlow: Sendable {
                 "You declined to sign in to \(pending.client.displayName) on your device. You may now close this window."))
         case .redirect:
             var fields = [("error", "access_denied"), ("error_subcode", "cancel"),
-                          ("error_description", "AADSTS50058: the user canceled the authentication")]
+                          ("error_description", "the user canceled the authentication")]
             if let state = pending.state { fields.append(("state", state)) }
             return deliver(fields, to: pending.redirectURI, responseMode: pending.responseMode)
         }

@@ -11,8 +11,12 @@ struct TokenMinting: Sendable {
         .idTokenExpired, .idTokenIssuedInFuture, .idTokenOtherUser, .missingTokenType, .nonBearerTokenType,
     ]
 
-    func userTokens(_ c: GrantContext, membership: Membership, scopes: ScopeSet, nonce: String?) async throws(EntraError) -> Response {
-        if scopes.resources.count > 1 { throw .multipleResources(c.form["scope"] ?? "") }
+    /// - Parameters:
+    ///   - claims: the `claims` request (client capabilities); the form's by default.
+    ///   - firstResourceOnly: mint for the first resource when several are asked (code redemption).
+    func userTokens(_ c: GrantContext, membership: Membership, scopes: ScopeSet, nonce: String?,
+                    claims: String? = nil, firstResourceOnly: Bool = false) async throws(EntraError) -> Response {
+        if scopes.resources.count > 1, !firstResourceOnly { throw .multipleResources(c.form["scope"] ?? "") }
         guard let resource = scopes.primaryResource(c.index) else { throw .invalidScope(c.form["scope"] ?? "") }
         let consented = await core.state.consentedScopes(userID: membership.user.id, client: c.client)
         let grants = scopes.grants(for: resource, consented: consented)
@@ -22,7 +26,7 @@ struct TokenMinting: Sendable {
         }
         let fault = await core.state.takeScenario(for: .token, where: { Self.idTokenFaults.contains($0.fault) })?.fault
         let now = await core.state.now
-        let cp1 = Self.hasCP1(claims: c.form["claims"])
+        let cp1 = Self.hasCP1(claims: claims ?? c.form["claims"])
         let lifetime: Int
         if let fixed = core.accessTokenLifetime { lifetime = fixed } else {
             lifetime = await core.state.randomInt(in: cp1 ? 70_000...90_000 : 3600...5399)

@@ -84,7 +84,7 @@ struct TokenRoutes: Sendable {
             throw .malformedGrant
         }
         let scopes = try c.form.nonEmpty("scope").map { raw throws(EntraError) in try ScopeSet(parsing: raw, index: c.index) } ?? grant.scopes
-        return try await minting.userTokens(c, membership: membership, scopes: scopes, nonce: grant.nonce)
+        return try await minting.userTokens(c, membership: membership, scopes: scopes, nonce: grant.nonce, firstResourceOnly: true)
     }
 
     private func refreshToken(_ c: GrantContext) async throws(EntraError) -> Response {
@@ -106,21 +106,22 @@ struct TokenRoutes: Sendable {
 
     private func deviceCode(_ c: GrantContext) async throws(EntraError) -> Response {
         guard let code = c.form.nonEmpty("device_code") else { throw .missingParameter("device_code") }
-        guard let device = await core.state.deviceAuthorization(deviceCode: code),
-              device.client.clientId.lowercased() == c.client.clientId.lowercased()
+        guard let known = await core.state.deviceAuthorization(deviceCode: code),
+              known.client.clientId.lowercased() == c.client.clientId.lowercased()
         else { throw .badVerificationCode }
         if await core.state.takeScenario(for: .token, where: { $0.fault == .slowDown }) != nil { throw .slowDown }
+        guard let device = await core.state.pollDevice(deviceCode: code) else { throw .badVerificationCode }
         guard device.expiresAt > (await core.state.now) else { throw .deviceCodeExpired }
         switch device.status {
         case .pending: throw .authorizationPending
         case .declined: throw .authorizationDeclined
         case .redeemed: throw .badVerificationCode
         case .approved(let tenantID, let objectID):
-            await core.state.setDeviceStatus(deviceCode: code, .redeemed)
             guard let user = c.index.user(objectID: objectID), let membership = c.index.membership(of: user, tenantID: tenantID) else {
                 throw .badVerificationCode
             }
-            return try await minting.userTokens(c, membership: membership, scopes: device.scopes, nonce: nil)
+            return try await minting.userTokens(c, membership: membership, scopes: device.scopes, nonce: nil,
+                                                claims: c.form.nonEmpty("claims") ?? device.claims)
         }
     }
 

@@ -15,11 +15,11 @@ struct EmulatorRequestContext: RequestContext {
     /// Bodies above 1 MiB are refused with 413.
     var maxUploadSize: Int { 1 << 20 }
 
-    var isFromLoopback: Bool {
-        switch remoteAddress {
-        case .v4(let address)?: address.host.hasPrefix("127.")
-        case .v6(let address)?: address.host == "::1" || address.host.hasPrefix("::ffff:127.")
-        default: false
-        }
+    var isFromLoopback: Bool { Self.isLoopback(remoteAddress) }
+
+    /// True for 127.0.0.0/8, `::1` and IPv4-mapped loopback; false for anything else or no address.
+    static func isLoopback(_ address: SocketAddress?) -> Bool {
+        guard let ip = address?.ipAddress else { return false }
+        return ip.hasPrefix("127.") || ip == "::1" || ip.hasPrefix("::ffff:127.")
     }
 }

@@ -27,6 +27,7 @@ struct FaultInjectionMiddleware: RouterMiddleware {
         guard let route = Scenario.Route.of(path: path),
               let scenario = await core.state.takeScenario(for: route, where: \.isTransportFault)
         else { return try await next(request, context) }
+        if route == .graph, let response = await graphFault(scenario, request: request) { return response }
         switch scenario.fault {
         case .delay:
             try await Task.sleep(for: .milliseconds(scenario.delayMilliseconds ?? 1000))
@@ -53,5 +54,29 @@ struct FaultInjectionMiddleware: RouterMiddleware {
         default:
             return try await next(request, context)
         }
+    }
+
+    /// Graph answers throttling and outages in its own OData error shape.
+    private func graphFault(_ scenario: Scenario, request: Request) async -> Response? {
+        let (status, code, message): (HTTPResponse.Status, String, String)
+        switch scenario.fault {
+        case .throttle: (status, code, message) = (.tooManyRequests, "TooManyRequests", "Please retry again later.")
+        case .serverError: (status, code, message) = (.internalServerError, "generalException", "General exception while processing.")
+        case .serviceUnavailable: (status, code, message) = (.serviceUnavailable, "serviceNotAvailable", "Service unavailable.")
+        default: return nil
+        }
+        let requestID = UUID().uuidString.lowercased()
+        let now = await core.state.now
+        var headers = HTTPFields()
+        headers[.requestID] = requestID
+        headers[.clientRequestID] = request.headers[.clientRequestID] ?? requestID
+        if scenario.fault == .throttle || scenario.retryAfter != nil { headers[.retryAfter] = scenario.retryAfter ?? "1" }
+        let body = JSONValue.object([("error", .object([
+            ("code", .string(code)),
+            ("message", .string(message)),
+            ("innerError", .object([("date", .string(now.graphTimestamp)), ("request-id", .string(requestID)),
+                                    ("client-request-id", .string(headers[.clientRequestID] ?? requestID))])),
+        ]))])
+        return HTTPExchange.json(body, status: status, headers: headers, contentType: "application/json")
     }
 }

@@ -115,8 +115,8 @@ actor EmulatorState {
     /// The grant behind a refresh token, if it exists and was not revoked.
     func refreshGrant(_ token: String) -> Result<RefreshTokenGrant, EntraError> {
         guard let grant = refreshTokens[token] else { return .failure(.malformedGrant) }
-        if let revoked = revokedAt[grant.userID.lowercased()], grant.issuedAt <= revoked {
-            return .failure(.revoked)
+        if let revoked = revokedAt[grant.userID.lowercased()], grant.issuedAt < revoked {
+            return .failure(.revoked(issued: grant.issuedAt, validFrom: revoked))
         }
         guard now.timeIntervalSince(grant.issuedAt) < 90 * 86_400 else { return .failure(.grantExpired) }
         return .success(grant)
@@ -144,7 +144,7 @@ actor EmulatorState {
     /// Adds a signed-in user to the browser's session, creating one if needed; returns its id.
     func signIn(userID: String, session id: String?) -> String {
         let sessionID = id.flatMap { sessions[$0] != nil ? $0 : nil } ?? random.guid()
-        var session = sessions[sessionID] ?? BrowserSession(id: sessionID, userIDs: [])
+        var session = sessions[sessionID] ?? BrowserSession(id: sessionID, state: random.guid(), userIDs: [])
         session.userIDs.removeAll { $0 == userID }
         session.userIDs.insert(userID, at: 0)
         sessions[sessionID] = session
@@ -158,11 +158,12 @@ actor EmulatorState {
     // MARK: Device codes
 
     func startDeviceAuthorization(client: Application, selectorSegment: String, scopes: ScopeSet, rawScope: String,
-                                  lifetime: TimeInterval) -> DeviceAuthorization {
+                                  claims: String?, lifetime: TimeInterval) -> DeviceAuthorization {
         let userCode = random.string(9, from: "ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
         let device = DeviceAuthorization(
             deviceCode: "DAQABAAEAAA" + random.opaque(120), userCode: userCode, client: client,
-            selectorSegment: selectorSegment, scopes: scopes, rawScope: rawScope, expiresAt: now.addingTimeInterval(lifetime))
+            selectorSegment: selectorSegment, scopes: scopes, rawScope: rawScope, claims: claims,
+            expiresAt: now.addingTimeInterval(lifetime))
         devices[device.deviceCode] = device
         deviceCodeByUserCode[userCode] = device.deviceCode
         return device
@@ -176,6 +177,14 @@ actor EmulatorState {
 
     func setDeviceStatus(deviceCode: String, _ status: DeviceAuthorization.Status) {
         devices[deviceCode]?.status = status
+    }
+
+    /// Reads a device authorization and, when it is approved, marks it redeemed in the same step,
+    /// so two concurrent polls cannot both get tokens. Returns the status before the change.
+    func pollDevice(deviceCode: String) -> DeviceAuthorization? {
+        guard let device = devices[deviceCode] else { return nil }
+        if case .approved = device.status, device.expiresAt > now { devices[deviceCode]?.status = .redeemed }
+        return device
     }
 
     // MARK: Outbox, request log, scenarios

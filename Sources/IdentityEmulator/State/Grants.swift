@@ -67,6 +67,8 @@ struct DeviceAuthorization: Sendable {
     let selectorSegment: String
     let scopes: ScopeSet
     let rawScope: String
+    /// The `claims` sent with the device authorization request (client capabilities).
+    let claims: String?
     let expiresAt: Date
     var status: Status = .pending
 }
@@ -74,6 +76,8 @@ struct DeviceAuthorization: Sendable {
 /// A browser's single sign-on session (the `ESTSAUTH` cookie), with the accounts signed in.
 struct BrowserSession: Sendable {
     let id: String
+    /// The `session_state` sent to apps: an opaque id that is not the cookie.
+    let state: String
     /// Home object ids, most recent first.
     var userIDs: [String]
 }
