@@ -1,0 +1,59 @@
+import Foundation
+
+/// A signed-in user: one per home account, with a profile per tenant the user signed into.
+public struct Account: Sendable, Hashable, CustomStringConvertible {
+    /// The home account id: `identifier` = `uid.utid`, `objectID` = uid, `tenantID` = utid.
+    public struct ID: Sendable, Hashable {
+        public let identifier: String
+        public let objectID: String
+        public let tenantID: String
+    }
+
+    public let homeAccountID: ID
+    /// The sign-in name (`preferred_username`).
+    public let username: String
+    /// The identity provider's host (cache environment).
+    public let environment: String
+    /// The ID-token claims of the home tenant (`preferred_username`, `name`, `oid`, `tid`…).
+    public let accountClaims: [String: String]
+    public let tenantProfiles: [TenantProfile]
+
+    /// The identifier to persist and pass back to ``PublicClientApplication/account(identifier:)``.
+    public var identifier: String { homeAccountID.identifier }
+
+    public static func == (a: Account, b: Account) -> Bool { a.identifier == b.identifier && a.environment == b.environment }
+    public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
+
+    /// Redacted: usernames are personal data.
+    public var description: String { "Account(\(identifier.prefix(8))…)" }
+}
+
+/// The account as seen in one tenant.
+public struct TenantProfile: Sendable, Hashable {
+    /// The object id in this tenant.
+    public let identifier: String
+    public let tenantID: String
+    public let environment: String
+    public let isHomeTenantProfile: Bool
+    public let claims: [String: String]
+}
+
+/// A token and what comes with it.
+public struct AuthenticationResult: Sendable {
+    /// Where the token came from.
+    public enum Source: String, Sendable { case cache, identityProvider }
+
+    public let accessToken: String
+    public let expiresOn: Date
+    /// The scopes the token was granted for.
+    public let scopes: [String]
+    /// The raw ID token, when one was issued or cached.
+    public let idToken: String?
+    public let account: Account
+    public let tenantProfile: TenantProfile
+    public let correlationID: UUID
+    public let source: Source
+
+    /// `Bearer <token>`, the `Authorization` header value.
+    public var authorizationHeader: String { "Bearer \(accessToken)" }
+}

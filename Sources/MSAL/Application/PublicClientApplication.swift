@@ -1,0 +1,117 @@
+import Foundation
+
+/// A public client (a CLI, a desktop or server-side app acting for a user): signs users in, keeps
+/// their tokens, and returns them silently while it can.
+public final class PublicClientApplication: Sendable {
+    let core: ApplicationCore
+
+    /// - Throws: ``MSALError`` `invalidParameter` for an empty client id.
+    public init(configuration: PublicClientApplicationConfiguration) throws {
+        guard !configuration.clientID.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw MSALError.internal(.invalidParameter, "The client id is empty.")
+        }
+        core = ApplicationCore(configuration)
+    }
+
+    public var configuration: PublicClientApplicationConfiguration { core.configuration }
+
+    /// Signs a user in through the browser (authorization code + PKCE, loopback redirect).
+    ///
+    /// - Throws: ``MSALError``: `userCanceled` when the user cancels, `timedOut` when no redirect
+    ///   arrives in time, `invalidState`, `invalidIDToken`, `serverDeclinedScopes`, server errors;
+    ///   `CancellationError` when the task is cancelled (the listener is closed either way).
+    public func acquireTokenInteractively(_ parameters: InteractiveParameters) async throws -> AuthenticationResult {
+        try await InteractiveFlow(app: core).run(parameters)
+    }
+
+    /// Signs a user in with a code entered on another device (RFC 8628).
+    ///
+    /// - Parameters:
+    ///   - onCode: receives the message, user code and URL to show; called once before polling.
+    /// - Throws: ``MSALError``: `userCanceled` when the user declines, `timedOut` when the code
+    ///   expires; `CancellationError` when cancelled.
+    public func acquireTokenByDeviceCode(scopes: [String], authority: Authority? = nil, claims: String? = nil,
+                                         onCode: @Sendable (DeviceCodeInfo) async throws -> Void) async throws -> AuthenticationResult {
+        try await DeviceCodeFlow(app: core).run(scopes: scopes, authority: authority, claims: claims, onCode: onCode)
+    }
+
+    /// A token from the cache, or refreshed with the refresh token.
+    ///
+    /// - Throws: ``MSALError`` `interactionRequired` (with the server's `error`, `suberror` and codes)
+    ///   when only the user can fix it; `serverDeclinedScopes`; server and transport errors, which
+    ///   leave the cache untouched.
+    public func acquireTokenSilently(_ parameters: SilentParameters) async throws -> AuthenticationResult {
+        try await SilentFlow(app: core).run(parameters)
+    }
+
+    /// Every account in the cache for this app's identity provider.
+    public func accounts() async throws -> [Account] {
+        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
+        return try await core.accounts.accounts(environments: endpoints.aliases)
+    }
+
+    /// The account with this ``Account/identifier``, if cached.
+    public func account(identifier: String) async throws -> Account? {
+        try await accounts().first { $0.identifier.caseInsensitiveCompare(identifier) == .orderedSame }
+    }
+
+    /// The account with this username (case-insensitive), if cached.
+    public func account(username: String) async throws -> Account? {
+        try await accounts().first { $0.username.caseInsensitiveCompare(username) == .orderedSame }
+    }
+
+    /// Signs the account out of this app: forgets its tokens (and the family refresh token) and, with
+    /// `fromBrowser`, opens the identity provider's sign-out page to end the browser session too.
+    public func signOut(_ account: Account, fromBrowser: Bool = false) async throws {
+        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
+        try await removeAccount(account)
+        guard fromBrowser, let endSession = endpoints.endSession else { return }
+        var url = URLComponents(url: endSession, resolvingAgainstBaseURL: false)!
+        url.queryItems = [URLQueryItem(name: "client_id", value: core.configuration.clientID)]
+        try await core.configuration.browser.open(url.url!)
+    }
+
+    /// Removes the account's tokens for this app from the cache.
+    public func removeAccount(_ account: Account) async throws {
+        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
+        let metadata = try await core.cache.appMetadata(clientID: core.configuration.clientID, environments: endpoints.aliases)
+        try await core.cache.removeAccount(homeAccountID: account.identifier, clientID: core.configuration.clientID,
+                                           familyID: metadata?.familyID)
+    }
+
+    /// Device mode, as the tutorials' "Get device info" shows it.
+    public func deviceInformation() -> DeviceInformation {
+        DeviceInformation(deviceMode: core.configuration.deviceMode, hasSSOExtension: false)
+    }
+
+    /// Sends `request` with a bearer token for `scopes`. On a 401 claims challenge it gets a new token
+    /// with those claims and retries once.
+    ///
+    /// - Throws: ``MSALError`` `interactionRequired` carrying ``MSALError/claimsChallenge`` when only an
+    ///   interactive sign-in can satisfy the challenge; token and transport errors.
+    public func send(_ request: HTTPRequest, scopes: [String], account: Account) async throws -> HTTPResponse {
+        let token = try await acquireTokenSilently(SilentParameters(scopes: scopes, account: account))
+        let response = try await send(request, token: token)
+        guard response.status == 401, let header = response.header("WWW-Authenticate"),
+              let challenge = ClaimsChallenge(wwwAuthenticate: header)
+        else { return response }
+        try await core.cache.removeAccessToken(secret: token.accessToken)
+        var parameters = SilentParameters(scopes: scopes, account: account, forceRefresh: true)
+        parameters.claims = challenge.claims
+        let renewed: AuthenticationResult
+        do {
+            renewed = try await acquireTokenSilently(parameters)
+        } catch var error as MSALError {
+            error.claimsChallenge = challenge.claims
+            throw error
+        }
+        return try await send(request, token: renewed)
+    }
+
+    private func send(_ request: HTTPRequest, token: AuthenticationResult) async throws -> HTTPResponse {
+        var authorized = request
+        authorized.headers.removeAll { $0.name.caseInsensitiveCompare("Authorization") == .orderedSame }
+        authorized.headers.append(("Authorization", token.authorizationHeader))
+        return try await core.configuration.transport.send(authorized)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+
+/// How a ``PublicClientApplication`` talks to the identity platform. Copied when the app is made.
+public struct PublicClientApplicationConfiguration: Sendable {
+    /// The application (client) id from the app registration.
+    public var clientID: String
+    /// Where users sign in; `https://login.microsoftonline.com/common` by default.
+    public var authority: Authority
+    /// The redirect URI registered for the app. `http://localhost` (the default) means a one-shot
+    /// listener on 127.0.0.1 and an ephemeral port; `http://localhost:PORT/path` fixes the port and path.
+    public var redirectURI: String
+    /// Authorities trusted without instance discovery.
+    public var knownAuthorities: [Authority]
+    /// Client capabilities sent in `claims`, e.g. `["cp1"]` for continuous access evaluation.
+    public var clientCapabilities: [String]
+    /// Cached access tokens with less than this left are not used (seconds; MSAL's default 300).
+    public var tokenExpirationBuffer: TimeInterval
+    public var logger: Logger
+    /// Puts usernames and other personal data into log metadata. Tokens are never logged.
+    public var piiLoggingEnabled: Bool
+    public var transport: any HTTPTransport
+    public var browser: any BrowserLauncher
+    public var cache: TokenCache
+    /// `.shared` for shared-device mode (the tutorials' "Get device info").
+    public var deviceMode: DeviceInformation.Mode
+    /// How long an interactive sign-in may take before it fails with `timedOut`.
+    public var interactiveTimeout: Duration
+    public var clock: any TimeSource
+    public var random: any RandomSource
+    /// How the library waits (device-code polling, retry delays); tests inject an instant one.
+    public var sleep: @Sendable (Duration) async throws -> Void
+
+    /// - Throws: ``MSALError`` `invalidParameter` when the default transport cannot be made.
+    public init(clientID: String, authority: Authority? = nil, redirectURI: String = "http://localhost") throws {
+        self.clientID = clientID
+        self.authority = try authority ?? Authority("https://login.microsoftonline.com/common")
+        self.redirectURI = redirectURI
+        knownAuthorities = []
+        clientCapabilities = []
+        tokenExpirationBuffer = 300
+        logger = Logger(label: "MSAL", factory: { _ in SwiftLogNoOpLogHandler() })
+        piiLoggingEnabled = false
+        transport = try DefaultHTTPTransport()
+        browser = SystemBrowserLauncher()
+        cache = TokenCache()
+        deviceMode = .private
+        interactiveTimeout = .seconds(300)
+        clock = SystemTimeSource()
+        random = SystemRandomSource()
+        sleep = { try await Task.sleep(for: $0) }
+    }
+}
+
+/// What the tutorials' "Get device info" button shows.
+public struct DeviceInformation: Sendable, Equatable {
+    public enum Mode: String, Sendable { case `private`, shared }
+
+    public let deviceMode: Mode
+    /// Linux has no SSO extension or broker.
+    public let hasSSOExtension: Bool
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Where users sign in: a Microsoft Entra (AAD) tenant, an External ID (CIAM) tenant, a B2C policy,
+/// or any OpenID Connect issuer.
+///
+/// URLs are normalised as MSAL does: host and tenant lower-cased, a trailing `/v2.0` dropped,
+/// `https://{t}.ciamlogin.com/` turned into `https://{t}.ciamlogin.com/{t}.onmicrosoft.com`. Plain
+/// `http` is accepted only for loopback hosts (a local emulator).
+public struct Authority: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        case aad, ciam, b2c, oidc
+    }
+
+    public let kind: Kind
+    /// The normalised URL, e.g. `https://login.microsoftonline.com/common`.
+    public let url: URL
+    /// The first path segment: a tenant GUID or domain, `common`, `organizations` or `consumers`.
+    public let tenant: String
+
+    /// Hosts of the Microsoft clouds (`aadTrustedHostList`), which need no instance discovery.
+    static let trustedHosts: Set<String> = [
+        "login.microsoftonline.com", "login.windows.net", "login.microsoft.com", "sts.windows.net",
+        "login.partner.microsoftonline.cn", "login.chinacloudapi.cn", "login.microsoftonline.de",
+        "login-us.microsoftonline.com", "login.microsoftonline.us", "login.usgovcloudapi.net",
+        "login.sovcloud-identity.fr", "login.sovcloud-identity.de", "login.sovcloud-identity.sg",
+    ]
+
+    /// Parses an authority URL, detecting its kind from the host unless `kind` is given.
+    ///
+    /// - Throws: ``MSALError`` `invalidParameter` for a non-https URL on a non-loopback host, a URL
+    ///   without a tenant, or a malformed URL.
+    public init(_ string: String, kind declared: Kind? = nil) throws {
+        guard let components = URLComponents(string: string), let scheme = components.scheme?.lowercased(),
+              let rawHost = components.host, !rawHost.isEmpty
+        else { throw MSALError.internal(.invalidParameter, "'\(string)' is not an authority URL.") }
+        let host = rawHost.lowercased()
+        guard scheme == "https" || (scheme == "http" && Self.isLoopback(host)) else {
+            throw MSALError.internal(.invalidParameter, "The authority must use https (plain http only on loopback): \(string)")
+        }
+        let hostPort = components.port.map { "\(host):\($0)" } ?? host
+        var segments = components.path.split(separator: "/").map(String.init)
+        if segments.last?.lowercased() == "v2.0" { segments.removeLast() }
+        let kind = declared ?? Self.detect(host: host, segments: segments)
+        switch kind {
+        case .ciam:
+            if segments.isEmpty {
+                guard let name = host.split(separator: ".").first, host.hasSuffix(".ciamlogin.com") else {
+                    throw MSALError.internal(.invalidParameter, "A CIAM authority needs a tenant: \(string)")
+                }
+                segments = ["\(name).onmicrosoft.com"]
+            }
+            segments = [segments[0].lowercased()]
+        case .aad:
+            guard let first = segments.first else {
+                throw MSALError.internal(.invalidParameter, "The authority has no tenant (e.g. /common): \(string)")
+            }
+            segments = [first.lowercased()]
+        case .b2c:
+            guard segments.count >= 2 else {
+                throw MSALError.internal(.invalidParameter, "A B2C authority needs a tenant and a policy: \(string)")
+            }
+            segments = Array(segments.prefix(segments.first?.lowercased() == "tfp" ? 3 : 2))
+        case .oidc:
+            break
+        }
+        self.kind = kind
+        tenant = kind == .b2c && segments.first?.lowercased() == "tfp" ? segments[1] : (segments.first ?? "")
+        let path = segments.isEmpty ? "" : "/" + segments.joined(separator: "/")
+        url = URL(string: "\(scheme)://\(hostPort)\(path)")!
+    }
+
+    /// This authority with another tenant (silent calls resolve `common` to the account's home tenant).
+    func replacingTenant(_ tenant: String) -> Authority {
+        guard kind == .aad || kind == .ciam, let copy = try? Authority("\(origin)/\(tenant)", kind: kind) else { return self }
+        return copy
+    }
+
+    /// `scheme://host[:port]`.
+    var origin: String {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+        components.path = ""
+        return components.string!
+    }
+
+    /// `host[:port]`, the cache `environment`.
+    var environment: String {
+        url.port.map { "\(url.host!.lowercased()):\($0)" } ?? url.host!.lowercased()
+    }
+
+    /// `common`, `organizations` or `consumers`: no single tenant.
+    var isMultiTenant: Bool { kind == .aad && ["common", "organizations", "consumers"].contains(tenant) }
+
+    /// The OpenID configuration document's URL.
+    var discoveryURL: URL {
+        switch kind {
+        case .aad, .ciam, .b2c: url.appendingPathComponent("v2.0/.well-known/openid-configuration")
+        case .oidc: url.appendingPathComponent(".well-known/openid-configuration")
+        }
+    }
+
+    var isLoopback: Bool { Self.isLoopback(url.host?.lowercased() ?? "") }
+
+    public var description: String { url.absoluteString }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    private static func detect(host: String, segments: [String]) -> Kind {
+        if host.hasSuffix(".ciamlogin.com") { return .ciam }
+        if ["b2clogin.com", "b2clogin.cn", "b2clogin.us", "b2clogin.de"].contains(where: { host.hasSuffix("." + $0) })
+            || segments.first?.lowercased() == "tfp" || (segments.count > 1 && segments[1].lowercased().hasPrefix("b2c_")) {
+            return .b2c
+        }
+        if trustedHosts.contains(host) || isLoopback(host) || segments.count == 1 { return .aad }
+        return .oidc
+    }
+}

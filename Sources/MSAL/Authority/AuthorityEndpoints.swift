@@ -1,0 +1,61 @@
+import Foundation
+
+/// An authority after discovery: its endpoints, issuer, signing keys and the host aliases that
+/// count as the same cache environment.
+struct AuthorityEndpoints: Sendable {
+    let authority: Authority
+    let authorization: URL
+    let token: URL
+    let deviceAuthorization: URL?
+    let endSession: URL?
+    let jwks: URL
+    /// The issuer; may contain the literal `{tenantid}` for multi-tenant authorities.
+    let issuer: String
+    /// Environments (`host[:port]`) that are the same identity provider (instance discovery aliases).
+    let aliases: Set<String>
+
+    /// Reads the OpenID configuration document and checks that it belongs to `authority`.
+    ///
+    /// - Throws: ``MSALError`` `invalidResponse` for a document without the required members,
+    ///   `failedAuthorityValidation` when the issuer is on another host.
+    init(authority: Authority, document data: Data, aliases: Set<String>) throws {
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+              let authorization = (object["authorization_endpoint"] as? String).flatMap(URL.init(string:)),
+              let token = (object["token_endpoint"] as? String).flatMap(URL.init(string:)),
+              let jwks = (object["jwks_uri"] as? String).flatMap(URL.init(string:)),
+              let issuer = object["issuer"] as? String
+        else {
+            throw MSALError.internal(.invalidResponse, "The OpenID configuration of \(authority) lacks authorization_endpoint, token_endpoint, jwks_uri or issuer.")
+        }
+        let fill = { (s: String) in s.replacingOccurrences(of: "{tenant}", with: authority.tenant) }
+        self.authority = authority
+        self.authorization = URL(string: fill(authorization.absoluteString)) ?? authorization
+        self.token = URL(string: fill(token.absoluteString)) ?? token
+        deviceAuthorization = (object["device_authorization_endpoint"] as? String).flatMap { URL(string: fill($0)) }
+        endSession = (object["end_session_endpoint"] as? String).flatMap { URL(string: fill($0)) }
+        self.jwks = jwks
+        self.issuer = issuer
+        self.aliases = aliases.union([authority.environment])
+        try Self.checkIssuer(issuer, authority: authority, aliases: self.aliases)
+    }
+
+    /// The issuer must be served by the authority's host (or an alias), as MSAL Go checks; for a
+    /// GUID tenant it must name that tenant.
+    private static func checkIssuer(_ issuer: String, authority: Authority, aliases: Set<String>) throws {
+        guard let url = URL(string: issuer.replacingOccurrences(of: "{tenantid}", with: "tenantid")), let host = url.host?.lowercased() else {
+            throw MSALError.internal(.failedAuthorityValidation, "The issuer '\(issuer)' of \(authority) is not a URL.")
+        }
+        let environment = url.port.map { "\(host):\($0)" } ?? host
+        let sameProvider = aliases.contains(environment)
+            || (authority.kind == .ciam && host.hasSuffix(".ciamlogin.com"))
+            || (authority.kind == .b2c && host.hasSuffix(authority.url.host?.lowercased() ?? ""))
+            || (Authority.trustedHosts.contains(host) && Authority.trustedHosts.contains(authority.url.host?.lowercased() ?? ""))
+        guard sameProvider else {
+            throw MSALError.internal(.failedAuthorityValidation, "The issuer '\(issuer)' is not served by \(authority.environment).")
+        }
+        if authority.kind == .aad, UUID(uuidString: authority.tenant) != nil, !issuer.contains("{tenantid}"),
+           !issuer.lowercased().contains(authority.tenant) {
+            throw MSALError.internal(.failedAuthorityValidation, "The issuer '\(issuer)' does not belong to tenant \(authority.tenant).")
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Discovers authorities once and remembers them: instance discovery (validation and aliases) for
+/// unknown Entra hosts, then the OpenID configuration document.
+actor AuthorityResolver {
+    private let transport: any HTTPTransport
+    private let knownEnvironments: Set<String>
+    private var resolved: [URL: AuthorityEndpoints] = [:]
+    private var inFlight: [URL: Task<AuthorityEndpoints, any Error>] = [:]
+
+    /// Public-cloud aliases (instance discovery metadata), used without asking the network.
+    private static let publicCloud: Set<String> = ["login.microsoftonline.com", "login.windows.net", "login.microsoft.com", "sts.windows.net"]
+
+    /// - Parameter knownAuthorities: authorities trusted without instance discovery.
+    init(transport: any HTTPTransport, knownAuthorities: [Authority]) {
+        self.transport = transport
+        knownEnvironments = Set(knownAuthorities.map(\.environment))
+    }
+
+    /// The endpoints of `authority`, discovered on first use.
+    ///
+    /// - Throws: ``MSALError`` `failedAuthorityValidation` for an unknown instance or tenant,
+    ///   `invalidResponse` for a broken document, transport errors.
+    func endpoints(for authority: Authority) async throws -> AuthorityEndpoints {
+        if let known = resolved[authority.url] { return known }
+        if let running = inFlight[authority.url] { return try await running.value }
+        let task = Task { try await discover(authority) }
+        inFlight[authority.url] = task
+        defer { inFlight[authority.url] = nil }
+        let endpoints = try await task.value
+        resolved[authority.url] = endpoints
+        return endpoints
+    }
+
+    private func discover(_ authority: Authority) async throws -> AuthorityEndpoints {
+        let aliases = try await validate(authority)
+        let response = try await transport.send(HTTPRequest(method: .get, url: authority.discoveryURL, headers: [("Accept", "application/json")]))
+        guard response.status == 200 else {
+            let oauth = OAuthErrorResponse(json: response.body)
+            var error = MSALError.internal(.failedAuthorityValidation,
+                "The OpenID configuration of \(authority) could not be fetched (HTTP \(response.status)\(oauth.map { ", \($0.error)" } ?? "")).")
+            error.oauthError = oauth?.error
+            error.stsErrorCodes = oauth?.errorCodes ?? []
+            error.httpStatus = response.status
+            throw error
+        }
+        return try AuthorityEndpoints(authority: authority, document: response.body, aliases: aliases)
+    }
+
+    /// Instance discovery for Entra hosts that are neither Microsoft's nor declared known.
+    private func validate(_ authority: Authority) async throws -> Set<String> {
+        let host = authority.url.host?.lowercased() ?? ""
+        guard authority.kind == .aad, !knownEnvironments.contains(authority.environment) else { return [authority.environment] }
+        if Authority.trustedHosts.contains(host) {
+            return Self.publicCloud.contains(host) ? Self.publicCloud : [host]
+        }
+        let discoveryOrigin = authority.isLoopback ? authority.origin : "https://login.microsoftonline.com"
+        var components = URLComponents(string: "\(discoveryOrigin)/common/discovery/instance")!
+        components.queryItems = [
+            URLQueryItem(name: "api-version", value: "1.1"),
+            URLQueryItem(name: "authorization_endpoint", value: "\(authority.url.absoluteString)/oauth2/v2.0/authorize"),
+        ]
+        let response = try await transport.send(HTTPRequest(method: .get, url: components.url!, headers: [("Accept", "application/json")]))
+        guard response.status == 200,
+              let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
+        else {
+            var error = MSALError.internal(.failedAuthorityValidation, "\(authority) is not a known Microsoft identity platform instance.")
+            error.oauthError = OAuthErrorResponse(json: response.body)?.error
+            error.httpStatus = response.status
+            throw error
+        }
+        let port = authority.url.port.map { ":\($0)" } ?? ""
+        let groups = (object["metadata"] as? [[String: Any]] ?? []).map { ($0["aliases"] as? [String] ?? []).map { $0.lowercased() } }
+        let group = groups.first { $0.contains(host) } ?? [host]
+        return Set(group.map { $0 + port })
+    }
+}

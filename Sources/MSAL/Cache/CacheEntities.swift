@@ -1,0 +1,95 @@
+import Foundation
+
+/// A cached access token (`AccessToken` section of the unified schema).
+struct AccessTokenEntry: Sendable, Equatable {
+    var homeAccountID: String
+    var environment: String
+    var clientID: String
+    var realm: String
+    /// Granted scopes, space-separated, in the server's case.
+    var target: String
+    var secret: String
+    var tokenType = "Bearer"
+    var cachedAt: Date
+    var expiresOn: Date
+    var extendedExpiresOn: Date
+    var refreshOn: Date?
+    /// Fields other SDKs wrote that this library does not use; written back unchanged.
+    var extra: [String: CacheValue] = [:]
+
+    var scopeSet: Set<String> { Scopes.lowercasedSet(target.split(separator: " ").map(String.init)) }
+}
+
+/// A cached refresh token; `familyID` marks a family (FOCI) refresh token.
+struct RefreshTokenEntry: Sendable, Equatable {
+    var homeAccountID: String
+    var environment: String
+    var clientID: String
+    var secret: String
+    var target: String?
+    var familyID: String?
+    var lastModification: Date?
+    var extra: [String: CacheValue] = [:]
+}
+
+/// A cached ID token, per tenant (`realm`).
+struct IDTokenEntry: Sendable, Equatable {
+    var homeAccountID: String
+    var environment: String
+    var realm: String
+    var clientID: String
+    var secret: String
+    var extra: [String: CacheValue] = [:]
+}
+
+/// A cached account, per tenant (`realm`).
+struct AccountEntry: Sendable, Equatable {
+    var homeAccountID: String
+    var environment: String
+    var realm: String
+    var localAccountID: String
+    var username: String
+    var authorityType = "MSSTS"
+    var accountSource: String?
+    var extra: [String: CacheValue] = [:]
+}
+
+/// What the cache knows about an app: whether it belongs to a token family.
+struct AppMetadataEntry: Sendable, Equatable {
+    var clientID: String
+    var environment: String
+    var familyID: String?
+    var extra: [String: CacheValue] = [:]
+}
+
+/// Any JSON value, kept for fields and sections this library does not interpret.
+indirect enum CacheValue: Sendable, Equatable {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case null
+    case array([CacheValue])
+    case object([String: CacheValue])
+
+    init(_ any: Any) {
+        switch any {
+        case let s as String: self = .string(s)
+        case let n as NSNumber where String(cString: n.objCType) == "c": self = .bool(n.boolValue)
+        case let n as NSNumber: self = .number(n.doubleValue)
+        case let a as [Any]: self = .array(a.map(CacheValue.init))
+        case let o as [String: Any]: self = .object(o.mapValues(CacheValue.init))
+        default: self = .null
+        }
+    }
+
+    var foundation: Any {
+        switch self {
+        case .string(let s): s
+        case .number(let d): d.rounded() == d && abs(d) < 1e15 ? Int(d) as Any : d
+        case .bool(let b): b
+        case .null: NSNull()
+        case .array(let a): a.map(\.foundation)
+        case .object(let o): o.mapValues(\.foundation)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Builds ``Account`` values from the cache: one per home account, a tenant profile per realm.
+struct AccountBuilder: Sendable {
+    let cache: TokenCache
+    let clientID: String
+
+    /// All accounts on `environments` (any environment when `nil`).
+    func accounts(environments: Set<String>?) async throws -> [Account] {
+        let entries = try await cache.accounts().filter { environments?.contains($0.environment.lowercased()) ?? true }
+        var result: [Account] = []
+        for home in Set(entries.map { $0.homeAccountID.lowercased() }).sorted() {
+            let group = entries.filter { $0.homeAccountID.lowercased() == home }
+            if let account = try await build(group) { result.append(account) }
+        }
+        return result
+    }
+
+    /// The account with this home account id.
+    ///
+    /// - Throws: ``MSALError`` `accountRequired` when the cache has no such account.
+    func account(homeAccountID: String, environments: Set<String>?) async throws -> Account {
+        let group = try await cache.accounts().filter {
+            $0.homeAccountID.caseInsensitiveCompare(homeAccountID) == .orderedSame && (environments?.contains($0.environment.lowercased()) ?? true)
+        }
+        guard let account = try await build(group) else {
+            throw MSALError(.interactionRequired, internalCode: .accountRequired, "The account is not in the token cache; sign in interactively.")
+        }
+        return account
+    }
+
+    private func build(_ group: [AccountEntry]) async throws -> Account? {
+        guard let first = group.first else { return nil }
+        let parts = first.homeAccountID.split(separator: ".", maxSplits: 1).map(String.init)
+        let uid = parts.first ?? first.homeAccountID
+        let utid = parts.count > 1 ? parts[1] : ""
+        let idTokens = try await cache.idTokens(homeAccountID: first.homeAccountID, clientID: clientID)
+        var profiles: [TenantProfile] = []
+        for entry in group {
+            let claims = idTokens.first { $0.realm.caseInsensitiveCompare(entry.realm) == .orderedSame }
+                .flatMap { try? JWT($0.secret) }.map(Self.stringClaims) ?? [:]
+            profiles.append(TenantProfile(
+                identifier: entry.localAccountID, tenantID: entry.realm, environment: entry.environment,
+                isHomeTenantProfile: entry.realm.caseInsensitiveCompare(utid) == .orderedSame, claims: claims))
+        }
+        profiles.sort { $0.isHomeTenantProfile && !$1.isHomeTenantProfile }
+        let home = profiles.first { $0.isHomeTenantProfile } ?? profiles[0]
+        let username = group.first { $0.realm.caseInsensitiveCompare(utid) == .orderedSame }?.username ?? first.username
+        return Account(homeAccountID: .init(identifier: first.homeAccountID, objectID: uid, tenantID: utid),
+                       username: username, environment: first.environment, accountClaims: home.claims, tenantProfiles: profiles)
+    }
+
+    private static func stringClaims(_ jwt: JWT) -> [String: String] {
+        jwt.claims.compactMapValues { value in
+            switch value {
+            case let s as String: s
+            case let i as Int: String(i)
+            default: nil
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// What every flow shares: configuration, discovery, the wire client, the cache and validation.
+struct ApplicationCore: Sendable {
+    let configuration: PublicClientApplicationConfiguration
+    let resolver: AuthorityResolver
+    let tokenClient: TokenClient
+    let responseHandler: TokenResponseHandler
+    let refreshes: SingleFlight<AuthenticationResult>
+    let log: PrivacyLogger
+
+    init(_ configuration: PublicClientApplicationConfiguration) {
+        self.configuration = configuration
+        resolver = AuthorityResolver(transport: configuration.transport, knownAuthorities: configuration.knownAuthorities)
+        tokenClient = TokenClient(transport: configuration.transport, sleep: configuration.sleep, logger: configuration.logger)
+        responseHandler = TokenResponseHandler(
+            clientID: configuration.clientID, cache: configuration.cache,
+            validator: IDTokenValidator(jwks: JWKSCache(transport: configuration.transport), clock: configuration.clock),
+            clock: configuration.clock)
+        refreshes = SingleFlight()
+        log = PrivacyLogger(logger: configuration.logger, piiEnabled: configuration.piiLoggingEnabled)
+    }
+
+    var cache: TokenCache { configuration.cache }
+    var accounts: AccountBuilder { AccountBuilder(cache: configuration.cache, clientID: configuration.clientID) }
+}
+
+/// Runs at most one operation per key at a time; callers arriving meanwhile share its result.
+actor SingleFlight<Value: Sendable> {
+    private var running: [String: Task<Value, any Error>] = [:]
+
+    func run(_ key: String, _ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        if let task = running[key] { return try await task.value }
+        let task = Task { try await operation() }
+        running[key] = task
+        defer { running[key] = nil }
+        return try await task.value
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The device authorization grant (RFC 8628): show a code, poll until the user signs in elsewhere.
+struct DeviceCodeFlow: Sendable {
+    let app: ApplicationCore
+
+    func run(scopes: [String], authority: Authority?, claims: String?,
+             onCode: @Sendable (DeviceCodeInfo) async throws -> Void) async throws -> AuthenticationResult {
+        let config = app.configuration
+        let correlationID = UUID()
+        let endpoints = try await app.resolver.endpoints(for: authority ?? config.authority)
+        let deviceEndpoint = endpoints.deviceAuthorization
+            ?? URL(string: endpoints.token.absoluteString.replacingOccurrences(of: "/token", with: "/devicecode"))!
+        let decorated = Scopes.decorated(scopes).joined(separator: " ")
+        let merged = try ClaimsRequest.merged(claims, capabilities: config.clientCapabilities)
+        var start: [(String, String)] = [("client_id", config.clientID), ("scope", decorated)]
+        if let merged { start.append(("claims", merged)) }
+        let info = try await app.tokenClient.deviceCode(start, endpoint: deviceEndpoint, correlationID: correlationID)
+        try await onCode(info)
+        let deadline = config.clock.now().addingTimeInterval(TimeInterval(info.expiresIn))
+        var interval = info.interval
+        var poll: [(String, String)] = [
+            ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("client_id", config.clientID),
+            ("device_code", info.deviceCode), ("client_info", "1"), ("scope", decorated),
+        ]
+        if let merged { poll.append(("claims", merged)) }
+        while true {
+            try Task.checkCancellation()
+            guard config.clock.now() < deadline else {
+                throw MSALError.internal(.timedOut, "The device code expired before the user signed in.")
+            }
+            try await config.sleep(.seconds(interval))
+            do {
+                let tokens = try await app.tokenClient.token(poll, endpoint: endpoints.token, correlationID: correlationID)
+                return try await app.responseHandler.handle(tokens, .init(
+                    endpoints: endpoints, requestedScopes: scopes, nonce: nil, expectedObjectID: nil,
+                    grant: "urn:ietf:params:oauth:grant-type:device_code", usedRefreshToken: nil, correlationID: correlationID))
+            } catch let error as MSALError where error.oauthError == "authorization_pending" {
+                continue
+            } catch let error as MSALError where error.oauthError == "slow_down" {
+                interval += 5
+            } catch let error as MSALError where error.oauthError == "authorization_declined" {
+                throw MSALError(.userCanceled, "The user declined the sign-in on the device code page.", oauthError: error.oauthError,
+                                stsErrorCodes: error.stsErrorCodes, correlationID: correlationID)
+            } catch let error as MSALError where error.oauthError == "expired_token" {
+                var expired = MSALError.internal(.timedOut, "The device code expired before the user signed in.")
+                expired.oauthError = error.oauthError
+                expired.stsErrorCodes = error.stsErrorCodes
+                throw expired
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// Tokens without user interaction: the cached access token when it is still good, else the refresh
+/// token (the family's for FOCI apps), shared by concurrent callers.
+struct SilentFlow: Sendable {
+    let app: ApplicationCore
+
+    func run(_ parameters: SilentParameters) async throws -> AuthenticationResult {
+        let config = app.configuration
+        var authority = parameters.authority ?? config.authority
+        if authority.isMultiTenant { authority = authority.replacingTenant(parameters.account.homeAccountID.tenantID) }
+        let endpoints = try await app.resolver.endpoints(for: authority)
+        let realm = Self.realm(of: endpoints, account: parameters.account)
+        let now = config.clock.now()
+        if !parameters.forceRefresh, parameters.claims == nil,
+           let token = try await app.cache.accessToken(homeAccountID: parameters.account.identifier, clientID: config.clientID,
+                                                       realm: realm, environments: endpoints.aliases, scopes: parameters.scopes),
+           token.expiresOn > now.addingTimeInterval(config.tokenExpirationBuffer), token.cachedAt <= now.addingTimeInterval(IDTokenValidator.skew),
+           let cached = try await cachedResult(token, endpoints: endpoints, realm: realm) {
+            guard let refreshOn = token.refreshOn, refreshOn <= now else { return cached }
+            do {
+                return try await refresh(parameters, endpoints: endpoints, realm: realm)
+            } catch let error as MSALError where error.code != .serverDeclinedScopes {
+                app.log.warning("proactive refresh failed; using the cached token", ["error": "\(error.code)"])
+                return cached
+            }
+        }
+        return try await refresh(parameters, endpoints: endpoints, realm: realm)
+    }
+
+    /// The tenant the tokens are stored under: the issuer's tenant, or the account's home tenant for
+    /// `{tenantid}` issuers.
+    static func realm(of endpoints: AuthorityEndpoints, account: Account) -> String {
+        let segments = URL(string: endpoints.issuer.replacingOccurrences(of: "{tenantid}", with: "tenantid"))?.pathComponents ?? []
+        let tenant = segments.count > 1 ? segments[1] : endpoints.authority.tenant
+        return tenant == "tenantid" || tenant.isEmpty ? account.homeAccountID.tenantID : tenant
+    }
+
+    private func cachedResult(_ token: AccessTokenEntry, endpoints: AuthorityEndpoints, realm: String) async throws -> AuthenticationResult? {
+        let config = app.configuration
+        guard let idToken = try await app.cache.idToken(homeAccountID: token.homeAccountID, clientID: config.clientID,
+                                                        realm: realm, environments: endpoints.aliases)
+        else { return nil }
+        let account = try await app.accounts.account(homeAccountID: token.homeAccountID, environments: endpoints.aliases)
+        guard let profile = account.tenantProfiles.first(where: { $0.tenantID.caseInsensitiveCompare(realm) == .orderedSame }) else { return nil }
+        return AuthenticationResult(
+            accessToken: token.secret, expiresOn: token.expiresOn, scopes: token.target.split(separator: " ").map(String.init),
+            idToken: idToken.secret, account: account, tenantProfile: profile, correlationID: UUID(), source: .cache)
+    }
+
+    /// One refresh per account, tenant, scope set and claims at a time; concurrent callers share it.
+    private func refresh(_ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String) async throws -> AuthenticationResult {
+        let scopes = Scopes.lowercasedSet(parameters.scopes).sorted().joined(separator: " ")
+        let key = "\(parameters.account.identifier.lowercased())|\(realm.lowercased())|\(scopes)|\(parameters.claims ?? "")"
+        return try await app.refreshes.run(key) {
+            try await redeemRefreshToken(parameters, endpoints: endpoints, realm: realm)
+        }
+    }
+
+    private func redeemRefreshToken(_ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String) async throws -> AuthenticationResult {
+        let config = app.configuration
+        let home = parameters.account.identifier
+        let metadata = try await app.cache.appMetadata(clientID: config.clientID, environments: endpoints.aliases)
+        let familyID = metadata == nil ? "1" : metadata?.familyID
+        let candidates = try await app.cache.refreshTokens(homeAccountID: home, environments: endpoints.aliases,
+                                                           clientID: config.clientID, familyID: familyID)
+        guard !candidates.isEmpty else {
+            throw MSALError(.interactionRequired, "No refresh token for this account in the cache; sign in interactively.")
+        }
+        let previous = try await app.cache.idToken(homeAccountID: home, clientID: config.clientID, realm: realm, environments: endpoints.aliases)
+        let expectedObjectID = previous.flatMap { try? JWT($0.secret) }.flatMap { $0.string("oid") ?? $0.string("sub") }
+        let claims = try ClaimsRequest.merged(parameters.claims, capabilities: config.clientCapabilities)
+        let correlationID = UUID()
+        var lastError: MSALError?
+        for candidate in candidates {
+            var form: [(String, String)] = [
+                ("client_id", config.clientID), ("grant_type", "refresh_token"), ("refresh_token", candidate.secret),
+                ("scope", Scopes.decorated(parameters.scopes).joined(separator: " ")), ("client_info", "1"),
+            ]
+            if let claims { form.append(("claims", claims)) }
+            do {
+                let tokens = try await app.tokenClient.token(form, endpoint: endpoints.token, correlationID: correlationID)
+                return try await app.responseHandler.handle(tokens, .init(
+                    endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nil, expectedObjectID: expectedObjectID,
+                    grant: "refresh_token", usedRefreshToken: candidate.secret, correlationID: correlationID))
+            } catch let error as MSALError where error.oauthError != nil {
+                lastError = error
+            }
+        }
+        throw Self.silentError(lastError!, claims: parameters.claims)
+    }
+
+    /// MSAL's rule: any OAuth error from a refresh means the user must interact, except
+    /// `invalid_scope`, `invalid_client` and protection-policy errors; the details are kept.
+    static func silentError(_ error: MSALError, claims: String?) -> MSALError {
+        let keep = ["invalid_scope", "invalid_client"].contains(error.oauthError ?? "") || error.code == .serverProtectionPoliciesRequired
+            || error.code == .serverError
+        guard !keep else { return error }
+        var wrapped = MSALError(.interactionRequired, internalCode: error.internalCode, error.message, oauthError: error.oauthError,
+                                oauthSubError: error.oauthSubError, stsErrorCodes: error.stsErrorCodes, httpStatus: error.httpStatus,
+                                correlationID: error.correlationID)
+        wrapped.claimsChallenge = claims
+        return wrapped
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Turns a token response into cache entries and a result: validates the ID token, derives the
+/// account, stores everything, and reports scopes the server declined.
+struct TokenResponseHandler: Sendable {
+    let clientID: String
+    let cache: TokenCache
+    let validator: IDTokenValidator
+    let clock: any TimeSource
+
+    struct Context: Sendable {
+        let endpoints: AuthorityEndpoints
+        let requestedScopes: [String]
+        let nonce: String?
+        /// The `oid` the ID token must carry (refreshing a known account in a known tenant).
+        let expectedObjectID: String?
+        /// `authorization_code`, `refresh_token`, `urn:ietf:params:oauth:grant-type:device_code`…
+        let grant: String
+        let usedRefreshToken: String?
+        let correlationID: UUID
+    }
+
+    /// - Throws: ``MSALError`` `invalidIDToken` (nothing is cached), `invalidResponse` without
+    ///   `client_info` or ID token, `serverDeclinedScopes` after caching what was granted.
+    func handle(_ response: TokenResponse, _ context: Context) async throws -> AuthenticationResult {
+        let now = clock.now()
+        guard let rawIDToken = response.idToken else {
+            throw MSALError.internal(.invalidResponse, "The token response has no id_token although openid was requested.")
+        }
+        let idToken = try await validator.validate(rawIDToken, .init(
+            issuer: context.endpoints.issuer, jwksURI: context.endpoints.jwks, clientID: clientID,
+            nonce: context.nonce, subject: context.expectedObjectID))
+        let homeAccountID: String
+        if let encoded = response.clientInfo {
+            homeAccountID = try ClientInfo(encoded: encoded).homeAccountID
+        } else if let sub = idToken.string("sub") {
+            homeAccountID = sub
+        } else {
+            throw MSALError.internal(.invalidResponse, "The token response identifies no account (no client_info, no sub).")
+        }
+        let realm = idToken.string("tid") ?? context.endpoints.authority.tenant
+        let environment = context.endpoints.authority.environment
+        let granted = response.scope.map { $0.split(separator: " ").map(String.init) } ?? context.requestedScopes
+        let target = granted.sorted().joined(separator: " ")
+        let access = AccessTokenEntry(
+            homeAccountID: homeAccountID, environment: environment, clientID: clientID, realm: realm, target: target,
+            secret: response.accessToken, cachedAt: now, expiresOn: now.addingTimeInterval(TimeInterval(response.expiresIn)),
+            extendedExpiresOn: now.addingTimeInterval(TimeInterval(response.extExpiresIn ?? response.expiresIn)),
+            refreshOn: response.refreshIn.map { now.addingTimeInterval(TimeInterval($0)) })
+        let refresh = response.refreshToken.map {
+            RefreshTokenEntry(homeAccountID: homeAccountID, environment: environment, clientID: clientID, secret: $0,
+                              target: target, familyID: response.foci, lastModification: now)
+        }
+        let account = AccountEntry(
+            homeAccountID: homeAccountID, environment: environment, realm: realm,
+            localAccountID: idToken.string("oid") ?? idToken.string("sub") ?? "",
+            username: idToken.string("preferred_username") ?? idToken.string("upn") ?? "",
+            accountSource: context.grant)
+        try await cache.store(CacheArtefacts(
+            accessToken: access, refreshToken: refresh,
+            idToken: IDTokenEntry(homeAccountID: homeAccountID, environment: environment, realm: realm, clientID: clientID, secret: rawIDToken),
+            account: account,
+            appMetadata: AppMetadataEntry(clientID: clientID, environment: environment, familyID: response.foci)),
+            replacingRefreshToken: context.usedRefreshToken)
+        let declined = Scopes.declined(requested: context.requestedScopes, granted: granted)
+        if !declined.isEmpty {
+            var error = MSALError(.serverDeclinedScopes, "The server did not grant: \(declined.joined(separator: " ")).",
+                                  correlationID: context.correlationID)
+            error.grantedScopes = granted
+            error.declinedScopes = declined
+            throw error
+        }
+        let resolvedAccount = try await AccountBuilder(cache: cache, clientID: clientID)
+            .account(homeAccountID: homeAccountID, environments: context.endpoints.aliases)
+        return AuthenticationResult(
+            accessToken: response.accessToken, expiresOn: access.expiresOn, scopes: granted, idToken: rawIDToken,
+            account: resolvedAccount, tenantProfile: resolvedAccount.tenantProfiles.first { $0.tenantID == realm } ?? resolvedAccount.tenantProfiles[0],
+            correlationID: context.correlationID, source: .identityProvider)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// An OAuth error body (RFC 6749 §5.2) with Entra's extras.
+struct OAuthErrorResponse: Sendable, Equatable {
+    let error: String
+    let description: String?
+    let subError: String?
+    let errorCodes: [Int]
+    let correlationID: String?
+    let claims: String?
+
+    /// `nil` when the body is not JSON or has no `error` string.
+    init?(json data: Data) {
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+              let error = object["error"] as? String
+        else { return nil }
+        self.error = error
+        description = object["error_description"] as? String
+        subError = object["suberror"] as? String
+        errorCodes = (object["error_codes"] as? [Any])?.compactMap { ($0 as? NSNumber)?.intValue ?? Int("\($0)") } ?? []
+        correlationID = object["correlation_id"] as? String
+        claims = object["claims"] as? String
+    }
+
+    /// The error as the library reports it; `access_denied` is the user cancelling.
+    func msalError(httpStatus: Int?, correlationID fallback: UUID?) -> MSALError {
+        let (code, internalCode) = Self.classify(error: error, subError: subError)
+        var result = MSALError(code, internalCode: internalCode, description.map { Self.firstLine($0) } ?? error,
+                               oauthError: error, oauthSubError: subError, stsErrorCodes: errorCodes,
+                               httpStatus: httpStatus, correlationID: correlationID.flatMap(UUID.init(uuidString:)) ?? fallback)
+        if code == .internal, result.message.isEmpty { result.message = error }
+        return result
+    }
+
+    /// MSAL's mapping of OAuth error strings (`MSIDErrorCodeForOAuthError`, `MSALErrorConverter`).
+    static func classify(error: String, subError: String?) -> (MSALError.Code, MSALError.InternalCode?) {
+        switch error.lowercased() {
+        case "interaction_required", "login_required", "consent_required": (.interactionRequired, nil)
+        case "access_denied": (.userCanceled, nil)
+        case "server_error", "temporarily_unavailable": (.serverError, nil)
+        case "unauthorized_client" where subError == "protection_policy_required": (.serverProtectionPoliciesRequired, nil)
+        case "invalid_grant": (.internal, .invalidGrant)
+        case "invalid_request": (.internal, .invalidRequest)
+        case "invalid_client": (.internal, .invalidClient)
+        case "invalid_scope": (.internal, .invalidScope)
+        case "unauthorized_client": (.internal, .unauthorizedClient)
+        default: (.internal, .authorizationFailed)
+        }
+    }
+
+    /// `AADSTS50126: Error validating credentials…` without the trace lines.
+    private static func firstLine(_ text: String) -> String {
+        String(text.split(separator: "\r\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? Substring(text))
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Where the library gets randomness (PKCE verifiers, `state`, `nonce`); injectable for tests.
+public protocol RandomSource: Sendable {
+    func bytes(_ count: Int) -> [UInt8]
+}
+
+/// The system's cryptographically secure generator.
+public struct SystemRandomSource: RandomSource {
+    public init() {}
+
+    public func bytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+}
+
+/// Where the library gets the time; injectable so tests can expire tokens without waiting.
+public protocol TimeSource: Sendable {
+    func now() -> Date
+}
+
+/// The system clock.
+public struct SystemTimeSource: TimeSource {
+    public init() {}
+    public func now() -> Date { Date() }
+}

@@ -1,0 +1,40 @@
+/// Scope lists as MSAL treats them: case-insensitive, order-preserving, with the reserved OIDC scopes.
+enum Scopes {
+    /// Added to every user request; never counted as declined.
+    static let reserved = ["openid", "profile", "offline_access"]
+
+    /// The requested scopes plus `openid profile offline_access`, without duplicates (case-insensitive).
+    static func decorated(_ scopes: [String]) -> [String] {
+        union(scopes.filter { !$0.isEmpty }, reserved)
+    }
+
+    static func union(_ a: [String], _ b: [String]) -> [String] {
+        var out: [String] = []
+        var seen = Set<String>()
+        for scope in a + b where seen.insert(scope.lowercased()).inserted { out.append(scope) }
+        return out
+    }
+
+    /// True when every scope of `requested` is in `granted`, ignoring case and the reserved scopes.
+    static func isSubset(_ requested: [String], of granted: Set<String>) -> Bool {
+        requested.allSatisfy { reserved.contains($0.lowercased()) || granted.contains($0.lowercased()) }
+    }
+
+    static func lowercasedSet(_ scopes: [String]) -> Set<String> { Set(scopes.map { $0.lowercased() }) }
+
+    /// Requested scopes the server did not grant; a short Graph name matches its URI form and back.
+    static func declined(requested: [String], granted: [String]) -> [String] {
+        let grantedSet = Set(granted.map { normalizedGraph($0) })
+        return requested.filter { scope in
+            !reserved.contains(scope.lowercased()) && scope.lowercased() != "email" && !grantedSet.contains(normalizedGraph(scope))
+        }
+    }
+
+    private static func normalizedGraph(_ scope: String) -> String {
+        let lower = scope.lowercased()
+        for prefix in ["https://graph.microsoft.com/", "00000003-0000-0000-c000-000000000000/"] where lower.hasPrefix(prefix) {
+            return String(lower.dropFirst(prefix.count))
+        }
+        return lower
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A compact JWS split into its parts, decoded but not yet verified.
+struct JWT: Sendable {
+    let header: [String: any Sendable]
+    let claims: [String: any Sendable]
+    let signingInput: String
+    let signature: Data
+
+    /// - Throws: ``MSALError`` `invalidIDToken` when the token is not three base64url JSON parts.
+    init(_ token: String) throws {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+              let headerData = Base64URL.decode(parts[0]), let header = Self.object(headerData),
+              let claimsData = Base64URL.decode(parts[1]), let claims = Self.object(claimsData),
+              let signature = Base64URL.decode(parts[2])
+        else { throw MSALError.internal(.invalidIDToken, "The ID token is not a well-formed JWT.") }
+        self.header = header
+        self.claims = claims
+        signingInput = "\(parts[0]).\(parts[1])"
+        self.signature = signature
+    }
+
+    func string(_ claim: String) -> String? { claims[claim] as? String }
+
+    func int(_ claim: String) -> Int? {
+        switch claims[claim] {
+        case let i as Int: i
+        case let d as Double: Int(d)
+        case let s as String: Int(s)
+        default: nil
+        }
+    }
+
+    /// `aud` as a list (a string or an array of strings).
+    var audiences: [String] {
+        if let one = claims["aud"] as? String { return [one] }
+        return (claims["aud"] as? [any Sendable])?.compactMap { $0 as? String } ?? []
+    }
+
+    private static func object(_ data: Data) -> [String: any Sendable]? {
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
+        return object.mapValues(sendable)
+    }
+
+    private static func sendable(_ value: Any) -> any Sendable {
+        switch value {
+        case let s as String: return s
+        case let n as NSNumber:
+            if String(cString: n.objCType) == "c" { return n.boolValue }
+            return Double(n.intValue) == n.doubleValue ? n.intValue : n.doubleValue
+        case let a as [Any]: return a.map(sendable)
+        case let o as [String: Any]: return o.mapValues(sendable)
+        default: return String(describing: value)
+        }
+    }
+}

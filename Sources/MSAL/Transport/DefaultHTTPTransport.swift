@@ -1,0 +1,65 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// The Linux transport: async-http-client's shared client, with a per-request timeout, a response
+/// size cap, and optionally an extra CA to trust (the emulator's local CA).
+public struct DefaultHTTPTransport: HTTPTransport {
+    /// Bodies larger than this are refused (a hostile or broken server cannot exhaust memory).
+    public var maximumResponseSize: Int
+    public var timeout: Duration
+    private let tlsConfiguration: TLSConfiguration?
+
+    /// - Parameters:
+    ///   - trustedCAPEM: PEM certificates to trust in addition to the system's (for a local CA).
+    ///   - timeout: the whole request's deadline.
+    ///   - maximumResponseSize: the largest body accepted.
+    /// - Throws: ``MSALError`` `invalidParameter` when the PEM cannot be read.
+    public init(trustedCAPEM: String? = nil, timeout: Duration = .seconds(30), maximumResponseSize: Int = 4 << 20) throws {
+        self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
+        if let trustedCAPEM {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            do {
+                tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMBytes(Array(trustedCAPEM.utf8)))]
+            } catch {
+                throw MSALError.internal(.invalidParameter, "The trusted CA is not a PEM certificate: \(error)")
+            }
+            tlsConfiguration = tls
+        } else {
+            tlsConfiguration = nil
+        }
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = request.method == .post ? .POST : .GET
+        for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        outgoing.tlsConfiguration = tlsConfiguration
+        do {
+            let response = try await HTTPClient.shared.execute(outgoing, timeout: .init(timeout))
+            let body = try await response.body.collect(upTo: maximumResponseSize)
+            return HTTPResponse(status: Int(response.status.code),
+                                headers: response.headers.map { ($0.name, $0.value) },
+                                body: Data(body.readableBytesView))
+        } catch let error as NIOTooManyBytesError {
+            throw MSALError.internal(.invalidResponse, "The response from \(request.url.host ?? "the server") exceeds \(maximumResponseSize) bytes (\(error)).")
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            throw MSALError.internal(.timedOut, "No answer from \(request.url.host ?? "the server") within \(timeout).")
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw MSALError.internal(.transportFailed, "The request to \(request.url.host ?? "the server") failed: \(error)")
+        }
+    }
+}
+
+private extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
