@@ -76,6 +76,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "MSALTests",
+            dependencies: [
+                "MSAL",
+                "IdentityEmulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "IdentityEmulatorTests",
             dependencies: [
                 "IdentityEmulator",

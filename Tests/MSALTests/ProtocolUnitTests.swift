@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import MSAL
+
+@Suite("Tier 1: PKCE, authorities, scopes, claims, cache format")
+struct ProtocolUnitTests {
+    @Test("PKCE S256 matches RFC 7636 appendix B")
+    func pkceVector() {
+        let pkce = PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+        #expect(pkce.challenge == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+        #expect(PKCE(random: SystemRandomSource()).verifier.count == 43)
+    }
+
+    @Test("authorities are normalised", arguments: [
+        ("https://login.microsoftonline.com/common", "https://login.microsoftonline.com/common", Authority.Kind.aad),
+        ("https://LOGIN.microsoftonline.com/Contoso.OnMicrosoft.com/v2.0", "https://login.microsoftonline.com/contoso.onmicrosoft.com", .aad),
+        ("https://login.microsoftonline.us/organizations/", "https://login.microsoftonline.us/organizations", .aad),
+        ("https://contoso.ciamlogin.com/", "https://contoso.ciamlogin.com/contoso.onmicrosoft.com", .ciam),
+        ("https://contoso.ciamlogin.com/c1a2b3d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d", "https://contoso.ciamlogin.com/c1a2b3d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d", .ciam),
+        ("https://fabrikamb2c.b2clogin.com/fabrikamb2c.onmicrosoft.com/B2C_1_signin/extra", "https://fabrikamb2c.b2clogin.com/fabrikamb2c.onmicrosoft.com/B2C_1_signin", .b2c),
+        ("http://127.0.0.1:8400/organizations", "http://127.0.0.1:8400/organizations", .aad),
+        ("https://accounts.example.com/realms/demo", "https://accounts.example.com/realms/demo", .oidc),
+    ])
+    func authorityNormalisation(input: String, expected: String, kind: Authority.Kind) throws {
+        let authority = try Authority(input)
+        #expect(authority.url.absoluteString == expected)
+        #expect(authority.kind == kind)
+    }
+
+    @Test("plain http is refused off loopback; a URL without tenant is refused", arguments: [
+        "http://login.microsoftonline.com/common", "https://login.microsoftonline.com", "not a url",
+    ])
+    func badAuthorities(input: String) {
+        #expect(throws: MSALError.self) { try Authority(input) }
+    }
+
+    @Test("a declared CIAM authority and a multi-tenant one resolve to the home tenant")
+    func tenantReplacement() throws {
+        let common = try Authority("https://login.microsoftonline.com/common")
+        #expect(common.isMultiTenant)
+        #expect(common.replacingTenant("8b5d2f1e-4c3a-4e6f-9a1b-2c3d4e5f6a7b").url.absoluteString
+            == "https://login.microsoftonline.com/8b5d2f1e-4c3a-4e6f-9a1b-2c3d4e5f6a7b")
+        let custom = try Authority("https://login.contoso.com/tenant", kind: .ciam)
+        #expect(custom.kind == .ciam)
+    }
+
+    @Test("scopes: decorated with the OIDC ones, subset matching ignores case, declined excludes reserved")
+    func scopes() {
+        #expect(Scopes.decorated(["User.Read", "openid"]) == ["User.Read", "openid", "profile", "offline_access"])
+        #expect(Scopes.isSubset(["user.read"], of: ["user.read", "mail.read", "openid"]))
+        #expect(!Scopes.isSubset(["Files.Read"], of: ["user.read"]))
+        #expect(Scopes.declined(requested: ["User.Read", "Mail.Read", "offline_access"], granted: ["User.Read", "openid"]) == ["Mail.Read"])
+        #expect(Scopes.declined(requested: ["https://graph.microsoft.com/User.Read"], granted: ["User.Read"]).isEmpty)
+    }
+
+    @Test("claims requests merge with client capabilities")
+    func claimsMerge() throws {
+        let merged = try #require(try ClaimsRequest.merged(#"{"access_token":{"nbf":{"essential":true,"value":"1"}}}"#, capabilities: ["cp1"]))
+        #expect(merged == #"{"access_token":{"nbf":{"essential":true,"value":"1"},"xms_cc":{"values":["cp1"]}}}"#)
+        #expect(try ClaimsRequest.merged(nil, capabilities: []) == nil)
+        #expect(throws: MSALError.self) { try ClaimsRequest.merged("eyJub3QiOiJqc29uIn0=", capabilities: []) }
+    }
+
+    @Test("WWW-Authenticate claims challenges parse by name, in any order")
+    func claimsChallenge() {
+        let claims = Data(#"{"access_token":{"nbf":{"essential":true, "value":"1635527790"}}}"#.utf8).base64EncodedString()
+        let header = #"Bearer realm="", claims="\#(claims)", error="insufficient_claims", authorization_uri="https://login.microsoftonline.com/common/oauth2/authorize""#
+        #expect(ClaimsChallenge(wwwAuthenticate: header)?.claims.contains("1635527790") == true)
+        #expect(ClaimsChallenge(wwwAuthenticate: #"Bearer realm="", error="invalid_token""#) == nil)
+    }
+
+    @Test("Retry-After as seconds or an HTTP date")
+    func retryAfter() {
+        #expect(TokenClient.retryAfterSeconds("7") == 7)
+        #expect(TokenClient.retryAfterSeconds("2.5") == 2.5)
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        #expect(TokenClient.retryAfterSeconds("Wed, 18 Nov 2026 11:06:50 GMT", now: now) == 10)
+        #expect(TokenClient.retryAfterSeconds("soon") == nil)
+    }
+
+    @Test("the unified cache round-trips MSAL Python's sample and keeps unknown data")
+    func cacheFormat() throws {
+        let sample = """
+        {"AccessToken":{"k":{"credential_type":"AccessToken","secret":"at","home_account_id":"u.t","environment":"login.microsoftonline.com",
+          "client_id":"c","target":"User.Read openid","realm":"t","token_type":"Bearer","cached_at":"1700000000","expires_on":1700004442,
+          "extended_expires_on":"1700004442","refresh_on":"1700002221","x_custom":{"a":1}}},
+         "RefreshToken":{"k":{"credential_type":"RefreshToken","secret":"rt","home_account_id":"u.t","environment":"login.microsoftonline.com",
+          "client_id":"c","target":"User.Read","last_modification_time":"1700000000","family_id":"1"}},
+         "IdToken":{},"Account":{"k":{"home_account_id":"u.t","environment":"login.microsoftonline.com","realm":"t","local_account_id":"u",
+          "username":"Ada@Contoso.com","authority_type":"MSSTS","account_source":"authorization_code"}},
+         "AppMetadata":{"k":{"client_id":"c","environment":"login.microsoftonline.com","family_id":"1"}},
+         "SomethingNew":{"keep":"me"}}
+        """
+        let contents = try UnifiedCacheFormat.decode(Data(sample.utf8))
+        #expect(contents.accessTokens.first?.expiresOn == Date(timeIntervalSince1970: 1_700_004_442))
+        #expect(contents.refreshTokens.first?.familyID == "1")
+        #expect(contents.accounts.first?.username == "Ada@Contoso.com")
+        let written = String(decoding: try UnifiedCacheFormat.encode(contents), as: UTF8.self)
+        #expect(written.contains(#""expires_on" : "1700004442""#) || written.contains(#""expires_on":"1700004442""#))
+        #expect(written.contains("SomethingNew"))
+        #expect(written.contains("x_custom"))
+        #expect(written.contains("u.t-login.microsoftonline.com-accesstoken-c-t-user.read openid"))
+        #expect(throws: MSALError.self) { try UnifiedCacheFormat.decode(Data("[1,2]".utf8)) }
+    }
+}

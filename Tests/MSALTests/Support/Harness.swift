@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import Foundation
+import IdentityEmulator
+import Logging
+import MSAL
+import NIOCore
+import Testing
+
+/// The emulator in-process on port 0, sharing a movable clock with the library, plus helpers to
+/// make apps and to count the emulator's token requests.
+final class Harness: Sendable {
+    let emulator: RunningEmulator
+    let clock: TestClock
+    let http: HTTPClient
+    let ids = Directory.DemoIDs.self
+
+    private init(emulator: RunningEmulator, clock: TestClock, http: HTTPClient) {
+        self.emulator = emulator
+        self.clock = clock
+        self.http = http
+    }
+
+    static func with(_ body: @Sendable (Harness) async throws -> Void) async throws {
+        let clock = TestClock()
+        let configuration = EmulatorConfiguration(port: 0, seed: 11, accessTokenLifetime: 3600,
+                                                  clock: EmulatorClock(base: { clock.now() }))
+        try await IdentityEmulator.withRunning(configuration) { running in
+            let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                                  configuration: .init(redirectConfiguration: .disallow))
+            let harness = Harness(emulator: running, clock: clock, http: http)
+            do {
+                try await body(harness)
+            } catch {
+                try? await http.shutdown()
+                throw error
+            }
+            try await http.shutdown()
+        }
+    }
+
+    func authority(_ tenant: String = "organizations") throws -> Authority {
+        try Authority("\(emulator.baseURL.absoluteString)/\(tenant)")
+    }
+
+    /// A public client app against the emulator, with the test clock, an instant sleep and `user` as the browser.
+    func app(client: String? = nil, tenant: String = "organizations", user: ScriptedUser? = nil,
+             capabilities: [String] = [], cache: TokenCache = TokenCache(), logger: Logger? = nil) throws -> PublicClientApplication {
+        var configuration = try PublicClientApplicationConfiguration(clientID: client ?? ids.publicClient, authority: authority(tenant))
+        configuration.browser = user ?? ScriptedUser(http: http, choices: [])
+        configuration.clock = clock
+        configuration.sleep = { _ in await Task.yield() }
+        configuration.clientCapabilities = capabilities
+        configuration.cache = cache
+        configuration.interactiveTimeout = .seconds(30)
+        if let logger {
+            configuration.logger = logger
+        }
+        return try PublicClientApplication(configuration: configuration)
+    }
+
+    func user(_ choices: ScriptedUser.Choice..., consent: Bool = true) -> ScriptedUser {
+        ScriptedUser(http: http, choices: choices, consent: consent)
+    }
+
+    static let megan = ScriptedUser.Choice.signIn(username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")
+    static let adele = ScriptedUser.Choice.signIn(username: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2")
+
+    /// Token-endpoint requests the emulator served, by grant type.
+    func tokenRequests() async throws -> [String] {
+        let json = try await admin("GET", "requests?path=/oauth2/v2.0/token")
+        let list = (json["requests"] as? [[String: Any]]) ?? []
+        return list.compactMap { $0["grant_type"] as? String }
+    }
+
+    func scenario(_ route: String, _ fault: String, count: Int = 1) async throws {
+        _ = try await admin("POST", "scenarios", body: #"{"route":"\#(route)","fault":"\#(fault)","count":\#(count)}"#)
+    }
+
+    func revoke(_ user: String) async throws {
+        _ = try await admin("POST", "users/\(user)/revoke", body: "{}")
+    }
+
+    func setClockOffset(_ seconds: Int) async throws {
+        _ = try await admin("POST", "clock", body: #"{"offsetSeconds":\#(seconds)}"#)
+    }
+
+    @discardableResult
+    func admin(_ method: String, _ path: String, body: String? = nil) async throws -> [String: Any] {
+        var request = HTTPClientRequest(url: "\(emulator.baseURL.absoluteString)/_emulator/\(path)")
+        request.method = method == "POST" ? .POST : .GET
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await http.execute(request, timeout: .seconds(30))
+        let data = Data(try await response.body.collect(upTo: 1 << 22).readableBytesView)
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+}

@@ -1,0 +1,140 @@
+import AsyncHTTPClient
+import Foundation
+import MSAL
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// A user at a browser without JavaScript, for ``BrowserLauncher``: opens the authorize URL, signs
+/// in, picks an account or consents as told, and follows the final redirect to the app's loopback
+/// listener, exactly as a browser would.
+final class ScriptedUser: BrowserLauncher, Sendable {
+    enum Choice: Sendable {
+        case signIn(username: String, password: String)
+        case pick(objectID: String)
+        case cancel
+    }
+
+    private let http: HTTPClient
+    private let choices: Mutex<[Choice]>
+    private let cookies = Mutex<[String: String]>([:])
+    private let visited = Mutex<[String]>([])
+    let consent: Bool
+
+    init(http: HTTPClient, choices: [Choice], consent: Bool = true) {
+        self.http = http
+        self.choices = Mutex(choices)
+        self.consent = consent
+    }
+
+    /// Queues what the user does next time a sign-in page shows.
+    func then(_ choice: Choice) { choices.withLock { $0.append(choice) } }
+
+    /// The pages seen, by kind (`signin`, `picker`, `consent`), in order.
+    var pagesSeen: [String] { visited.withLock { $0 } }
+
+    func open(_ url: URL) async throws {
+        var result = try await request(url.absoluteString, form: nil)
+        for _ in 0..<10 {
+            if let location = result.location {
+                let target = URL(string: location, relativeTo: url)!.absoluteURL
+                result = try await request(target.absoluteString, form: nil)
+                if target.port != url.port { return }
+                continue
+            }
+            let page = result.body
+            if page.contains("id=\"signin\"") && !page.contains("Pick an account") {
+                visited.withLock { $0.append("signin") }
+                switch next() {
+                case .signIn(let username, let password)?:
+                    result = try await submit(page, base: url, button: "signin", fields: ["username": username, "password": password])
+                default:
+                    result = try await submit(page, base: url, button: "cancel", fields: [:])
+                }
+            } else if page.contains("Pick an account") {
+                visited.withLock { $0.append("picker") }
+                switch next() {
+                case .pick(let objectID)?:
+                    result = try await submit(page, base: url, button: nil, fields: ["account": objectID, "action": "pick"])
+                case .signIn(let username, let password)?:
+                    let signIn = try await submit(page, base: url, button: "other", fields: [:])
+                    result = try await submit(signIn.body, base: url, button: "signin", fields: ["username": username, "password": password])
+                default:
+                    result = try await submit(page, base: url, button: "cancel", fields: [:])
+                }
+            } else if page.contains("Permissions requested") {
+                visited.withLock { $0.append("consent") }
+                result = try await submit(page, base: url, button: consent ? "accept" : "cancel", fields: [:])
+            } else {
+                throw ScriptError(description: "unexpected page:\n\(page)")
+            }
+        }
+    }
+
+    private func next() -> Choice? {
+        choices.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+
+    private struct Result { let location: String?; let body: String }
+
+    private func submit(_ page: String, base: URL, button: String?, fields: [String: String]) async throws -> Result {
+        let forms = Self.forms(page)
+        guard let form = forms.first(where: { button == nil ? $0.html.contains("name=\"account\"") : $0.html.contains("id=\"\(button!)\"") }) else {
+            throw ScriptError(description: "no form for \(button ?? "account") on:\n\(page)")
+        }
+        var pairs = Self.hiddenFields(form.html)
+        if let button, let value = Self.buttonValue(form.html, id: button) { pairs.append(("action", value)) }
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) { pairs.append((name, value)) }
+        let action = URL(string: form.action, relativeTo: base)!.absoluteString
+        return try await request(action, form: pairs)
+    }
+
+    private func request(_ url: String, form: [(String, String)]?) async throws -> Result {
+        var request = HTTPClientRequest(url: url)
+        if let form {
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+            request.body = .bytes(ByteBuffer(string: form.map {
+                "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.1)"
+            }.joined(separator: "&")))
+        }
+        let jar = cookies.withLock { $0 }
+        if !jar.isEmpty { request.headers.add(name: "Cookie", value: jar.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
+        let response = try await http.execute(request, timeout: .seconds(30))
+        for header in response.headers["Set-Cookie"] {
+            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if pair.count == 2 { cookies.withLock { $0[String(pair[0])] = header.contains("Max-Age=0") ? nil : String(pair[1]) } }
+        }
+        let body = String(buffer: try await response.body.collect(upTo: 1 << 20))
+        return Result(location: (300..<400).contains(Int(response.status.code)) ? response.headers.first(name: "Location") : nil, body: body)
+    }
+
+    private static func forms(_ html: String) -> [(action: String, html: String)] {
+        matches(#"<form method="post" action="([^"]*)">(.*?)</form>"#, html).map { (unescape($0[0]), $0[1]) }
+    }
+
+    private static func hiddenFields(_ html: String) -> [(String, String)] {
+        matches(#"<input type="hidden" name="([^"]*)" value="([^"]*)">"#, html).map { (unescape($0[0]), unescape($0[1])) }
+            .filter { $0.0 != "action" }
+    }
+
+    private static func buttonValue(_ html: String, id: String) -> String? {
+        matches(#"<button[^>]*value="([^"]*)"[^>]*id="\#(id)""#, html).first?[0]
+    }
+
+    private static func unescape(_ s: String) -> String {
+        s.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    private static func matches(_ pattern: String, _ text: String) -> [[String]] {
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { return [] }
+        let ns = text as NSString
+        return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { m in
+            (1..<m.numberOfRanges).map { ns.substring(with: m.range(at: $0)) }
+        }
+    }
+}
+
+struct ScriptError: Error, CustomStringConvertible { let description: String }
