@@ -44,11 +44,12 @@ final class Harness: Sendable {
 
     /// A public client app against the emulator, with the test clock, an instant sleep and `user` as the browser.
     func app(client: String? = nil, tenant: String = "organizations", user: ScriptedUser? = nil,
-             capabilities: [String] = [], cache: TokenCache = TokenCache(), logger: Logger? = nil) throws -> PublicClientApplication {
+             capabilities: [String] = [], cache: TokenCache = TokenCache(), logger: Logger? = nil,
+             sleep: (@Sendable (Duration) async throws -> Void)? = nil) throws -> PublicClientApplication {
         var configuration = try PublicClientApplicationConfiguration(clientID: client ?? ids.publicClient, authority: authority(tenant))
         configuration.browser = user ?? ScriptedUser(http: http, choices: [])
         configuration.clock = clock
-        configuration.sleep = { _ in await Task.yield() }
+        configuration.sleep = sleep ?? { _ in await Task.yield() }
         configuration.clientCapabilities = capabilities
         configuration.cache = cache
         configuration.interactiveTimeout = .seconds(30)
