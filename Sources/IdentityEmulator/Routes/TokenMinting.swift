@@ -8,7 +8,7 @@ struct TokenMinting: Sendable {
 
     private static let idTokenFaults: Set<Scenario.Fault> = [
         .idTokenBadSignature, .idTokenAlgNone, .idTokenWrongNonce, .idTokenWrongAudience, .idTokenWrongIssuer,
-        .idTokenExpired, .idTokenIssuedInFuture, .idTokenOtherUser, .missingTokenType, .nonBearerTokenType,
+        .idTokenExpired, .idTokenIssuedInFuture, .idTokenOtherUser, .missingTokenType, .nonBearerTokenType, .declineScopes,
     ]
 
     /// - Parameters:
@@ -19,12 +19,13 @@ struct TokenMinting: Sendable {
         if scopes.resources.count > 1, !firstResourceOnly { throw .multipleResources(c.form["scope"] ?? "") }
         guard let resource = scopes.primaryResource(c.index) else { throw .invalidScope(c.form["scope"] ?? "") }
         let consented = await core.state.consentedScopes(userID: membership.user.id, client: c.client)
-        let grants = scopes.grants(for: resource, consented: consented)
+        var grants = scopes.grants(for: resource, consented: consented)
         let missing = grants.filter { !consented.contains($0.key) }
         guard missing.isEmpty else {
             throw .consentRequired(client: c.client.clientId, scopes: missing.map(\.name).joined(separator: " "))
         }
         let fault = await core.state.takeScenario(for: .token, where: { Self.idTokenFaults.contains($0.fault) })?.fault
+        if fault == .declineScopes, grants.count > 1 { grants.removeLast() }
         let now = await core.state.now
         let cp1 = Self.hasCP1(claims: claims ?? c.form["claims"])
         let lifetime: Int

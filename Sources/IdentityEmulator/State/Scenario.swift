@@ -60,6 +60,8 @@ public struct Scenario: Codable, Sendable {
         case nonBearerTokenType
         /// Device-code polls answer `slow_down`.
         case slowDown
+        /// The token grants every requested resource scope but the last (a declined scope).
+        case declineScopes
     }
 
     public var route: Route

@@ -21,7 +21,9 @@ public final class PublicClientApplication: Sendable {
     ///   arrives in time, `invalidState`, `invalidIDToken`, `serverDeclinedScopes`, server errors;
     ///   `CancellationError` when the task is cancelled (the listener is closed either way).
     public func acquireTokenInteractively(_ parameters: InteractiveParameters) async throws -> AuthenticationResult {
-        try await InteractiveFlow(app: core).run(parameters)
+        let result = try await InteractiveFlow(app: core).run(parameters)
+        try await core.cache.setPrincipal(clientID: core.configuration.clientID, homeAccountID: result.account.identifier)
+        return result
     }
 
     /// Signs a user in with a code entered on another device (RFC 8628).
@@ -32,7 +34,9 @@ public final class PublicClientApplication: Sendable {
     ///   expires; `CancellationError` when cancelled.
     public func acquireTokenByDeviceCode(scopes: [String], authority: Authority? = nil, claims: String? = nil,
                                          onCode: @Sendable (DeviceCodeInfo) async throws -> Void) async throws -> AuthenticationResult {
-        try await DeviceCodeFlow(app: core).run(scopes: scopes, authority: authority, claims: claims, onCode: onCode)
+        let result = try await DeviceCodeFlow(app: core).run(scopes: scopes, authority: authority, claims: claims, onCode: onCode)
+        try await core.cache.setPrincipal(clientID: core.configuration.clientID, homeAccountID: result.account.identifier)
+        return result
     }
 
     /// A token from the cache, or refreshed with the refresh token.
@@ -48,6 +52,23 @@ public final class PublicClientApplication: Sendable {
     public func accounts() async throws -> [Account] {
         let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
         return try await core.accounts.accounts(environments: endpoints.aliases)
+    }
+
+    /// The signed-in account of a single-account app and the one signed in before it, remembered
+    /// across runs (MSAL's `getCurrentAccount`).
+    ///
+    /// - Returns: `current` is the last account signed in, or the only cached one; `previous` the one before.
+    /// - Throws: ``MSALError`` `ambiguousAccount` when several accounts are cached and none was signed in last.
+    public func currentAccount() async throws -> (current: Account?, previous: Account?) {
+        let all = try await accounts()
+        let (principal, previous) = try await core.cache.principal(clientID: core.configuration.clientID)
+        func find(_ id: String?) -> Account? { id.flatMap { id in all.first { $0.identifier.caseInsensitiveCompare(id) == .orderedSame } } }
+        let previousAccount = find(previous)
+        if let current = find(principal) { return (current, previousAccount) }
+        guard all.count <= 1 else {
+            throw MSALError.internal(.ambiguousAccount, "Several accounts are signed in; pick one with accounts() or account(username:).")
+        }
+        return (all.first, previousAccount)
     }
 
     /// The account with this ``Account/identifier``, if cached.
@@ -77,6 +98,10 @@ public final class PublicClientApplication: Sendable {
         let metadata = try await core.cache.appMetadata(clientID: core.configuration.clientID, environments: endpoints.aliases)
         try await core.cache.removeAccount(homeAccountID: account.identifier, clientID: core.configuration.clientID,
                                            familyID: metadata?.familyID)
+        let (current, _) = try await core.cache.principal(clientID: core.configuration.clientID)
+        if current?.caseInsensitiveCompare(account.identifier) == .orderedSame {
+            try await core.cache.setPrincipal(clientID: core.configuration.clientID, homeAccountID: nil)
+        }
     }
 
     /// Device mode, as the tutorials' "Get device info" shows it.

@@ -137,6 +137,36 @@ public actor TokenCache {
         try await persist()
     }
 
+    // MARK: Current account
+
+    /// The account an app last signed in (`current`) and the one before it (`previous`), kept across runs.
+    func principal(clientID: String) async throws -> (current: String?, previous: String?) {
+        try await loadIfNeeded()
+        guard case .object(let all)? = unknownSections[Self.accountMetadataSection],
+              case .object(let entry)? = all[clientID.lowercased()]
+        else { return (nil, nil) }
+        func value(_ key: String) -> String? { if case .string(let s)? = entry[key], !s.isEmpty { return s }; return nil }
+        return (value("principal_home_account_id"), value("previous_home_account_id"))
+    }
+
+    /// Records who is signed in now; the former principal becomes the previous one.
+    func setPrincipal(clientID: String, homeAccountID: String?) async throws {
+        let (current, previous) = try await principal(clientID: clientID)
+        let newPrevious = current != nil && current?.lowercased() != homeAccountID?.lowercased() ? current : previous
+        var all: [String: CacheValue] = [:]
+        if case .object(let existing)? = unknownSections[Self.accountMetadataSection] { all = existing }
+        all[clientID.lowercased()] = .object([
+            "principal_home_account_id": homeAccountID.map(CacheValue.string) ?? .null,
+            "previous_home_account_id": newPrevious.map(CacheValue.string) ?? .null,
+        ])
+        unknownSections[Self.accountMetadataSection] = .object(all)
+        try await persist()
+    }
+
+    /// MSAL-for-Apple-style account metadata (signed-in and previous account per client); other SDKs
+    /// keep it as an unknown section.
+    static let accountMetadataSection = "AccountMetadata"
+
     /// Removes one access token (a claims challenge showed it was refused).
     func removeAccessToken(secret: String) async throws {
         for (key, list) in accessTokens where list.contains(where: { $0.secret == secret }) {

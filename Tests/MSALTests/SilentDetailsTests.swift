@@ -1,0 +1,145 @@
+import Foundation
+import IdentityEmulator
+import MSAL
+import Synchronization
+import Testing
+
+@Suite("Silent details: declined scopes, proactive refresh, FOCI, throttling, transport failures, persistence, current account")
+struct SilentDetailsTests {
+    @Test("scopes the server declined: serverDeclinedScopes with the granted and declined lists")
+    func declinedScopes() async throws {
+        try await Harness.with { h in
+            let app = try h.app(user: h.user(Harness.megan))
+            try await h.scenario("token", "declineScopes")
+            let error = try await #require(throws: MSALError.self) {
+                try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read", "Mail.Read"]))
+            }
+            #expect(error.code == .serverDeclinedScopes)
+            #expect(error.declinedScopes == ["Mail.Read"])
+            #expect(error.grantedScopes?.contains("User.Read") == true)
+            #expect(error.errorUserInfo["MSALDeclinedScopesKey"] as? [String] == ["Mail.Read"])
+            let account = try #require(try await app.accounts().first)
+            let granted = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: account))
+            #expect(granted.source == .cache)
+        }
+    }
+
+    @Test("after refresh_on a token is refreshed; if that fails the still-valid cached one is returned")
+    func proactiveRefresh() async throws {
+        try await Harness.with { h in
+            let app = try h.app(user: h.user(Harness.megan), capabilities: ["cp1"])
+            let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            h.clock.advance(by: 1900)
+            try await h.scenario("token", "serverError", count: 2)
+            let fallback = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            #expect(fallback.accessToken == first.accessToken)
+            #expect(fallback.source == .cache)
+            let refreshed = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            #expect(refreshed.source == .identityProvider)
+            #expect(refreshed.accessToken != first.accessToken)
+        }
+    }
+
+    @Test("a family app signs in once; its sibling gets tokens silently with the family refresh token")
+    func familyRefreshToken() async throws {
+        try await Harness.with { h in
+            let cache = TokenCache()
+            let one = try h.app(client: h.ids.familyClientOne, user: h.user(Harness.megan), cache: cache)
+            let signedIn = try await one.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            let two = try h.app(client: h.ids.familyClientTwo, cache: cache)
+            let sibling = try await two.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+            #expect(sibling.source == .identityProvider)
+            #expect(try await h.tokenRequests() == ["authorization_code", "refresh_token"])
+        }
+    }
+
+    @Test("429 with a short Retry-After is waited for and retried; a long one is reported")
+    func throttling() async throws {
+        try await Harness.with { h in
+            let waits = Mutex<[Duration]>([])
+            let app = try h.app(user: h.user(Harness.megan), sleep: { d in waits.withLock { $0.append(d) } })
+            let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            _ = try await h.admin("POST", "scenarios", body: #"{"route":"token","fault":"throttle","retryAfter":"2"}"#)
+            _ = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+            #expect(waits.withLock { $0 } == [.seconds(2)])
+            _ = try await h.admin("POST", "scenarios", body: #"{"route":"token","fault":"throttle","retryAfter":"600"}"#)
+            let error = try await #require(throws: MSALError.self) {
+                try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+            }
+            #expect(error.internalCode == .throttled)
+            #expect(error.retryAfter == 600)
+            #expect(error.httpStatus == 429)
+        }
+    }
+
+    @Test("a transport failure is a clear error and leaves the cache untouched")
+    func transportFailure() async throws {
+        try await Harness.with { h in
+            let cache = TokenCache()
+            let app = try h.app(user: h.user(Harness.megan), cache: cache)
+            let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            var configuration = app.configuration
+            configuration.transport = FailingTokenTransport(inner: configuration.transport)
+            let offline = try PublicClientApplication(configuration: configuration)
+            let error = try await #require(throws: MSALError.self) {
+                try await offline.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+            }
+            #expect(error.internalCode == .transportFailed)
+            let cached = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            #expect(cached.accessToken == first.accessToken)
+        }
+    }
+
+    @Test("the cache persists through a TokenCachePersistence and another app instance reads it")
+    func persistence() async throws {
+        try await Harness.with { h in
+            let storage = MemoryPersistence()
+            let app = try h.app(user: h.user(Harness.megan), cache: TokenCache(persistence: storage))
+            let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            let saved = try #require(try await storage.load())
+            let text = String(decoding: saved, as: UTF8.self)
+            #expect(text.contains("\"AccessToken\""))
+            #expect(text.contains("\"credential_type\" : \"RefreshToken\"") || text.contains("\"credential_type\":\"RefreshToken\""))
+            let restarted = try h.app(cache: TokenCache(persistence: storage))
+            let (current, _) = try await restarted.currentAccount()
+            #expect(current?.identifier == first.account.identifier)
+            let silent = try await restarted.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: try #require(current)))
+            #expect(silent.source == .cache)
+        }
+    }
+
+    @Test("current and previous account follow sign-ins and sign-outs")
+    func currentAndPrevious() async throws {
+        try await Harness.with { h in
+            let user = h.user(Harness.megan)
+            let app = try h.app(user: user)
+            let megan = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            user.then(Harness.adele)
+            let adele = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"], prompt: .login))
+            var (current, previous) = try await app.currentAccount()
+            #expect(current == adele.account)
+            #expect(previous == megan.account)
+            try await app.signOut(adele.account)
+            (current, previous) = try await app.currentAccount()
+            #expect(current == megan.account)
+            #expect(previous == nil)
+        }
+    }
+}
+
+/// Fails every token-endpoint request as if the network were down.
+struct FailingTokenTransport: HTTPTransport {
+    let inner: any HTTPTransport
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if request.url.path.hasSuffix("/token") { throw MSALError.internal(.transportFailed, "connection refused") }
+        return try await inner.send(request)
+    }
+}
+
+/// Cache bytes in memory, standing in for a file.
+actor MemoryPersistence: TokenCachePersistence {
+    private var data: Data?
+    func load() async throws -> Data? { data }
+    func save(_ data: Data) async throws { self.data = data }
+}
