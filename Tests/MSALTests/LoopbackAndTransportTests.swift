@@ -168,3 +168,57 @@ final class ScriptedTransport: HTTPTransport, Sendable {
         }
     }
 }
+
+@Suite("Browser launching, browser sign-out, discovery caching, device-code cancellation")
+struct BrowserAndLifecycleTests {
+    @Test("$BROWSER entries come first (with %s), then xdg-open")
+    func browserCommands() throws {
+        let url = try #require(URL(string: "http://127.0.0.1:1/authorize?x=1"))
+        let commands = SystemBrowserLauncher.commands(for: url, environment: ["BROWSER": "chromium --headless %s:firefox"])
+        #expect(commands == [["chromium", "--headless", url.absoluteString], ["firefox", url.absoluteString], ["xdg-open", url.absoluteString]])
+        #expect(SystemBrowserLauncher.commands(for: url, environment: [:]) == [["xdg-open", url.absoluteString]])
+    }
+
+    @Test("signing out from the browser opens the end-session page after forgetting the account")
+    func browserSignOut() async throws {
+        try await Harness.with { h in
+            let app = try h.app(user: h.user(Harness.megan))
+            let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            let browser = RecordingBrowser()
+            var configuration = app.configuration
+            configuration.browser = browser
+            let sameCache = try PublicClientApplication(configuration: configuration)
+            try await sameCache.signOut(first.account, fromBrowser: true)
+            let opened = try #require(browser.opened)
+            #expect(opened.path.hasSuffix("/oauth2/v2.0/logout"))
+            #expect(try await app.accounts().isEmpty)
+        }
+    }
+
+    @Test("discovery is fetched once per authority")
+    func discoveryOnce() async throws {
+        try await Harness.with { h in
+            let app = try h.app(user: h.user(Harness.megan))
+            let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            for _ in 0..<5 { _ = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account)) }
+            _ = try await app.accounts()
+            let log = try await h.admin("GET", "requests?path=/.well-known/openid-configuration")
+            let requests = (log["requests"] as? [[String: Any]]) ?? []
+            #expect(requests.count == 2)
+        }
+    }
+
+    @Test("cancelling device-code polling ends it with CancellationError")
+    func deviceCodeCancellation() async throws {
+        try await Harness.with { h in
+            let started = Mutex(false)
+            let app = try h.app()
+            let task = Task {
+                try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { _ in started.withLock { $0 = true } }
+            }
+            while !started.withLock({ $0 }) { await Task.yield() }
+            task.cancel()
+            await #expect(throws: CancellationError.self) { _ = try await task.value }
+        }
+    }
+}

@@ -14,27 +14,37 @@ public struct SystemBrowserLauncher: BrowserLauncher {
     public init() {}
 
     public func open(_ url: URL) async throws {
-        for command in Self.candidates(environment: ProcessInfo.processInfo.environment) where Self.run(command, url: url) {
+        let environment = ProcessInfo.processInfo.environment
+        for command in Self.commands(for: url, environment: environment) where Self.launch(command, path: environment["PATH"] ?? "") {
             return
         }
         FileHandle.standardError.write(Data("Open this URL in a browser to sign in:\n\(url.absoluteString)\n".utf8))
     }
 
-    static func candidates(environment: [String: String]) -> [String] {
-        (environment["BROWSER"]?.split(separator: ":").map(String.init) ?? []) + ["xdg-open"]
+    /// The commands to try, in order: each `$BROWSER` entry (`%s` replaced by the URL, else the URL
+    /// appended), then `xdg-open URL`.
+    static func commands(for url: URL, environment: [String: String]) -> [[String]] {
+        let entries = (environment["BROWSER"]?.split(separator: ":").map(String.init) ?? []) + ["xdg-open"]
+        return entries.compactMap { entry in
+            var words = entry.split(separator: " ").map(String.init)
+            guard !words.isEmpty else { return nil }
+            if let index = words.firstIndex(where: { $0.contains("%s") }) {
+                words[index] = words[index].replacingOccurrences(of: "%s", with: url.absoluteString)
+            } else {
+                words.append(url.absoluteString)
+            }
+            return words
+        }
     }
 
-    private static func run(_ command: String, url: URL) -> Bool {
-        var words = command.split(separator: " ").map(String.init)
-        guard !words.isEmpty else { return false }
-        if let index = words.firstIndex(where: { $0.contains("%s") }) {
-            words[index] = words[index].replacingOccurrences(of: "%s", with: url.absoluteString)
-        } else {
-            words.append(url.absoluteString)
-        }
+    /// Starts the program if it exists on `PATH` (or is a path); does not wait for it.
+    private static func launch(_ words: [String], path: String) -> Bool {
+        let program = words[0]
+        let candidates = program.contains("/") ? [program] : path.split(separator: ":").map { "\($0)/\(program)" }
+        guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return false }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = words
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = Array(words.dropFirst())
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do {
