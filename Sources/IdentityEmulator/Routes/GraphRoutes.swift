@@ -18,7 +18,7 @@ struct GraphRoutes: Sendable {
 
     func me(_ request: Request) async -> Response {
         let now = await core.state.now
-        let requestID = UUID().uuidString.lowercased()
+        let requestID = GUIDText.random()
         let clientRequestID = request.headers[.clientRequestID] ?? requestID
         let ids = (requestID, clientRequestID, now)
         let claims: JSONValue

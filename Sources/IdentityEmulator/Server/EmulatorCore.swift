@@ -17,7 +17,7 @@ struct EmulatorCore: Sendable {
         HTTPExchange.origin(of: request, scheme: secure ? "https" : "http", fallback: fallbackAuthority)
     }
 
-    func traceID() -> String { UUID().uuidString.lowercased() }
+    func traceID() -> String { GUIDText.random() }
 
     func errorResponse(_ error: EntraError, for request: Request) async -> Response {
         HTTPExchange.entraError(error, request: request, traceID: traceID(), now: await state.now, secure: secure)

@@ -65,7 +65,7 @@ struct FaultInjectionMiddleware: RouterMiddleware {
         case .serviceUnavailable: (status, code, message) = (.serviceUnavailable, "serviceNotAvailable", "Service unavailable.")
         default: return nil
         }
-        let requestID = UUID().uuidString.lowercased()
+        let requestID = GUIDText.random()
         let now = await core.state.now
         var headers = HTTPFields()
         headers[.requestID] = requestID

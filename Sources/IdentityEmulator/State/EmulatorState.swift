@@ -191,7 +191,11 @@ actor EmulatorState {
 
     func send(_ message: OutboxMessage) { outbox.append(message) }
 
-    func log(_ request: ServedRequest) { served.append(request) }
+    /// Keeps the most recent 10,000 requests, so a long run under load does not grow without bound.
+    func log(_ request: ServedRequest) {
+        if served.count >= 10_000 { served.removeFirst(served.count - 9_999) }
+        served.append(request)
+    }
 
     func addScenario(_ scenario: Scenario) { scenarios.append(scenario) }
 

@@ -29,12 +29,7 @@ struct SeededRandom: RandomNumberGenerator, Sendable {
         var b = bytes(16)
         b[6] = (b[6] & 0x0F) | 0x40
         b[8] = (b[8] & 0x3F) | 0x80
-        let hex = b.map { String(format: "%02x", $0) }.joined()
-        let i = hex.startIndex
-        func part(_ from: Int, _ to: Int) -> Substring {
-            hex[hex.index(i, offsetBy: from)..<hex.index(i, offsetBy: to)]
-        }
-        return "\(part(0, 8))-\(part(8, 12))-\(part(12, 16))-\(part(16, 20))-\(part(20, 32))"
+        return GUIDText.from(b)
     }
 
     /// An opaque token of `byteCount` random bytes, base64url encoded.
