@@ -154,7 +154,7 @@ struct SignInFlow: Sendable {
             var fields = [("code", code)]
             if pending.clientInfo { fields.append(("client_info", TokenIssuer.clientInfo(membership))) }
             if var state = pending.state {
-                if await core.state.takeScenario(for: .authorize, where: { $0.fault == .wrongState }) != nil {
+                if await core.scenario(for: .authorize, where: { $0.fault == .wrongState }) != nil {
                     state = "tampered-" + state
                 }
                 fields.append(("state", state))

@@ -24,7 +24,7 @@ struct TokenMinting: Sendable {
         guard missing.isEmpty else {
             throw .consentRequired(client: c.client.clientId, scopes: missing.map(\.name).joined(separator: " "))
         }
-        let fault = await core.state.takeScenario(for: .token, where: { Self.idTokenFaults.contains($0.fault) })?.fault
+        let fault = await core.scenario(for: .token, where: { Self.idTokenFaults.contains($0.fault) })?.fault
         if fault == .declineScopes, grants.count > 1 { grants.removeLast() }
         let now = await core.state.now
         let cp1 = Self.hasCP1(claims: claims ?? c.form["claims"])

@@ -109,7 +109,7 @@ struct TokenRoutes: Sendable {
         guard let known = await core.state.deviceAuthorization(deviceCode: code),
               known.client.clientId.lowercased() == c.client.clientId.lowercased()
         else { throw .badVerificationCode }
-        if await core.state.takeScenario(for: .token, where: { $0.fault == .slowDown }) != nil { throw .slowDown }
+        if await core.scenario(for: .token, where: { $0.fault == .slowDown }) != nil { throw .slowDown }
         guard let device = await core.state.pollDevice(deviceCode: code) else { throw .badVerificationCode }
         guard device.expiresAt > (await core.state.now) else { throw .deviceCodeExpired }
         switch device.status {

@@ -19,6 +19,12 @@ struct EmulatorCore: Sendable {
 
     func traceID() -> String { GUIDText.random() }
 
+    /// The next armed scenario for `route` matching `matching`; no actor hop when none is armed.
+    func scenario(for route: Scenario.Route, where matching: @Sendable (Scenario) -> Bool) async -> Scenario? {
+        guard state.armedScenarios.load(ordering: .relaxed) > 0 else { return nil }
+        return await state.takeScenario(for: route, where: matching)
+    }
+
     func errorResponse(_ error: EntraError, for request: Request) async -> Response {
         HTTPExchange.entraError(error, request: request, traceID: traceID(), now: await state.now, secure: secure)
     }

@@ -6,6 +6,8 @@ import NIOCore
 struct EmulatorRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     let remoteAddress: SocketAddress?
+    /// The form body, once read (the middleware parses it for the request log; routes reuse it).
+    var form: FormBody?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -10,22 +10,21 @@ struct FaultInjectionMiddleware: RouterMiddleware {
                 next: (Request, EmulatorRequestContext) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         guard !path.hasPrefix("/_emulator") else { return try await next(request, context) }
+        var context = context
         var request = request
-        var form = FormBody([:])
         if request.method == .post, request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
-            form = FormBody(encoded: Substring(String(buffer: try await request.collectBody(upTo: context.maxUploadSize))))
+            context.form = FormBody(encoded: Substring(String(buffer: try await request.collectBody(upTo: context.maxUploadSize))))
         }
         let response = try await respond(request, context: context, path: path, next: next)
-        await core.state.log(ServedRequest(
-            method: request.method.rawValue, path: path, grantType: form["grant_type"], clientID: form["client_id"],
-            status: response.status.code, at: await core.state.now))
+        await core.state.log(method: request.method.rawValue, path: path, grantType: context.form?["grant_type"],
+                             clientID: context.form?["client_id"], status: response.status.code)
         return response
     }
 
     private func respond(_ request: Request, context: EmulatorRequestContext, path: String,
                          next: (Request, EmulatorRequestContext) async throws -> Response) async throws -> Response {
         guard let route = Scenario.Route.of(path: path),
-              let scenario = await core.state.takeScenario(for: route, where: \.isTransportFault)
+              let scenario = await core.scenario(for: route, where: { $0.isTransportFault })
         else { return try await next(request, context) }
         if route == .graph, let response = await graphFault(scenario, request: request) { return response }
         switch scenario.fault {

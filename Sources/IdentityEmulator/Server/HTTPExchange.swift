@@ -32,6 +32,7 @@ enum HTTPExchange {
 
     /// The form body, decoded (at most 1 MiB).
     static func form(_ request: Request, context: EmulatorRequestContext) async throws -> FormBody {
+        if let form = context.form { return form }
         var request = request
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
         return FormBody(encoded: Substring(String(buffer: buffer)))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// All mutable emulator state: grants, sessions, consent, revocations, clock, outbox, request log
 /// and scenarios. One actor, so every request sees a consistent directory.
@@ -21,6 +22,9 @@ actor EmulatorState {
     private(set) var outbox: [OutboxMessage] = []
     private(set) var served: [ServedRequest] = []
     private var scenarios: [Scenario] = []
+    private var adminConsent: [String: Set<String>] = [:]
+    /// How many scenarios are armed, readable without a hop onto the actor (the common case is none).
+    nonisolated let armedScenarios = Atomic<Int>(0)
 
     init(directory: Directory, clock: EmulatorClock, seed: UInt64?) {
         initialDirectory = directory
@@ -39,6 +43,8 @@ actor EmulatorState {
         clockOffset = 0
         pending = [:]; codes = [:]; refreshTokens = [:]; devices = [:]; deviceCodeByUserCode = [:]
         sessions = [:]; userConsents = [:]; revokedAt = [:]; outbox = []; served = []; scenarios = []
+        adminConsent = [:]
+        armedScenarios.store(0, ordering: .relaxed)
     }
 
     func setClockOffset(_ seconds: TimeInterval) { clockOffset = seconds }
@@ -57,12 +63,18 @@ actor EmulatorState {
 
     /// Scope keys (``ScopeSet/Grant/key``) consented for this user and client, by the user or an admin.
     func consentedScopes(userID: String, client: Application) -> Set<String> {
-        var keys = userConsents[consentKey(user: userID, client: client.clientId)] ?? []
+        let keys = userConsents[consentKey(user: userID, client: client.clientId)] ?? []
+        return keys.union(adminConsentKeys(client))
+    }
+
+    /// The scope keys an administrator consented to for `client`, parsed once per directory.
+    private func adminConsentKeys(_ client: Application) -> Set<String> {
+        if let known = adminConsent[client.clientId.lowercased()] { return known }
+        var keys = Set<String>()
         for scope in client.adminConsentedScopes {
-            if let set = try? ScopeSet(parsing: scope, index: index) {
-                keys.formUnion(set.allGrants().map(\.key))
-            }
+            if let set = try? ScopeSet(parsing: scope, index: index) { keys.formUnion(set.allGrants().map(\.key)) }
         }
+        adminConsent[client.clientId.lowercased()] = keys
         return keys
     }
 
@@ -192,14 +204,20 @@ actor EmulatorState {
     func send(_ message: OutboxMessage) { outbox.append(message) }
 
     /// Keeps the most recent 10,000 requests, so a long run under load does not grow without bound.
-    func log(_ request: ServedRequest) {
+    func log(method: String, path: String, grantType: String?, clientID: String?, status: Int) {
         if served.count >= 10_000 { served.removeFirst(served.count - 9_999) }
-        served.append(request)
+        served.append(ServedRequest(method: method, path: path, grantType: grantType, clientID: clientID, status: status, at: now))
     }
 
-    func addScenario(_ scenario: Scenario) { scenarios.append(scenario) }
+    func addScenario(_ scenario: Scenario) {
+        scenarios.append(scenario)
+        armedScenarios.store(scenarios.count, ordering: .relaxed)
+    }
 
-    func clearScenarios() { scenarios = [] }
+    func clearScenarios() {
+        scenarios = []
+        armedScenarios.store(0, ordering: .relaxed)
+    }
 
     /// Consumes one use of the first scenario for `route` whose fault satisfies `matching`.
     func takeScenario(for route: Scenario.Route, where matching: (Scenario) -> Bool) -> Scenario? {
@@ -209,6 +227,7 @@ actor EmulatorState {
         let scenario = scenarios[i]
         scenarios[i].count -= 1
         if scenarios[i].count <= 0 { scenarios.remove(at: i) }
+        armedScenarios.store(scenarios.count, ordering: .relaxed)
         return scenario
     }
 
@@ -221,5 +240,6 @@ actor EmulatorState {
         var directory = index.directory
         directory.users.append(user)
         index = DirectoryIndex(directory)
+        adminConsent = [:]
     }
 }
