@@ -10,8 +10,7 @@ enum JWT {
 
     /// `base64url(header).base64url(payload)`, the bytes an RS256 signature covers.
     static func signingInput(_ payload: JSONValue, key: SigningKey) -> String {
-        let header = JSONValue.object([("typ", .string("JWT")), ("alg", .string("RS256")), ("kid", .string(key.kid))])
-        return Base64URL.encode(header.serialized) + "." + Base64URL.encode(payload.serialized)
+        key.encodedHeader + "." + Base64URL.encode(payload.serialized)
     }
 
     /// An unsigned token (`alg: none`), as a hostile server would send one.

@@ -11,6 +11,16 @@ struct SigningKey: Sendable {
     let privateKey: _RSA.Signing.PrivateKey
     let certificateDER: [UInt8]
     let kid: String
+    /// `base64url({"typ":"JWT","alg":"RS256","kid":…})`, the same for every token.
+    let encodedHeader: String
+
+    init(privateKey: _RSA.Signing.PrivateKey, certificateDER: [UInt8], kid: String) {
+        self.privateKey = privateKey
+        self.certificateDER = certificateDER
+        self.kid = kid
+        encodedHeader = Base64URL.encode(
+            JSONValue.object([("typ", .string("JWT")), ("alg", .string("RS256")), ("kid", .string(kid))]).serialized)
+    }
 
     /// Generates a fresh key and certificate (`CN=accounts.accesscontrol.windows.net`, as Entra's).
     static func generate(now: Date) throws -> SigningKey {

@@ -21,7 +21,16 @@ struct SeededRandom: RandomNumberGenerator, Sendable {
     }
 
     mutating func bytes(_ count: Int) -> [UInt8] {
-        (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &self) }
+        var out = [UInt8]()
+        out.reserveCapacity(count + 7)
+        while out.count < count {
+            var word = next()
+            for _ in 0..<8 {
+                out.append(UInt8(truncatingIfNeeded: word))
+                word >>= 8
+            }
+        }
+        return Array(out.prefix(count))
     }
 
     /// A lower-case GUID string.
