@@ -10,11 +10,11 @@ struct FormBody: Sendable {
 
     /// Decodes `a=1&b=two+words`; malformed percent escapes are kept literally.
     init(encoded text: Substring) {
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = Self.decode(parts[0])
+        for pair in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let equals = pair.firstIndex(of: UInt8(ascii: "="))
+            let name = Self.decode(pair[pair.startIndex..<(equals ?? pair.endIndex)])
             guard !name.isEmpty, fields[name] == nil else { continue }
-            fields[name] = parts.count > 1 ? Self.decode(parts[1]) : ""
+            fields[name] = equals.map { Self.decode(pair[pair.index(after: $0)...]) } ?? ""
         }
     }
 
@@ -26,9 +26,35 @@ struct FormBody: Sendable {
         return value
     }
 
-    private static func decode(_ s: Substring) -> String {
-        let spaced = s.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+    /// `+` is a space, `%XX` a byte; invalid UTF-8 becomes U+FFFD.
+    private static func decode(_ bytes: Substring.UTF8View.SubSequence) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "+") {
+                out.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%"), bytes.distance(from: index, to: bytes.endIndex) > 2,
+                      let high = hexValue(bytes[bytes.index(index, offsetBy: 1)]), let low = hexValue(bytes[bytes.index(index, offsetBy: 2)]) {
+                out.append(high << 4 | low)
+                index = bytes.index(index, offsetBy: 3)
+                continue
+            } else {
+                out.append(byte)
+            }
+            index = bytes.index(after: index)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// Encodes pairs in the given order.
