@@ -143,3 +143,34 @@ actor MemoryPersistence: TokenCachePersistence {
     func load() async throws -> Data? { data }
     func save(_ data: Data) async throws { self.data = data }
 }
+
+@Suite("Authority aliases and device mode")
+struct AliasAndDeviceModeTests {
+    @Test("tokens cached through one alias (127.0.0.1) serve an app configured with another (localhost)")
+    func aliasesShareTheCache() async throws {
+        try await Harness.with { h in
+            let cache = TokenCache()
+            let viaIP = try h.app(user: h.user(Harness.megan), cache: cache)
+            let signedIn = try await viaIP.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            var configuration = viaIP.configuration
+            configuration.authority = try Authority("http://localhost:\(h.emulator.port)/organizations")
+            let viaName = try PublicClientApplication(configuration: configuration)
+            #expect(try await viaName.accounts().count == 1)
+            let hit = try await viaName.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+            #expect(hit.source == .cache)
+            #expect(hit.accessToken == signedIn.accessToken)
+        }
+    }
+
+    @Test("device information reports the configured mode")
+    func deviceMode() async throws {
+        try await Harness.with { h in
+            var configuration = try h.app().configuration
+            #expect(try PublicClientApplication(configuration: configuration).deviceInformation().deviceMode == .private)
+            configuration.deviceMode = .shared
+            let shared = try PublicClientApplication(configuration: configuration).deviceInformation()
+            #expect(shared.deviceMode == .shared)
+            #expect(!shared.hasSSOExtension)
+        }
+    }
+}

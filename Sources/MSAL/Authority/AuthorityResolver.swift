@@ -69,9 +69,11 @@ actor AuthorityResolver {
             error.httpStatus = response.status
             throw error
         }
+        // Aliases name hosts, or host:port when the instance is not on the default port (a local emulator).
         let port = authority.url.port.map { ":\($0)" } ?? ""
-        let groups = (object["metadata"] as? [[String: Any]] ?? []).map { ($0["aliases"] as? [String] ?? []).map { $0.lowercased() } }
-        let group = groups.first { $0.contains(host) } ?? [host]
-        return Set(group.map { $0 + port })
+        let withPort = { (alias: String) in alias.contains(":") ? alias : alias + port }
+        let groups = (object["metadata"] as? [[String: Any]] ?? []).map { ($0["aliases"] as? [String] ?? []).map { withPort($0.lowercased()) } }
+        let group = groups.first { $0.contains(authority.environment) } ?? [authority.environment]
+        return Set(group)
     }
 }
