@@ -42,6 +42,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "EmulatorAutomation",
+            dependencies: [
+                "MSAL",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "IdentityEmulator",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -79,6 +89,7 @@ let package = Package(
             name: "MSALTests",
             dependencies: [
                 "MSAL",
+                "EmulatorAutomation",
                 "IdentityEmulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import EmulatorAutomation
 import Foundation
 import IdentityEmulator
 import NIOCore

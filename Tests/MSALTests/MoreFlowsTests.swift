@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import EmulatorAutomation
 import Foundation
 import IdentityEmulator
 import Logging
@@ -18,7 +19,7 @@ struct MoreFlowsTests {
             let shown = Mutex<DeviceCodeInfo?>(nil)
             let result = try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { info in
                 shown.withLock { $0 = info }
-                try await DeviceLogin(h).signIn(code: info.userCode, username: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2")
+                try await DeviceLogin(base: h.emulator.baseURL, http: h.http).signIn(code: info.userCode, username: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2")
             }
             let info = try #require(shown.withLock { $0 })
             #expect(info.userCode.count == 9)
@@ -46,7 +47,7 @@ struct MoreFlowsTests {
         try await Harness.with { h in
             let app = try h.app()
             let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { info in try await DeviceLogin(h).decline(code: info.userCode) }
+                try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { info in try await DeviceLogin(base: h.emulator.baseURL, http: h.http).decline(code: info.userCode) }
             }
             #expect(error.code == .userCanceled)
         }
@@ -127,41 +128,3 @@ struct MoreFlowsTests {
     }
 }
 
-/// The `/devicelogin` page, driven like a person on another device.
-struct DeviceLogin {
-    let h: Harness
-
-    init(_ h: Harness) { self.h = h }
-
-    func signIn(code: String, username: String, password: String) async throws {
-        let page = try await post("/devicelogin", "otc=\(code)")
-        let flow = try flowID(page)
-        let done = try await post("/organizations/login", "flow=\(flow)&action=signin&username=\(escape(username))&password=\(escape(password))")
-        guard done.contains("You have signed in") else { throw ScriptError(description: "device sign-in failed:\n\(done)") }
-    }
-
-    func decline(code: String) async throws {
-        let page = try await post("/devicelogin", "otc=\(code)")
-        _ = try await post("/organizations/login", "flow=\(try flowID(page))&action=cancel")
-    }
-
-    private func flowID(_ page: String) throws -> String {
-        guard let range = page.range(of: #"name="flow" value="([^"]*)""#, options: .regularExpression) else {
-            throw ScriptError(description: "no sign-in form:\n\(page)")
-        }
-        return String(page[range].dropFirst(#"name="flow" value=""#.count).dropLast())
-    }
-
-    private func escape(_ s: String) -> String {
-        s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? s
-    }
-
-    private func post(_ path: String, _ body: String) async throws -> String {
-        var request = HTTPClientRequest(url: "\(h.emulator.baseURL.absoluteString)\(path)")
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        request.body = .bytes(ByteBuffer(string: body))
-        let response = try await h.http.execute(request, timeout: .seconds(10))
-        return String(buffer: try await response.body.collect(upTo: 1 << 20))
-    }
-}

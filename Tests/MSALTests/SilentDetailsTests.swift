@@ -1,3 +1,4 @@
+import EmulatorAutomation
 import Foundation
 import IdentityEmulator
 import MSAL

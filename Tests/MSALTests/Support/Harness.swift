@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import EmulatorAutomation
 import Foundation
 import IdentityEmulator
 import Logging
@@ -43,11 +44,11 @@ final class Harness: Sendable {
     }
 
     /// A public client app against the emulator, with the test clock, an instant sleep and `user` as the browser.
-    func app(client: String? = nil, tenant: String = "organizations", user: ScriptedUser? = nil,
+    func app(client: String? = nil, tenant: String = "organizations", user: AutomatedUser? = nil,
              capabilities: [String] = [], cache: TokenCache = TokenCache(), logger: Logger? = nil,
              sleep: (@Sendable (Duration) async throws -> Void)? = nil) throws -> PublicClientApplication {
         var configuration = try PublicClientApplicationConfiguration(clientID: client ?? ids.publicClient, authority: authority(tenant))
-        configuration.browser = user ?? ScriptedUser(http: http, choices: [])
+        configuration.browser = user ?? AutomatedUser(http: http, choices: [])
         configuration.clock = clock
         configuration.sleep = sleep ?? { _ in await Task.yield() }
         configuration.clientCapabilities = capabilities
@@ -59,12 +60,12 @@ final class Harness: Sendable {
         return try PublicClientApplication(configuration: configuration)
     }
 
-    func user(_ choices: ScriptedUser.Choice..., consent: Bool = true) -> ScriptedUser {
-        ScriptedUser(http: http, choices: choices, consent: consent)
+    func user(_ choices: AutomatedUser.Choice..., consent: Bool = true) -> AutomatedUser {
+        AutomatedUser(http: http, choices: choices, consent: consent)
     }
 
-    static let megan = ScriptedUser.Choice.signIn(username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")
-    static let adele = ScriptedUser.Choice.signIn(username: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2")
+    static let megan = AutomatedUser.Choice.signIn(username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")
+    static let adele = AutomatedUser.Choice.signIn(username: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2")
 
     /// Token-endpoint requests the emulator served, by grant type.
     func tokenRequests() async throws -> [String] {

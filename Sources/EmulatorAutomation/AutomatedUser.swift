@@ -7,9 +7,10 @@ import Synchronization
 
 /// A user at a browser without JavaScript, for ``BrowserLauncher``: opens the authorize URL, signs
 /// in, picks an account or consents as told, and follows the final redirect to the app's loopback
-/// listener, exactly as a browser would.
-final class ScriptedUser: BrowserLauncher, Sendable {
-    enum Choice: Sendable {
+/// listener, exactly as a browser would. Drives the identity emulator's HTML pages (the demo and tests).
+public final class AutomatedUser: BrowserLauncher, Sendable {
+    /// What the user does on the next sign-in page.
+    public enum Choice: Sendable {
         case signIn(username: String, password: String)
         case pick(objectID: String)
         case cancel
@@ -21,19 +22,23 @@ final class ScriptedUser: BrowserLauncher, Sendable {
     private let visited = Mutex<[String]>([])
     let consent: Bool
 
-    init(http: HTTPClient, choices: [Choice], consent: Bool = true) {
+    /// - Parameters:
+    ///   - http: a client that does not follow redirects (the user follows them).
+    ///   - choices: what to do on successive sign-in pages.
+    ///   - consent: accept (true) or cancel the consent page.
+    public init(http: HTTPClient, choices: [Choice], consent: Bool = true) {
         self.http = http
         self.choices = Mutex(choices)
         self.consent = consent
     }
 
     /// Queues what the user does next time a sign-in page shows.
-    func then(_ choice: Choice) { choices.withLock { $0.append(choice) } }
+    public func then(_ choice: Choice) { choices.withLock { $0.append(choice) } }
 
     /// The pages seen, by kind (`signin`, `picker`, `consent`), in order.
-    var pagesSeen: [String] { visited.withLock { $0 } }
+    public var pagesSeen: [String] { visited.withLock { $0 } }
 
-    func open(_ url: URL) async throws {
+    public func open(_ url: URL) async throws {
         var result = try await request(url.absoluteString, form: nil)
         for _ in 0..<10 {
             if let location = result.location {
@@ -66,7 +71,7 @@ final class ScriptedUser: BrowserLauncher, Sendable {
                 visited.withLock { $0.append("consent") }
                 result = try await submit(page, base: url, button: consent ? "accept" : "cancel", fields: [:])
             } else {
-                throw ScriptError(description: "unexpected page:\n\(page)")
+                throw AutomationError(description: "unexpected page:\n\(page)")
             }
         }
     }
@@ -80,7 +85,7 @@ final class ScriptedUser: BrowserLauncher, Sendable {
     private func submit(_ page: String, base: URL, button: String?, fields: [String: String]) async throws -> Result {
         let forms = Self.forms(page)
         guard let form = forms.first(where: { button == nil ? $0.html.contains("name=\"account\"") : $0.html.contains("id=\"\(button!)\"") }) else {
-            throw ScriptError(description: "no form for \(button ?? "account") on:\n\(page)")
+            throw AutomationError(description: "no form for \(button ?? "account") on:\n\(page)")
         }
         var pairs = Self.hiddenFields(form.html)
         if let button, let value = Self.buttonValue(form.html, id: button) { pairs.append(("action", value)) }
@@ -137,4 +142,7 @@ final class ScriptedUser: BrowserLauncher, Sendable {
     }
 }
 
-struct ScriptError: Error, CustomStringConvertible { let description: String }
+/// The emulator showed something the automated user did not expect.
+public struct AutomationError: Error, CustomStringConvertible {
+    public let description: String
+}

@@ -1,0 +1,59 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// The `/devicelogin` page, driven like a person on another device.
+public struct DeviceLogin: Sendable {
+    private let base: String
+    private let http: HTTPClient
+
+    /// - Parameters:
+    ///   - base: the emulator's base URL.
+    ///   - http: a client that does not follow redirects.
+    public init(base: URL, http: HTTPClient) {
+        self.base = base.absoluteString
+        self.http = http
+    }
+
+    /// Enters `code` and signs in.
+    public func signIn(code: String, username: String, password: String) async throws {
+        let page = try await post("/devicelogin", "otc=\(code)")
+        let flow = try flowID(page)
+        let done = try await post(try action(page), "flow=\(flow)&action=signin&username=\(escape(username))&password=\(escape(password))")
+        guard done.contains("You have signed in") else { throw AutomationError(description: "device sign-in failed:\n\(done)") }
+    }
+
+    /// Enters `code` and declines.
+    public func decline(code: String) async throws {
+        let page = try await post("/devicelogin", "otc=\(code)")
+        _ = try await post(try action(page), "flow=\(try flowID(page))&action=cancel")
+    }
+
+    /// Where the sign-in form posts (`/{tenant}/login`).
+    private func action(_ page: String) throws -> String {
+        guard let range = page.range(of: #"<form method="post" action="([^"]*)""#, options: .regularExpression) else {
+            throw AutomationError(description: "no sign-in form:\n\(page)")
+        }
+        return String(page[range].dropFirst(#"<form method="post" action=""#.count).dropLast())
+    }
+
+    private func flowID(_ page: String) throws -> String {
+        guard let range = page.range(of: #"name="flow" value="([^"]*)""#, options: .regularExpression) else {
+            throw AutomationError(description: "no sign-in form:\n\(page)")
+        }
+        return String(page[range].dropFirst(#"name="flow" value=""#.count).dropLast())
+    }
+
+    private func escape(_ s: String) -> String {
+        s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? s
+    }
+
+    private func post(_ path: String, _ body: String) async throws -> String {
+        var request = HTTPClientRequest(url: "\(base)\(path)")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(ByteBuffer(string: body))
+        let response = try await http.execute(request, timeout: .seconds(10))
+        return String(buffer: try await response.body.collect(upTo: 1 << 20))
+    }
+}
