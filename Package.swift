@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "MSAL", targets: ["MSAL"]),
         .library(name: "IdentityEmulator", targets: ["IdentityEmulator"]),
         .executable(name: "identity-emulator", targets: ["identity-emulator"]),
+        .executable(name: "msal", targets: ["msal-cli"]),
         .executable(name: "msal-bench", targets: ["msal-bench"]),
     ],
     dependencies: [
@@ -77,6 +78,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "msal-cli",
+            dependencies: [
+                "MSAL",
+                "IdentityEmulator",
+                "EmulatorAutomation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "msal-bench",
             dependencies: [
                 "IdentityEmulator",
@@ -97,6 +109,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["msal-cli"],
             swiftSettings: strict
         ),
         .testTarget(

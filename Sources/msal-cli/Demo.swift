@@ -1,0 +1,37 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import IdentityEmulator
+
+/// `msal demo`: the tutorials end to end, offline, with an automated user.
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Walk the tutorials end to end against an in-process identity emulator, with an automated user.",
+        discussion: "Nothing of yours is touched: the emulator runs on an ephemeral port and the token cache lives in memory.")
+
+    func run() async throws {
+        let clock = DemoClock()
+        let narrator = Narrator()
+        let started = ContinuousClock.now
+        let configuration = EmulatorConfiguration(port: 0, clock: EmulatorClock(base: { clock.now() }))
+        do {
+            let steps = try await IdentityEmulator.withRunning(configuration) { emulator in
+                let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                                      configuration: .init(redirectConfiguration: .disallow))
+                do {
+                    let steps = try await DemoStory(emulator: emulator, http: http, clock: clock, narrator: narrator).run()
+                    try await http.shutdown()
+                    return steps
+                } catch {
+                    try? await http.shutdown()
+                    throw error
+                }
+            }
+            let elapsed = ContinuousClock.now - started
+            narrator.say("Done: \(steps) steps passed in \(elapsed.formatted(.units(allowed: [.seconds, .milliseconds], width: .abbreviated))).")
+        } catch let failure as Narrator.StepFailure {
+            narrator.say("The demo stopped at step \(failure.step).")
+            throw ExitCodes.code(for: failure.underlying)
+        }
+    }
+}

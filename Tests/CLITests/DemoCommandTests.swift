@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@Suite("The msal binary")
+struct DemoCommandTests {
+    /// The built `msal` next to this test bundle (both are products of the same build).
+    static var binary: URL {
+        if let configured = ProcessInfo.processInfo.environment["MSAL_CLI"] { return URL(fileURLWithPath: configured) }
+        let beside = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent("msal")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/msal")
+    }
+
+    /// Runs the binary on its own thread (not on the cooperative pool) and collects its output.
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result {
+                    let process = Process()
+                    process.executableURL = binary
+                    process.arguments = arguments
+                    let pipe = Pipe()
+                    process.standardOutput = pipe
+                    process.standardError = pipe
+                    try process.run()
+                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+                })
+            }.start()
+        }
+    }
+
+    @Test("msal demo walks the whole story and exits 0")
+    func demo() async throws {
+        let (status, output) = try await Self.run(["demo"])
+        #expect(status == 0, "\(output)")
+        for line in ["1. Sign in interactively", "displayName: Megan Bowen", "from the cache",
+                     "new access token from the identity platform", "device mode: private",
+                     "AdeleV@contoso.onmicrosoft.com signed in", "API 1: HTTP 200", "API 2: HTTP 200",
+                     "signed out", "Done: 8 steps passed"] {
+            #expect(output.contains(line), "missing '\(line)' in:\n\(output)")
+        }
+        #expect(!output.contains("eyJ"), "a token was printed")
+    }
+
+    @Test("msal --help documents the exit codes")
+    func help() async throws {
+        let (status, output) = try await Self.run(["--help"])
+        #expect(status == 0)
+        #expect(output.contains("3 interaction required"))
+        #expect(output.contains("demo"))
+    }
+}
