@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import IdentityEmulator
 
-@main
 struct IdentityEmulatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "identity-emulator",

@@ -175,3 +175,31 @@ struct AliasAndDeviceModeTests {
         }
     }
 }
+
+@Suite("File persistence")
+struct FilePersistenceTests {
+    @Test("the cache file is created 0600 in a 0700 folder, written atomically, and read back by a new app")
+    func fileCache() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msal-cache-\(UUID().uuidString)/msal")
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        let file = folder.appendingPathComponent("token_cache.json")
+        try await Harness.with { h in
+            let app = try h.app(user: h.user(Harness.megan), cache: TokenCache(persistence: FileTokenCachePersistence(url: file)))
+            let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+            let folderAttributes = try FileManager.default.attributesOfItem(atPath: folder.path)
+            #expect((folderAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["token_cache.json"])
+            let again = try h.app(cache: TokenCache(persistence: FileTokenCachePersistence(url: file)))
+            let silent = try await again.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            #expect(silent.source == .cache)
+        }
+    }
+
+    @Test("the default path follows XDG_CACHE_HOME")
+    func defaultPath() {
+        #expect(FileTokenCachePersistence.defaultURL(environment: ["XDG_CACHE_HOME": "/x/cache"]).path == "/x/cache/msal/token_cache.json")
+        #expect(FileTokenCachePersistence.defaultURL(environment: [:]).path.hasSuffix("/.cache/msal/token_cache.json"))
+    }
+}
