@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IdentityEmulator
 
+@main
 struct IdentityEmulatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "identity-emulator",
