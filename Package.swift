@@ -113,7 +113,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["msal-cli"],
+            dependencies: ["msal-cli", "identity-emulator"],
             swiftSettings: strict
         ),
         .testTarget(

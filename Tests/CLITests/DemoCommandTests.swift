@@ -13,7 +13,7 @@ struct DemoCommandTests {
     }
 
     /// Runs the binary on its own thread (not on the cooperative pool) and collects its output.
-    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+    static func run(_ arguments: [String], binary: URL = binary) async throws -> (status: Int32, output: String) {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Result {
