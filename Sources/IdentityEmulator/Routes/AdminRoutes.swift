@@ -16,7 +16,7 @@ struct AdminRoutes: Sendable {
     func register(on router: Router<EmulatorRequestContext>) {
         let admin = router.group("_emulator").add(middleware: LoopbackOnlyMiddleware())
         admin.get("directory") { _, _ in
-            let directory = await core.state.index.directory
+            let directory = core.state.index.directory
             let data = (try? Self.encoder.encode(directory)) ?? Data("{}".utf8)
             return HTTPExchange.text(String(decoding: data, as: UTF8.self), contentType: "application/json; charset=utf-8")
         }
@@ -26,7 +26,7 @@ struct AdminRoutes: Sendable {
         }
         admin.post("users/:user/revoke") { _, context in
             let key = context.parameters.get("user") ?? ""
-            let index = await core.state.index
+            let index = core.state.index
             guard let user = index.user(named: key) ?? index.user(objectID: key) else {
                 return HTTPExchange.json(.object([("error", .string("no such user: \(key)"))]), status: .notFound)
             }
@@ -48,7 +48,7 @@ struct AdminRoutes: Sendable {
             guard let seconds, abs(seconds) <= 100 * 365 * 86_400 else {
                 return HTTPExchange.json(.object([("error", .string("offsetSeconds must be a number of seconds within ±100 years"))]), status: .badRequest)
             }
-            await core.state.setClockOffset(seconds)
+            core.state.setClockOffset(seconds)
             return await clock()
         }
         admin.get("outbox") { _, _ in
@@ -86,9 +86,9 @@ struct AdminRoutes: Sendable {
     }
 
     private func clock() async -> Response {
-        let now = await core.state.now
+        let now = core.state.now
         return HTTPExchange.json(.object([
-            ("now", .int(now.epochSeconds)), ("offsetSeconds", .double(await core.state.clockOffset)),
+            ("now", .int(now.epochSeconds)), ("offsetSeconds", .double(core.state.clockOffset)),
         ]))
     }
 

@@ -18,7 +18,7 @@ struct AuthorizeRoutes: Sendable {
     }
 
     func authorize(_ request: Request, tenant segment: String, params: FormBody) async -> Response {
-        let index = await core.state.index
+        let index = core.state.index
         guard let selector = index.selector(segment) else {
             return errorPage(EntraError.invalidTenant(segment))
         }

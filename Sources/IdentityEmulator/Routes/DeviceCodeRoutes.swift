@@ -27,7 +27,7 @@ struct DeviceCodeRoutes: Sendable {
     }
 
     func deviceCode(_ request: Request, tenant segment: String, form: FormBody) async throws(EntraError) -> Response {
-        let index = await core.state.index
+        let index = core.state.index
         guard index.selector(segment) != nil else { throw .tenantNotFoundAtToken(segment) }
         guard let clientID = form.nonEmpty("client_id") else { throw .missingParameter("client_id") }
         guard let client = index.application(clientID: clientID), client.kind == .publicClient else {
@@ -54,7 +54,7 @@ struct DeviceCodeRoutes: Sendable {
         guard let device = await core.state.deviceAuthorization(userCode: code), case .pending = device.status else {
             return codeEntryPage(error: "That code didn't work. Check the code and try again.")
         }
-        guard device.expiresAt > (await core.state.now) else {
+        guard device.expiresAt > (core.state.now) else {
             return codeEntryPage(error: "That code has expired. Go back to your device and request a new one.")
         }
         let pending = PendingAuthorization(

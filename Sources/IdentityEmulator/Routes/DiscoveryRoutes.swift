@@ -30,7 +30,7 @@ struct DiscoveryRoutes: Sendable {
     }
 
     func openIDConfiguration(_ request: Request, tenant segment: String) async -> Response {
-        guard let selector = await core.state.index.selector(segment) else {
+        guard let selector = core.state.index.selector(segment) else {
             return await discoveryError(.invalidTenant(segment), request: request)
         }
         let origin = core.origin(of: request)
@@ -76,7 +76,7 @@ struct DiscoveryRoutes: Sendable {
     }
 
     func keys(_ request: Request, tenant segment: String) async -> Response {
-        guard await core.state.index.selector(segment) != nil else {
+        guard core.state.index.selector(segment) != nil else {
             return await discoveryError(.invalidTenant(segment), request: request)
         }
         let issuer = "\(core.origin(of: request))/{tenantid}/v2.0"

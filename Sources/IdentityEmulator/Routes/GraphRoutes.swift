@@ -17,7 +17,7 @@ struct GraphRoutes: Sendable {
     }
 
     func me(_ request: Request) async -> Response {
-        let now = await core.state.now
+        let now = core.state.now
         let requestID = GUIDText.random()
         let clientRequestID = request.headers[.clientRequestID] ?? requestID
         let ids = (requestID, clientRequestID, now)
@@ -40,7 +40,7 @@ struct GraphRoutes: Sendable {
         else {
             return error(.badRequest, code: "BadRequest", message: "/me request is only valid with delegated authentication flow.", ids: ids)
         }
-        let index = await core.state.index
+        let index = core.state.index
         guard let user = index.user(objectID: oid), let membership = index.membership(of: user, tenantID: tid) else {
             return error(.notFound, code: "Request_ResourceNotFound", message: "Resource '\(oid)' does not exist or one of its queried reference-property objects are not present.", ids: ids)
         }

@@ -29,7 +29,7 @@ struct LogoutRoutes: Sendable {
         await core.state.endSession(HTTPExchange.cookie(SignInFlow.sessionCookie, in: request))
         let expire = "\(SignInFlow.sessionCookie)=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax"
         if let target = params.nonEmpty("post_logout_redirect_uri"), let clientID = clientID(params) {
-            let index = await core.state.index
+            let index = core.state.index
             if let app = index.application(clientID: clientID), RedirectURI.isRegistered(target, in: app.redirectUris) {
                 let location = params.nonEmpty("state").map { RedirectURI.appending([("state", $0)], to: target, inFragment: false) }
                     ?? RedirectURI.withPath(target)

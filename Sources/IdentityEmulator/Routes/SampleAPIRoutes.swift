@@ -16,7 +16,7 @@ struct SampleAPIRoutes: Sendable {
     }
 
     private func apiByPosition(_ position: Int) async -> Application? {
-        let apis = await core.state.index.directory.applications.filter {
+        let apis = core.state.index.directory.applications.filter {
             $0.kind == .api && $0.identifierUri?.lowercased() != "https://graph.microsoft.com"
         }
         return apis.indices.contains(position) ? apis[position] : nil
@@ -26,7 +26,7 @@ struct SampleAPIRoutes: Sendable {
         guard let api else {
             return HTTPExchange.json(.object([("error", .string("not_found"))]), status: .notFound)
         }
-        let now = await core.state.now
+        let now = core.state.now
         let validation = BearerValidator(key: core.key).validate(
             request, audiences: [api.clientId.lowercased(), (api.identifierUri ?? "").lowercased()], now: now)
         guard case .success(let claims) = validation else {

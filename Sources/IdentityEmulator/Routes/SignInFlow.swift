@@ -19,7 +19,7 @@ struct SignInFlow: Sendable {
 
     /// Decides what the browser sees first, following `prompt` and the SSO session.
     func start(flowID: String, pending: PendingAuthorization, request: Request) async -> Response {
-        let index = await core.state.index
+        let index = core.state.index
         let cookie = HTTPExchange.cookie(Self.sessionCookie, in: request)
         let session = await core.state.session(cookie)
         guard let selector = index.selector(pending.selectorSegment) else { return await expired() }
@@ -60,7 +60,7 @@ struct SignInFlow: Sendable {
         guard let flowID = form.nonEmpty("flow"), let pending = await core.state.pendingAuthorization(flowID) else {
             return await expired()
         }
-        let index = await core.state.index
+        let index = core.state.index
         let cookie = HTTPExchange.cookie(Self.sessionCookie, in: request)
         switch form["action"] ?? "" {
         case "cancel":
@@ -108,7 +108,7 @@ struct SignInFlow: Sendable {
 
     /// With a chosen user: check tenant membership and consent, then complete.
     func proceed(flowID: String, user: User, sessionID: String?, setCookie: Bool) async -> Response {
-        let index = await core.state.index
+        let index = core.state.index
         guard let pending = await core.state.updateProgress(flowID, { $0.userID = user.id; $0.sessionID = sessionID }),
               let selector = index.selector(pending.selectorSegment)
         else { return await expired() }
@@ -136,7 +136,7 @@ struct SignInFlow: Sendable {
 
     private func complete(flowID: String, pending: PendingAuthorization, membership: Membership, sessionID: String) async -> Response {
         await core.state.finishPending(flowID)
-        let now = await core.state.now
+        let now = core.state.now
         switch pending.completion {
         case .device(let userCode):
             if let device = await core.state.deviceAuthorization(userCode: userCode) {

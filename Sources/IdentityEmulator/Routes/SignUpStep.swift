@@ -13,15 +13,15 @@ struct SignUpStep: Sendable {
         guard email.contains("@"), email.contains(".") else {
             return flow.signUpPage(flowID, pending, error: "Enter a valid email address.")
         }
-        guard await core.state.index.user(named: email) == nil else {
+        guard core.state.index.user(named: email) == nil else {
             return flow.signUpPage(flowID, pending, error: "An account with this email address already exists. Sign in instead.")
         }
         guard !name.isEmpty else { return flow.signUpPage(flowID, pending, error: "Enter your name.") }
         guard password.count >= 8 else {
             return flow.signUpPage(flowID, pending, error: "The password must be at least 8 characters long.")
         }
-        let code = String(format: "%08d", await core.state.randomInt(in: 0...99_999_999))
-        let now = await core.state.now
+        let code = String(format: "%08d", core.state.randomInt(in: 0...99_999_999))
+        let now = core.state.now
         let draft = SignUpDraft(email: email, displayName: name, password: password, code: code,
                                 expiresAt: now.addingTimeInterval(600))
         _ = await core.state.updateProgress(flowID) { $0.signUp = draft }
@@ -31,17 +31,17 @@ struct SignUpStep: Sendable {
 
     func verify(flowID: String, pending: PendingAuthorization, form: FormBody, cookie: String?, flow: SignInFlow) async -> Response {
         guard let draft = pending.progress.signUp else { return flow.signUpPage(flowID, pending, error: nil) }
-        guard draft.expiresAt > (await core.state.now) else {
+        guard draft.expiresAt > (core.state.now) else {
             return flow.signUpPage(flowID, pending, error: "The code expired. Start again to get a new one.")
         }
         guard form["code"]?.trimmingCharacters(in: .whitespaces) == draft.code else {
             return flow.verifyPage(flowID, pending, email: draft.email, error: "That code is incorrect. Try again.")
         }
-        let index = await core.state.index
+        let index = core.state.index
         guard case .tenant(let tenant)? = index.selector(pending.selectorSegment), tenant.kind == .external else {
             return flow.signInPage(flowID, pending, error: "Sign-up is only available on an External ID tenant.")
         }
-        let user = User(id: await core.state.guid(), tenant: tenant.id, userPrincipalName: draft.email,
+        let user = User(id: core.state.guid(), tenant: tenant.id, userPrincipalName: draft.email,
                         password: draft.password, displayName: draft.displayName, mail: draft.email)
         await core.state.addUser(user)
         let sessionID = await core.state.signIn(userID: user.id, session: cookie)

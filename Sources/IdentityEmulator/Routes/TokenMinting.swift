@@ -26,17 +26,17 @@ struct TokenMinting: Sendable {
         }
         let fault = await core.scenario(for: .token, where: { Self.idTokenFaults.contains($0.fault) })?.fault
         if fault == .declineScopes, grants.count > 1 { grants.removeLast() }
-        let now = await core.state.now
+        let now = core.state.now
         let cp1 = Self.hasCP1(claims: claims ?? c.form["claims"])
         let lifetime: Int
         if let fixed = core.accessTokenLifetime { lifetime = fixed } else {
-            lifetime = await core.state.randomInt(in: cp1 ? 70_000...90_000 : 3600...5399)
+            lifetime = core.state.randomInt(in: cp1 ? 70_000...90_000 : 3600...5399)
         }
         let isGraph = resource.identifierUri?.lowercased() == "https://graph.microsoft.com"
         let origin = core.origin(of: c.request)
         var scp = grants.map(\.name)
         if isGraph { scp += ["openid", "profile", "email"].filter { scopes.oidc.contains($0) || $0 == "email" && scopes.wantsIDToken } }
-        let uti = await core.state.opaque(16)
+        let uti = core.state.opaque(16)
         let issuer = core.issuer
         let accessToken: String
         let idToken: String?
@@ -75,9 +75,9 @@ struct TokenMinting: Sendable {
     }
 
     func appToken(_ c: GrantContext, tenantID: String, resource: Application) async throws(EntraError) -> Response {
-        let now = await core.state.now
+        let now = core.state.now
         let lifetime = core.accessTokenLifetime ?? 3599
-        let uti = await core.state.opaque(16)
+        let uti = core.state.opaque(16)
         let token: String
         do {
             token = try core.issuer.appToken(origin: core.origin(of: c.request), tenantID: tenantID, client: c.client,

@@ -21,7 +21,7 @@ struct TokenRoutes: Sendable {
     }
 
     func token(_ request: Request, tenant segment: String, form: FormBody) async throws(EntraError) -> Response {
-        let index = await core.state.index
+        let index = core.state.index
         guard let selector = index.selector(segment) else { throw .tenantNotFoundAtToken(segment) }
         guard let grantType = form.nonEmpty("grant_type") else { throw .missingParameter("grant_type") }
         guard let clientID = form.nonEmpty("client_id") ?? basicCredentials(request)?.id else {
@@ -111,7 +111,7 @@ struct TokenRoutes: Sendable {
         else { throw .badVerificationCode }
         if await core.scenario(for: .token, where: { $0.fault == .slowDown }) != nil { throw .slowDown }
         guard let device = await core.state.pollDevice(deviceCode: code) else { throw .badVerificationCode }
-        guard device.expiresAt > (await core.state.now) else { throw .deviceCodeExpired }
+        guard device.expiresAt > (core.state.now) else { throw .deviceCodeExpired }
         switch device.status {
         case .pending: throw .authorizationPending
         case .declined: throw .authorizationDeclined

@@ -26,6 +26,6 @@ struct EmulatorCore: Sendable {
     }
 
     func errorResponse(_ error: EntraError, for request: Request) async -> Response {
-        HTTPExchange.entraError(error, request: request, traceID: traceID(), now: await state.now, secure: secure)
+        HTTPExchange.entraError(error, request: request, traceID: traceID(), now: state.now, secure: secure)
     }
 }

@@ -65,7 +65,7 @@ struct FaultInjectionMiddleware: RouterMiddleware {
         default: return nil
         }
         let requestID = GUIDText.random()
-        let now = await core.state.now
+        let now = core.state.now
         var headers = HTTPFields()
         headers[.requestID] = requestID
         headers[.clientRequestID] = request.headers[.clientRequestID] ?? requestID

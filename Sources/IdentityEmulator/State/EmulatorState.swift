@@ -7,9 +7,10 @@ actor EmulatorState {
     private let initialDirectory: Directory
     private let clock: EmulatorClock
     private let seed: UInt64?
-    private(set) var index: DirectoryIndex
-    private var random: SeededRandom
-    private(set) var clockOffset: TimeInterval = 0
+    // Read on every request, changed rarely: kept under locks so reading them is not a hop onto the actor.
+    private nonisolated let directory: Mutex<DirectoryIndex>
+    private nonisolated let generator: Mutex<SeededRandom>
+    private nonisolated let offset = Mutex<TimeInterval>(0)
 
     private var pending: [String: PendingAuthorization] = [:]
     private var codes: [String: AuthorizationCodeGrant] = [:]
@@ -30,32 +31,40 @@ actor EmulatorState {
         initialDirectory = directory
         self.clock = clock
         self.seed = seed
-        index = DirectoryIndex(directory)
-        random = seed.map(SeededRandom.init(seed:)) ?? SeededRandom()
+        self.directory = Mutex(DirectoryIndex(directory))
+        generator = Mutex(seed.map(SeededRandom.init(seed:)) ?? SeededRandom())
     }
 
-    var now: Date { clock.now(offset: clockOffset) }
+    nonisolated var index: DirectoryIndex { directory.withLock { $0 } }
+
+    nonisolated var now: Date { clock.now(offset: clockOffset) }
+
+    nonisolated var clockOffset: TimeInterval { offset.withLock { $0 } }
 
     /// Forgets everything but the directory given at start (`POST /_emulator/reset`).
     func reset() {
-        index = DirectoryIndex(initialDirectory)
-        random = seed.map(SeededRandom.init(seed:)) ?? SeededRandom()
-        clockOffset = 0
+        directory.withLock { $0 = DirectoryIndex(initialDirectory) }
+        generator.withLock { $0 = seed.map(SeededRandom.init(seed:)) ?? SeededRandom() }
+        offset.withLock { $0 = 0 }
         pending = [:]; codes = [:]; refreshTokens = [:]; devices = [:]; deviceCodeByUserCode = [:]
         sessions = [:]; userConsents = [:]; revokedAt = [:]; outbox = []; served = []; scenarios = []
         adminConsent = [:]
         armedScenarios.store(0, ordering: .relaxed)
     }
 
-    func setClockOffset(_ seconds: TimeInterval) { clockOffset = seconds }
+    nonisolated func setClockOffset(_ seconds: TimeInterval) { offset.withLock { $0 = seconds } }
 
     // MARK: Randomness
 
-    func guid() -> String { random.guid() }
+    nonisolated func guid() -> String { generator.withLock { $0.guid() } }
 
-    func opaque(_ bytes: Int) -> String { random.opaque(bytes) }
+    nonisolated func opaque(_ bytes: Int) -> String { generator.withLock { $0.opaque(bytes) } }
 
-    func randomInt(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+    nonisolated func randomInt(in range: ClosedRange<Int>) -> Int { generator.withLock { Int.random(in: range, using: &$0) } }
+
+    private nonisolated func randomString(_ length: Int, from alphabet: String) -> String {
+        generator.withLock { $0.string(length, from: alphabet) }
+    }
 
     // MARK: Consent
 
@@ -85,7 +94,7 @@ actor EmulatorState {
     // MARK: Authorization requests and codes
 
     func storePending(_ request: PendingAuthorization) -> String {
-        let id = random.opaque(18)
+        let id = opaque(18)
         pending[id] = request
         return id
     }
@@ -101,7 +110,7 @@ actor EmulatorState {
     }
 
     func issueCode(_ grant: AuthorizationCodeGrant) -> String {
-        let code = "1.A" + random.opaque(96)
+        let code = "1.A" + opaque(96)
         codes[code] = grant
         return code
     }
@@ -119,7 +128,7 @@ actor EmulatorState {
     // MARK: Refresh tokens
 
     func issueRefreshToken(_ grant: RefreshTokenGrant) -> String {
-        let token = "1.A" + random.opaque(180)
+        let token = "1.A" + opaque(180)
         refreshTokens[token] = grant
         return token
     }
@@ -155,8 +164,8 @@ actor EmulatorState {
 
     /// Adds a signed-in user to the browser's session, creating one if needed; returns its id.
     func signIn(userID: String, session id: String?) -> String {
-        let sessionID = id.flatMap { sessions[$0] != nil ? $0 : nil } ?? random.guid()
-        var session = sessions[sessionID] ?? BrowserSession(id: sessionID, state: random.guid(), userIDs: [])
+        let sessionID = id.flatMap { sessions[$0] != nil ? $0 : nil } ?? guid()
+        var session = sessions[sessionID] ?? BrowserSession(id: sessionID, state: guid(), userIDs: [])
         session.userIDs.removeAll { $0 == userID }
         session.userIDs.insert(userID, at: 0)
         sessions[sessionID] = session
@@ -171,9 +180,9 @@ actor EmulatorState {
 
     func startDeviceAuthorization(client: Application, selectorSegment: String, scopes: ScopeSet, rawScope: String,
                                   claims: String?, lifetime: TimeInterval) -> DeviceAuthorization {
-        let userCode = random.string(9, from: "ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+        let userCode = randomString(9, from: "ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
         let device = DeviceAuthorization(
-            deviceCode: "DAQABAAEAAA" + random.opaque(120), userCode: userCode, client: client,
+            deviceCode: "DAQABAAEAAA" + opaque(120), userCode: userCode, client: client,
             selectorSegment: selectorSegment, scopes: scopes, rawScope: rawScope, claims: claims,
             expiresAt: now.addingTimeInterval(lifetime))
         devices[device.deviceCode] = device
@@ -237,9 +246,11 @@ actor EmulatorState {
 
     /// Adds a user (sign-up on the External ID tenant).
     func addUser(_ user: User) {
-        var directory = index.directory
-        directory.users.append(user)
-        index = DirectoryIndex(directory)
+        directory.withLock { index in
+            var updated = index.directory
+            updated.users.append(user)
+            index = DirectoryIndex(updated)
+        }
         adminConsent = [:]
     }
 }
