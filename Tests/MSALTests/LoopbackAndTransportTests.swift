@@ -76,12 +76,15 @@ struct LoopbackAndTransportTests {
     @Test("cancelling an interactive sign-in ends it with CancellationError")
     func interactiveCancellation() async throws {
         try await Harness.with { h in
-            let browser = RecordingBrowser()
+            let (opened, signal) = AsyncStream<Void>.makeStream()
             var configuration = try h.app().configuration
-            configuration.browser = browser
+            configuration.browser = SignallingBrowser(signal: signal)
             let app = try PublicClientApplication(configuration: configuration)
-            let task = Task { try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"])) }
-            while browser.opened == nil { await Task.yield() }
+            let task = Task {
+                defer { signal.finish() }
+                return try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            }
+            for await _ in opened { break }
             task.cancel()
             await #expect(throws: CancellationError.self) { _ = try await task.value }
         }
@@ -152,6 +155,13 @@ final class RecordingBrowser: BrowserLauncher, Sendable {
     func open(_ url: URL) async throws { self.url.withLock { $0 = url } }
 }
 
+/// Tells the test the sign-in page was opened (the flow is now waiting for the redirect).
+struct SignallingBrowser: BrowserLauncher {
+    let signal: AsyncStream<Void>.Continuation
+
+    func open(_ url: URL) async throws { signal.yield() }
+}
+
 /// Answers requests with canned responses in order and records what was sent.
 final class ScriptedTransport: HTTPTransport, Sendable {
     private let responses: Mutex<[HTTPResponse]>
@@ -212,12 +222,13 @@ struct BrowserAndLifecycleTests {
     @Test("cancelling device-code polling ends it with CancellationError")
     func deviceCodeCancellation() async throws {
         try await Harness.with { h in
-            let started = Mutex(false)
+            let (shown, signal) = AsyncStream<Void>.makeStream()
             let app = try h.app()
             let task = Task {
-                try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { _ in started.withLock { $0 = true } }
+                defer { signal.finish() }
+                return try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { _ in signal.yield() }
             }
-            while !started.withLock({ $0 }) { await Task.yield() }
+            for await _ in shown { break }
             task.cancel()
             await #expect(throws: CancellationError.self) { _ = try await task.value }
         }
