@@ -45,10 +45,9 @@ extension EntraError {
             "Tenant '\(tenant)' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud. Check with your subscription administrator, this may happen if there are no active subscriptions for the tenant.")
     }
 
+    /// The same AADSTS90002 as discovery's, with the token endpoint's `invalid_request`.
     static func tenantNotFoundAtToken(_ tenant: String) -> EntraError {
-        var e = invalidTenant(tenant)
-        e = EntraError(error: "invalid_request", code: e.code, message: e.message)
-        return e
+        EntraError(error: "invalid_request", code: 90002, message: invalidTenant(tenant).message)
     }
 
     static let invalidInstance = EntraError(error: "invalid_instance", code: 50049, message: "Unknown or invalid instance.")

@@ -217,8 +217,7 @@ struct SignInFlow: Sendable {
         let external = pending.selectorSegment.lowercased().hasSuffix(".onmicrosoft.com") || pending.client.tenant == pending.selectorSegment
         return HTTPExchange.html(SignInPages.signIn(
             action: loginAction(pending), flow: flowID, appName: pending.client.displayName,
-            username: username ?? pending.loginHint, error: error, canSignUp: external),
-            status: error == nil ? .ok : .ok)
+            username: username ?? pending.loginHint, error: error, canSignUp: external))
     }
 
     func signUpPage(_ flowID: String, _ pending: PendingAuthorization, error: String?) -> Response {
