@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "IdentityEmulator", targets: ["IdentityEmulator"]),
         .executable(name: "identity-emulator", targets: ["identity-emulator"]),
         .executable(name: "msal", targets: ["msal-cli"]),
+        .executable(name: "emulator-browser", targets: ["emulator-browser"]),
         .executable(name: "msal-bench", targets: ["msal-bench"]),
     ],
     dependencies: [
@@ -77,11 +78,26 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .executableTarget(
-            name: "msal-cli",
+        .target(
+            name: "MSALCommandLine",
             dependencies: [
                 "MSAL",
                 "IdentityEmulator",
+                "EmulatorAutomation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "msal-cli",
+            dependencies: ["MSALCommandLine"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "emulator-browser",
+            dependencies: [
                 "EmulatorAutomation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -113,7 +129,15 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["msal-cli", "identity-emulator"],
+            dependencies: [
+                "MSALCommandLine",
+                "msal-cli",
+                "identity-emulator",
+                "emulator-browser",
+                "IdentityEmulator",
+                "EmulatorAutomation",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

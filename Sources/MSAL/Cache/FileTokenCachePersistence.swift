@@ -16,7 +16,7 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
     /// `${XDG_CACHE_HOME:-~/.cache}/msal/token_cache.json`.
     public static func defaultURL(environment: [String: String]) -> URL {
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
+            ?? URL(fileURLWithPath: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()).appendingPathComponent(".cache")
         return base.appendingPathComponent("msal/token_cache.json")
     }
 

@@ -19,6 +19,8 @@ struct InteractiveFlow: Sendable {
         do {
             let result = try await signIn(parameters, endpoints: endpoints, redirect: redirect, receiver: receiver, correlationID: correlationID)
             await receiver.close()
+            app.log.info("interactive sign-in finished", ["correlation_id": correlationID.uuidString, "tenant": result.tenantProfile.tenantID],
+                         pii: ["username": result.account.username])
             return result
         } catch {
             await receiver.close()

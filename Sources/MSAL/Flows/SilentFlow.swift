@@ -17,6 +17,7 @@ struct SilentFlow: Sendable {
                                                        realm: realm, environments: endpoints.aliases, scopes: parameters.scopes),
            token.expiresOn > now.addingTimeInterval(config.tokenExpirationBuffer), token.cachedAt <= now.addingTimeInterval(IDTokenValidator.skew),
            let cached = try await cachedResult(token, endpoints: endpoints, realm: realm) {
+            app.log.debug("access token from the cache", ["realm": realm], pii: ["username": parameters.account.username])
             guard let refreshOn = token.refreshOn, refreshOn <= now else { return cached }
             do {
                 return try await refresh(parameters, endpoints: endpoints, realm: realm)
@@ -67,6 +68,8 @@ struct SilentFlow: Sendable {
         guard !candidates.isEmpty else {
             throw MSALError(.interactionRequired, "No refresh token for this account in the cache; sign in interactively.")
         }
+        app.log.info("redeeming a refresh token", ["realm": realm, "candidates": "\(candidates.count)"],
+                     pii: ["username": parameters.account.username])
         let previous = try await app.cache.idToken(homeAccountID: home, clientID: config.clientID, realm: realm, environments: endpoints.aliases)
         let expectedObjectID = previous.flatMap { try? JWT($0.secret) }.flatMap { $0.string("oid") ?? $0.string("sub") }
         let claims = try ClaimsRequest.merged(parameters.claims, capabilities: config.clientCapabilities)

@@ -4,8 +4,10 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 
-/// The Linux transport: async-http-client's shared client, with a per-request timeout, a response
-/// size cap, and optionally an extra CA to trust (the emulator's local CA).
+/// The Linux transport: one async-http-client for the process, with a per-request timeout, a response
+/// size cap, and optionally an extra CA to trust (the emulator's local CA). It fails at once when a
+/// server refuses the connection (instead of retrying until the deadline) and never follows redirects:
+/// an identity platform endpoint that redirects is answered as is, and a bearer token never follows one.
 public struct DefaultHTTPTransport: HTTPTransport {
     /// Bodies larger than this are refused (a hostile or broken server cannot exhaust memory).
     public var maximumResponseSize: Int
@@ -35,12 +37,12 @@ public struct DefaultHTTPTransport: HTTPTransport {
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = request.method == .post ? .POST : .GET
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         outgoing.tlsConfiguration = tlsConfiguration
         do {
-            let response = try await HTTPClient.shared.execute(outgoing, timeout: .init(timeout))
+            let response = try await Self.client.execute(outgoing, timeout: .init(timeout))
             let body = try await response.body.collect(upTo: maximumResponseSize)
             return HTTPResponse(status: Int(response.status.code),
                                 headers: response.headers.map { ($0.name, $0.value) },
@@ -51,9 +53,24 @@ public struct DefaultHTTPTransport: HTTPTransport {
             throw MSALError.internal(.timedOut, "No answer from \(request.url.host ?? "the server") within \(timeout).")
         } catch is CancellationError {
             throw CancellationError()
+        } catch let error as IOError {
+            throw MSALError.internal(.transportFailed, "Cannot connect to \(Self.hostAndPort(request.url)): \(String(cString: strerror(error.errnoCode))).")
         } catch {
             throw MSALError.internal(.transportFailed, "The request to \(request.url.host ?? "the server") failed: \(error)")
         }
+    }
+}
+
+extension DefaultHTTPTransport {
+    /// Shared by every transport in the process, like `HTTPClient.shared`, and never shut down.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    static func hostAndPort(_ url: URL) -> String {
+        (url.host ?? "the server") + (url.port.map { ":\($0)" } ?? "")
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// An HTTP request as the library sends it.
 public struct HTTPRequest: Sendable {
-    public enum Method: String, Sendable { case get = "GET", post = "POST" }
+    public enum Method: String, Sendable, CaseIterable { case get = "GET", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE" }
 
     public var method: Method
     public var url: URL

@@ -1,0 +1,38 @@
+import ArgumentParser
+import MSAL
+
+/// `msal logout`: forgets an account's tokens, optionally ending the browser session too.
+struct Logout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Sign out the current account, one account, or all.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("The account to sign out.", valueName: "username"))
+    var username: String?
+
+    @Flag(help: "Sign out every account.")
+    var all = false
+
+    @Flag(help: "Also end the session in the browser (opens the identity provider's sign-out page).")
+    var browser = false
+
+    func validate() throws {
+        if all && username != nil { throw ValidationError("--username and --all exclude each other.") }
+    }
+
+    func run() async throws {
+        let (username, all, fromBrowser) = (username, all, browser)
+        try await global.run { context in
+            let accounts: [Account] = if all {
+                try await context.app.accounts()
+            } else {
+                try await context.account(username: username).map { [$0] } ?? []
+            }
+            if accounts.isEmpty { context.console.err("Nobody is signed in.") }
+            for account in accounts {
+                try await context.app.signOut(account, fromBrowser: fromBrowser)
+                context.console.out("Signed out \(account.username).")
+            }
+        }
+    }
+}

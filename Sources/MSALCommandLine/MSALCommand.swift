@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+
+/// `msal`: the tutorials' sample app as a command-line tool.
+public struct MSALCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "msal",
+        abstract: "Sign in with the Microsoft identity platform, get tokens, call Microsoft Graph and other APIs.",
+        discussion: """
+            Settings come from flags, then MSAL_AUTHORITY, MSAL_CLIENT_ID, MSAL_TOKEN_CACHE, MSAL_GRAPH_ENDPOINT \
+            and MSAL_CA_BUNDLE, then ${XDG_CONFIG_HOME:-~/.config}/msal/config.json, then defaults that point at \
+            identity-emulator on 127.0.0.1:8400.
+
+            Exit codes: 0 ok, 1 error, 2 usage, 3 interaction required, 4 error from the identity platform, \
+            5 network, 130 cancelled.
+            """,
+        subcommands: [Login.self, Me.self, Token.self, Accounts.self, Logout.self, DeviceInfo.self, Call.self, Demo.self])
+
+    public init() {}
+
+    /// Parses the command line and runs the command; a usage error exits 2 (not the parser's 64).
+    public static func runMain(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            Foundation.exit(0)
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(ExitCodes.usage)
+            }
+            exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import MSAL
+
+/// Everything a command needs: its settings, the console, and the application they configure.
+struct CommandContext: Sendable {
+    /// How `login` and the interactive fallbacks show the sign-in page.
+    enum BrowserChoice: Sendable { case system, printURL }
+
+    let options: GlobalOptions
+    let settings: Settings
+    let console: Console
+    let status: StatusLine
+    let app: PublicClientApplication
+
+    /// - Throws: ``UsageError`` for a bad config file, authority, redirect URI or CA bundle.
+    init(options: GlobalOptions, console: Console, environment: [String: String], browser: BrowserChoice) throws {
+        self.options = options
+        self.console = console
+        status = StatusLine(console: console)
+        settings = try Settings.resolve(options, environment: environment)
+        if options.verbose {
+            for (name, setting) in settings.origins { console.err("msal: \(name): \(setting.value) (\(setting.origin.rawValue))") }
+        }
+        let authority: Authority
+        do {
+            authority = try Authority(settings.authority.value)
+        } catch {
+            throw UsageError("The authority \(settings.authority.value) is not valid: \(ExitCodes.line(for: error))")
+        }
+        var configuration = try PublicClientApplicationConfiguration(clientID: settings.clientID.value, authority: authority,
+                                                                     redirectURI: settings.redirectURI.value)
+        configuration.cache = TokenCache(persistence: FileTokenCachePersistence(url: URL(fileURLWithPath: settings.cachePath.value)))
+        configuration.piiLoggingEnabled = options.logPII
+        if options.verbose {
+            var logger = Logger(label: "MSAL") { StreamLogHandler.standardError(label: $0) }
+            logger.logLevel = .debug
+            configuration.logger = logger
+        }
+        if let bundle = settings.caBundle {
+            guard let pem = FileManager.default.contents(atPath: bundle.value) else {
+                throw UsageError("The CA bundle \(bundle.value) cannot be read.")
+            }
+            configuration.transport = try DefaultHTTPTransport(trustedCAPEM: String(decoding: pem, as: UTF8.self))
+        }
+        let console = console
+        configuration.browser = switch browser {
+        case .system: SystemBrowserLauncher()
+        case .printURL: PrintingBrowserLauncher { console.err($0) }
+        }
+        app = try PublicClientApplication(configuration: configuration)
+    }
+
+    /// The account a command acts for: `username`'s, else the signed-in one; `nil` when nobody is.
+    ///
+    /// - Throws: ``MSALError`` `interactionRequired` when `username` has not signed in; ``UsageError``
+    ///   when several accounts are signed in and none was last.
+    func account(username: String?) async throws -> Account? {
+        if let username {
+            guard let account = try await app.account(username: username) else {
+                throw MSALError(.interactionRequired, "\(username) has not signed in here; run `msal login --login-hint \(username)`.")
+            }
+            return account
+        }
+        do {
+            return try await app.currentAccount().current
+        } catch let error as MSALError where error.internalCode == .ambiguousAccount {
+            throw UsageError("Several accounts are signed in; choose one with --username (see `msal accounts`).")
+        }
+    }
+
+    /// A token for `scopes`: silently for the account, else, when `interactive`, by signing in.
+    ///
+    /// - Throws: ``MSALError`` `interactionRequired` when nobody can be signed in silently and
+    ///   `interactive` is false; whatever the flows throw.
+    func token(scopes: [String], username: String?, interactive: Bool, forceRefresh: Bool = false) async throws -> AuthenticationResult {
+        let account = try await account(username: username)
+        if let account {
+            do {
+                return try await app.acquireTokenSilently(SilentParameters(scopes: scopes, account: account, forceRefresh: forceRefresh))
+            } catch let error as MSALError where error.code == .interactionRequired && interactive {
+                var parameters = InteractiveParameters(scopes: scopes, loginHint: account.username)
+                parameters.claims = error.claimsChallenge
+                return try await signIn(parameters)
+            }
+        }
+        guard interactive else {
+            throw MSALError(.interactionRequired, "Nobody is signed in; run `msal login`.")
+        }
+        return try await signIn(InteractiveParameters(scopes: scopes))
+    }
+
+    /// An interactive sign-in, with the status line while the browser is out.
+    func signIn(_ parameters: InteractiveParameters) async throws -> AuthenticationResult {
+        try await status.during("Waiting for you to sign in in the browser…") {
+            try await app.acquireTokenInteractively(parameters)
+        }
+    }
+
+    /// Prints a JSON value (sorted keys, so scripts and tests can rely on the shape).
+    func printJSON(_ value: Any) throws {
+        let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        console.out(String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+
+extension GlobalOptions {
+    /// Runs a command's body with a ``CommandContext``: Ctrl-C cancels it (exit 130), and any error
+    /// becomes one line on standard error (`--verbose` adds details) and its documented exit code.
+    func run(browser: CommandContext.BrowserChoice = .system, _ body: @escaping @Sendable (CommandContext) async throws -> Void) async throws {
+        let console = Console()
+        do {
+            let context = try CommandContext(options: self, console: console, environment: ProcessInfo.processInfo.environment,
+                                             browser: browser)
+            try await cancellingOnInterrupt { try await body(context) }
+        } catch {
+            console.err("msal: \(ExitCodes.line(for: error))")
+            if verbose { for line in ExitCodes.details(for: error) { console.err("    \(line)") } }
+            throw ExitCodes.code(for: error)
+        }
+    }
+}
+
+/// Runs `body` in a task that SIGINT cancels, so listeners close and the status line is erased.
+func cancellingOnInterrupt(_ body: @escaping @Sendable () async throws -> Void) async throws {
+    let task = Task { try await body() }
+    signal(SIGINT, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    source.setEventHandler { task.cancel() }
+    source.resume()
+    defer {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+    try await withTaskCancellationHandler {
+        try await task.value
+    } onCancel: {
+        task.cancel()
+    }
+}

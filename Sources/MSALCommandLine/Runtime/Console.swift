@@ -1,0 +1,32 @@
+import Foundation
+import Synchronization
+
+/// Where a command writes: results on standard output, everything meant for the person at the
+/// terminal (prompts, warnings, errors, the status line) on standard error.
+final class Console: Sendable {
+    /// Standard error is a terminal: status lines and colours make sense there, not on a pipe.
+    let isInteractive: Bool
+    private let lock = Mutex(())
+
+    init(isInteractive: Bool = isatty(STDERR_FILENO) == 1) {
+        self.isInteractive = isInteractive
+    }
+
+    func out(_ text: String) { write(text + "\n", to: STDOUT_FILENO) }
+
+    func err(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
+
+    /// Writes to standard error without a newline (the status line).
+    func errRaw(_ text: String) { write(text, to: STDERR_FILENO) }
+
+    private func write(_ text: String, to descriptor: Int32) {
+        lock.withLock { _ in
+            var bytes = Array(text.utf8)[...]
+            while !bytes.isEmpty {
+                let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+                if written < 0 { if errno == EINTR { continue }; return }
+                bytes = bytes.dropFirst(written)
+            }
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import MSALCommandLine
+
+await MSALCommand.runMain()

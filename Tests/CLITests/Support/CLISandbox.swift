@@ -1,0 +1,48 @@
+import Foundation
+import IdentityEmulator
+
+/// A home of its own for each test: config and cache folders in a temporary directory, so no test
+/// touches the user's files or another test's, and an environment pointing `msal` at an emulator.
+struct CLISandbox: Sendable {
+    let root: URL
+    let authority: String
+
+    var cachePath: String { root.appendingPathComponent("cache/msal/token_cache.json").path }
+    var configFile: URL { root.appendingPathComponent("config/msal/config.json") }
+
+    init(emulator: RunningEmulator, tenant: String = "contoso.onmicrosoft.com") throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("msal-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        authority = emulator.authority(tenant).absoluteString
+    }
+
+    /// A clean environment: only PATH from the outside; `MSAL_AUTHORITY` set to the emulator.
+    func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": root.path,
+            "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+            "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
+            "MSAL_AUTHORITY": authority,
+        ]
+        environment.merge(extra) { $1 }
+        return environment
+    }
+
+    /// `$BROWSER` that signs in as `username` on the emulator's pages.
+    static func browser(_ username: String, _ password: String) -> String {
+        "\(Binaries.url("emulator-browser").path) --username \(username) --password \(password)"
+    }
+
+    /// Runs `msal` to its end.
+    func msal(_ arguments: [String], _ extra: [String: String] = [:]) async throws -> CLIResult {
+        try await CLIProcess.run(Binaries.url("msal"), arguments, environment: environment(extra))
+    }
+
+    /// Starts `msal` and returns while it runs.
+    func start(_ arguments: [String], _ extra: [String: String] = [:]) throws -> CLIProcess {
+        try CLIProcess(Binaries.url("msal"), arguments, environment: environment(extra))
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: root) }
+}

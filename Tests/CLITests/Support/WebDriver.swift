@@ -1,0 +1,119 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// Just enough of W3C WebDriver to drive headless Chromium through chromedriver: open a page, type
+/// into fields, click buttons, read the page. Chromium and chromedriver come from Debian's packages
+/// (`.ci/run` installs them).
+final class WebDriver: Sendable {
+    static let chromedriver = "/usr/bin/chromedriver"
+    static let chromium = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]
+
+    private let driver: CLIProcess
+    private let base: URL
+    private let session: String
+    private let http: HTTPClient
+    private let profile: URL
+
+    private init(driver: CLIProcess, base: URL, session: String, http: HTTPClient, profile: URL) {
+        self.driver = driver
+        self.base = base
+        self.session = session
+        self.http = http
+        self.profile = profile
+    }
+
+    /// Starts chromedriver on an ephemeral port and a headless Chromium session, runs `body`, and
+    /// stops both whatever happens.
+    ///
+    /// - Throws: with the install command when Chromium or chromedriver is missing.
+    static func withHeadlessChromium<T: Sendable>(_ body: (WebDriver) async throws -> T) async throws -> T {
+        guard FileManager.default.isExecutableFile(atPath: chromedriver),
+              let browser = chromium.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else {
+            throw CLITestFailure("Chromium is not installed: run .ci/run once, or `apt-get install -y chromium chromium-driver`.")
+        }
+        let driver = try CLIProcess(URL(fileURLWithPath: chromedriver), ["--port=0"], environment: ProcessInfo.processInfo.environment,
+                                    streamingStdout: true)
+        let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
+        do {
+            let port = try await driver.waitForOutput { CLICommandTests.match(#"started successfully on port (\d+)"#, in: $0) }
+            let base = URL(string: "http://127.0.0.1:\(port)")!
+            let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
+                "browserName": "chrome",
+                "goog:chromeOptions": ["binary": browser, "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                                                                    "--no-first-run", "--user-data-dir=\(profile.path)"]],
+            ]]]
+            let created = try await request(http, "POST", base.appendingPathComponent("session"), capabilities)
+            guard let session = (created["value"] as? [String: Any])?["sessionId"] as? String else {
+                throw CLITestFailure("chromedriver did not start a session: \(created)")
+            }
+            let webDriver = WebDriver(driver: driver, base: base, session: session, http: http, profile: profile)
+            do {
+                let value = try await body(webDriver)
+                await webDriver.quit()
+                return value
+            } catch {
+                await webDriver.quit()
+                throw error
+            }
+        } catch {
+            driver.kill()
+            _ = try? await driver.finish()
+            try? await http.shutdown()
+            throw error
+        }
+    }
+
+    func open(_ url: URL) async throws {
+        _ = try await command("POST", "url", ["url": url.absoluteString])
+    }
+
+    /// Types into the field that `selector` (CSS) finds.
+    func type(_ text: String, into selector: String) async throws {
+        _ = try await command("POST", "element/\(try await element(selector))/value", ["text": text])
+    }
+
+    func click(_ selector: String) async throws {
+        _ = try await command("POST", "element/\(try await element(selector))/click", [:])
+    }
+
+    var currentURL: String { get async throws { try await command("GET", "url", nil)["value"] as? String ?? "" } }
+
+    var pageSource: String { get async throws { try await command("GET", "source", nil)["value"] as? String ?? "" } }
+
+    private func element(_ selector: String) async throws -> String {
+        let found = try await command("POST", "element", ["using": "css selector", "value": selector])
+        guard let value = found["value"] as? [String: Any], let id = value.values.first as? String else {
+            throw CLITestFailure("no element \(selector) on \(try await currentURL): \(found)")
+        }
+        return id
+    }
+
+    private func command(_ method: String, _ path: String, _ body: [String: Any]?) async throws -> [String: Any] {
+        try await Self.request(http, method, base.appendingPathComponent("session/\(session)/\(path)"), body)
+    }
+
+    private func quit() async {
+        _ = try? await Self.request(http, "DELETE", base.appendingPathComponent("session/\(session)"), nil)
+        driver.kill()
+        _ = try? await driver.finish()
+        try? await http.shutdown()
+        try? FileManager.default.removeItem(at: profile)
+    }
+
+    private static func request(_ http: HTTPClient, _ method: String, _ url: URL, _ body: [String: Any]?) async throws -> [String: Any] {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .init(rawValue: method)
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
+        }
+        let response = try await http.execute(request, timeout: .seconds(60))
+        let data = try await response.body.collect(upTo: 16 << 20)
+        let object = try JSONSerialization.jsonObject(with: Data(data.readableBytesView)) as? [String: Any] ?? [:]
+        guard response.status == .ok else { throw CLITestFailure("WebDriver \(method) \(url.path): HTTP \(response.status.code) \(object)") }
+        return object
+    }
+}
