@@ -99,6 +99,7 @@ let package = Package(
             name: "emulator-browser",
             dependencies: [
                 "EmulatorAutomation",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -130,6 +131,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
+                "MSAL",
                 "MSALCommandLine",
                 "msal-cli",
                 "identity-emulator",

@@ -82,10 +82,14 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
         return components.string!
     }
 
-    /// `host[:port]`, the cache `environment`.
+    /// `host[:port]`: what instance discovery and issuer checks compare.
     var environment: String {
         url.port.map { "\(url.host!.lowercased()):\($0)" } ?? url.host!.lowercased()
     }
+
+    /// The host alone, the cache `environment` as MSAL Python writes it (so a cache file is shared
+    /// even with an identity provider on a non-default port, such as a local emulator).
+    var cacheEnvironment: String { url.host!.lowercased() }
 
     /// `common`, `organizations` or `consumers`: no single tenant.
     var isMultiTenant: Bool { kind == .aad && ["common", "organizations", "consumers"].contains(tenant) }

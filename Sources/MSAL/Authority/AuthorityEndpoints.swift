@@ -11,7 +11,8 @@ struct AuthorityEndpoints: Sendable {
     let jwks: URL
     /// The issuer; may contain the literal `{tenantid}` for multi-tenant authorities.
     let issuer: String
-    /// Environments (`host[:port]`) that are the same identity provider (instance discovery aliases).
+    /// Environments (`host[:port]`, and each host alone as MSAL Python writes it) that are the same
+    /// identity provider (instance discovery aliases).
     let aliases: Set<String>
 
     /// Reads the OpenID configuration document and checks that it belongs to `authority`.
@@ -35,8 +36,16 @@ struct AuthorityEndpoints: Sendable {
         endSession = (object["end_session_endpoint"] as? String).flatMap { URL(string: fill($0)) }
         self.jwks = jwks
         self.issuer = issuer
-        self.aliases = aliases.union([authority.environment])
+        let all = aliases.union([authority.environment])
+        self.aliases = all.union(all.map(Self.withoutPort))
         try Self.checkIssuer(issuer, authority: authority, aliases: self.aliases)
+    }
+
+    private static func withoutPort(_ environment: String) -> String {
+        guard let colon = environment.lastIndex(of: ":"), colon != environment.startIndex,
+              environment[environment.index(after: colon)...].allSatisfy(\.isNumber)
+        else { return environment }
+        return String(environment[..<colon])
     }
 
     /// The issuer must be served by the authority's host (or an alias), as MSAL Go checks; for a

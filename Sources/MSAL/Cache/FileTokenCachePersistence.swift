@@ -1,16 +1,34 @@
 import Foundation
 
-/// Keeps the token cache in a file: created `0600` in a `0700` folder, written atomically (a temporary
-/// file in the same folder, `fsync`, then `rename`), so a crash never leaves half a cache.
+/// Keeps the token cache in a file, shareable with MSAL Python, Azure CLI and MSAL.NET:
+///
+/// - created `0600` in a `0700` folder and written atomically (a temporary file in the same folder,
+///   `fsync`, `rename`), so a crash or a reader never sees half a cache;
+/// - changed under msal-extensions' lock (`<path>.lockfile`, see ``CacheFileLock``), waiting at most
+///   `lockTimeout`;
+/// - reloaded only when its inode, size or modification time changed;
+/// - an unreadable file is renamed to `<path>.corrupt-<timestamp>` and reported to `onSetAside`.
 ///
 /// The default path is `${XDG_CACHE_HOME:-~/.cache}/msal/token_cache.json`; any path works, e.g.
-/// Azure CLI's `~/.azure/msal_token_cache.json`. Cross-process locking comes with the persistent-cache work.
+/// Azure CLI's `~/.azure/msal_token_cache.json`. The file is plaintext, protected by its permissions.
 public struct FileTokenCachePersistence: TokenCachePersistence {
     public let url: URL
+    public var lockTimeout: Duration
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let onSetAside: (@Sendable (_ copy: String, _ reason: String) -> Void)?
 
-    /// - Parameter url: the cache file; the default location when `nil`.
-    public init(url: URL? = nil) {
+    /// - Parameters:
+    ///   - url: the cache file; the default location when `nil`.
+    ///   - lockTimeout: how long to wait for another process's lock (msal-extensions waits 5 s).
+    ///   - sleep: how to pause while waiting for the lock.
+    ///   - onSetAside: told where an unreadable file was moved and why (the CLI warns with it).
+    public init(url: URL? = nil, lockTimeout: Duration = .seconds(5),
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+                onSetAside: (@Sendable (_ copy: String, _ reason: String) -> Void)? = nil) {
         self.url = url ?? Self.defaultURL(environment: ProcessInfo.processInfo.environment)
+        self.lockTimeout = lockTimeout
+        self.sleep = sleep
+        self.onSetAside = onSetAside
     }
 
     /// `${XDG_CACHE_HOME:-~/.cache}/msal/token_cache.json`.
@@ -20,53 +38,75 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
         return base.appendingPathComponent("msal/token_cache.json")
     }
 
+    /// - Throws: ``MSALError`` `cacheUnavailable` naming the path when the file exists but cannot be read.
     public func load() async throws -> Data? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        do {
-            return try Data(contentsOf: url)
-        } catch {
-            throw MSALError.internal(.cacheCorrupted, "The token cache \(url.path) cannot be read: \(error.localizedDescription)")
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw MSALError.internal(.cacheUnavailable, "The token cache \(url.path) cannot be read: \(String(cString: strerror(errno))).")
+        }
+        defer { close(fd) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw MSALError.internal(.cacheUnavailable, "The token cache \(url.path) cannot be read: \(String(cString: strerror(errno))).")
+            }
+            if count == 0 { return data }
+            data.append(buffer, count: count)
         }
     }
 
+    /// - Throws: ``MSALError`` `cacheUnavailable` naming the path when the file or its folder is
+    ///   read-only or cannot be written.
     public func save(_ data: Data) async throws {
-        let folder = url.deletingLastPathComponent()
+        let folder = url.deletingLastPathComponent().path
+        try createFolder(folder)
+        var info = stat()
+        if stat(url.path, &info) == 0, info.st_mode & S_IWUSR == 0 {
+            throw MSALError.internal(.cacheUnavailable, "The token cache \(url.path) is read-only.")
+        }
+        if stat(folder, &info) == 0, info.st_mode & S_IWUSR == 0 {
+            throw MSALError.internal(.cacheUnavailable, "The token cache's folder \(folder) is read-only.")
+        }
         do {
-            if !FileManager.default.fileExists(atPath: folder.path) {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-            }
-            try Self.writeAtomically(data, to: url)
-        } catch let error as MSALError {
-            throw error
+            try AtomicFile.write(data, to: url.path)
         } catch {
-            throw MSALError.internal(.cacheCorrupted, "The token cache \(url.path) cannot be written: \(error.localizedDescription)")
+            throw MSALError.internal(.cacheUnavailable, "The token cache \(url.path) cannot be written: \(error.localizedDescription).")
         }
     }
 
-    private static func writeAtomically(_ data: Data, to url: URL) throws {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var failure: (any Error)?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        close(descriptor)
-        if failure == nil, rename(temporary.path, url.path) != 0 { failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        if let failure {
-            unlink(temporary.path)
-            throw failure
+    /// Device, inode, size and modification time (ns) of the file; all zero when there is none.
+    public func version() async throws -> StorageVersion? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return StorageVersion([0, 0, 0, 0]) }
+        return StorageVersion([Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size),
+                               Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)])
+    }
+
+    public func lock() async throws -> (any StorageLock)? {
+        try createFolder(url.deletingLastPathComponent().path)
+        return try await CacheFileLock.acquire(path: url.path + ".lockfile", timeout: lockTimeout, sleep: sleep)
+    }
+
+    /// Renames the file to `<name>.corrupt-<UTC timestamp>` beside it.
+    public func setAside(reason: String) async throws -> String? {
+        let stamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false)
+            .timeSeparator(.omitted).dateSeparator(.omitted).dateTimeSeparator(.standard))
+        let copy = "\(url.path).corrupt-\(stamp)"
+        guard rename(url.path, copy) == 0 else { return nil }
+        onSetAside?(copy, reason)
+        return copy
+    }
+
+    private func createFolder(_ folder: String) throws {
+        guard !FileManager.default.fileExists(atPath: folder) else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw MSALError.internal(.cacheUnavailable, "The token cache's folder \(folder) cannot be created: \(error.localizedDescription).")
         }
     }
 }

@@ -18,12 +18,18 @@ public actor TokenCache {
 
     private let persistence: (any TokenCachePersistence)?
     private var loaded = false
+    /// The stored bytes' version when last loaded or saved.
+    private var seenVersion: StorageVersion?
+    /// Changes in this process run one at a time (then across processes under the storage's lock).
+    private var changing = false
+    private var waitingToChange: [CheckedContinuation<Void, Never>] = []
     private var accessTokens: [RealmKey: [AccessTokenEntry]] = [:]
     private var idTokens: [RealmKey: [IDTokenEntry]] = [:]
     private var refreshTokens: [String: [RefreshTokenEntry]] = [:]
     private var accountEntries: [String: [AccountEntry]] = [:]
     private var appMetadata: [String: [AppMetadataEntry]] = [:]
     private var unknownSections: [String: CacheValue] = [:]
+    private var opaqueEntries: [String: [String: CacheValue]] = [:]
 
     /// - Parameter persistence: where to keep the cache between runs; in memory only when `nil`.
     public init(persistence: (any TokenCachePersistence)? = nil) {
@@ -83,7 +89,10 @@ public actor TokenCache {
     /// A new access token replaces cached ones for the same account, client and tenant whose scopes
     /// intersect it. A refresh token that was used is updated in place (as MSAL Python does).
     func store(_ artefacts: CacheArtefacts, replacingRefreshToken used: String?) async throws {
-        try await loadIfNeeded()
+        try await change { apply(artefacts, replacingRefreshToken: used) }
+    }
+
+    private func apply(_ artefacts: CacheArtefacts, replacingRefreshToken used: String?) {
         if let at = artefacts.accessToken {
             let key = RealmKey(at.homeAccountID, at.clientID, at.realm)
             let scopes = at.scopeSet
@@ -121,20 +130,19 @@ public actor TokenCache {
             appMetadata[client, default: []].removeAll { $0.environment == metadata.environment }
             appMetadata[client, default: []].append(metadata)
         }
-        try await persist()
     }
 
     /// Forgets an account for one client: its refresh tokens (and the family's), and the account's
     /// access tokens, ID tokens and account entries.
     func removeAccount(homeAccountID: String, clientID: String, familyID: String?) async throws {
-        try await loadIfNeeded()
         let home = homeAccountID.lowercased()
-        refreshTokens[home]?.removeAll { $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame || ($0.familyID != nil && $0.familyID == familyID) }
-        if refreshTokens[home]?.isEmpty == true { refreshTokens[home] = nil }
-        accessTokens = accessTokens.filter { $0.key.homeAccountID != home }
-        idTokens = idTokens.filter { $0.key.homeAccountID != home }
-        accountEntries[home] = nil
-        try await persist()
+        try await change {
+            refreshTokens[home]?.removeAll { $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame || ($0.familyID != nil && $0.familyID == familyID) }
+            if refreshTokens[home]?.isEmpty == true { refreshTokens[home] = nil }
+            accessTokens = accessTokens.filter { $0.key.homeAccountID != home }
+            idTokens = idTokens.filter { $0.key.homeAccountID != home }
+            accountEntries[home] = nil
+        }
     }
 
     // MARK: Current account
@@ -142,6 +150,10 @@ public actor TokenCache {
     /// The account an app last signed in (`current`) and the one before it (`previous`), kept across runs.
     func principal(clientID: String) async throws -> (current: String?, previous: String?) {
         try await loadIfNeeded()
+        return storedPrincipal(clientID: clientID)
+    }
+
+    private func storedPrincipal(clientID: String) -> (current: String?, previous: String?) {
         guard case .object(let all)? = unknownSections[Self.accountMetadataSection],
               case .object(let entry)? = all[clientID.lowercased()]
         else { return (nil, nil) }
@@ -151,16 +163,17 @@ public actor TokenCache {
 
     /// Records who is signed in now; the former principal becomes the previous one.
     func setPrincipal(clientID: String, homeAccountID: String?) async throws {
-        let (current, previous) = try await principal(clientID: clientID)
-        let newPrevious = current != nil && current?.lowercased() != homeAccountID?.lowercased() ? current : previous
-        var all: [String: CacheValue] = [:]
-        if case .object(let existing)? = unknownSections[Self.accountMetadataSection] { all = existing }
-        all[clientID.lowercased()] = .object([
-            "principal_home_account_id": homeAccountID.map(CacheValue.string) ?? .null,
-            "previous_home_account_id": newPrevious.map(CacheValue.string) ?? .null,
-        ])
-        unknownSections[Self.accountMetadataSection] = .object(all)
-        try await persist()
+        try await change {
+            let (current, previous) = storedPrincipal(clientID: clientID)
+            let newPrevious = current != nil && current?.lowercased() != homeAccountID?.lowercased() ? current : previous
+            var all: [String: CacheValue] = [:]
+            if case .object(let existing)? = unknownSections[Self.accountMetadataSection] { all = existing }
+            all[clientID.lowercased()] = .object([
+                "principal_home_account_id": homeAccountID.map(CacheValue.string) ?? .null,
+                "previous_home_account_id": newPrevious.map(CacheValue.string) ?? .null,
+            ])
+            unknownSections[Self.accountMetadataSection] = .object(all)
+        }
     }
 
     /// MSAL-for-Apple-style account metadata (signed-in and previous account per client); other SDKs
@@ -169,34 +182,96 @@ public actor TokenCache {
 
     /// Removes one access token (a claims challenge showed it was refused).
     func removeAccessToken(secret: String) async throws {
-        for (key, list) in accessTokens where list.contains(where: { $0.secret == secret }) {
-            accessTokens[key] = list.filter { $0.secret != secret }
+        try await change {
+            for (key, list) in accessTokens where list.contains(where: { $0.secret == secret }) {
+                accessTokens[key] = list.filter { $0.secret != secret }
+            }
         }
-        try await persist()
     }
 
     // MARK: Persistence
 
+    /// Reloads when the stored bytes changed since the last load or save (or were never loaded).
     private func loadIfNeeded() async throws {
-        guard !loaded else { return }
-        loaded = true
-        guard let persistence, let data = try await persistence.load(), !data.isEmpty else { return }
-        let contents = try UnifiedCacheFormat.decode(data)
+        guard let persistence else { return }
+        let version = try await persistence.version()
+        if loaded && (version == nil || version == seenVersion) { return }
+        try await reload(persistence, version: version, holdingLock: false)
+    }
+
+    /// Replaces the in-memory cache with the stored one. Unreadable bytes may be a peer's write in
+    /// progress (MSAL Python rewrites the file in place), so they are read again under the lock;
+    /// still unreadable, they are set aside and the cache starts empty.
+    private func reload(_ persistence: any TokenCachePersistence, version: StorageVersion?, holdingLock: Bool) async throws {
+        let contents: UnifiedCacheFormat.Contents
+        var version = version
+        do {
+            contents = try await persistence.load().map(UnifiedCacheFormat.decode) ?? .init()
+        } catch let error as MSALError where error.internalCode == .cacheCorrupted {
+            if !holdingLock {
+                try await exclusively(persistence) {
+                    try await reload(persistence, version: try await persistence.version(), holdingLock: true)
+                }
+                return
+            }
+            _ = try await persistence.setAside(reason: error.message)
+            version = try await persistence.version()
+            contents = .init()
+        }
+        accessTokens = [:]
+        idTokens = [:]
+        refreshTokens = [:]
+        accountEntries = [:]
+        appMetadata = [:]
         for entry in contents.accessTokens { accessTokens[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: []].append(entry) }
         for entry in contents.refreshTokens { refreshTokens[entry.homeAccountID.lowercased(), default: []].append(entry) }
         for entry in contents.idTokens { idTokens[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: []].append(entry) }
         for entry in contents.accounts { accountEntries[entry.homeAccountID.lowercased(), default: []].append(entry) }
         for entry in contents.appMetadata { appMetadata[entry.clientID.lowercased(), default: []].append(entry) }
         unknownSections = contents.unknownSections
+        opaqueEntries = contents.opaqueEntries
+        seenVersion = version
+        loaded = true
     }
 
-    private func persist() async throws {
-        guard let persistence else { return }
-        let contents = UnifiedCacheFormat.Contents(
-            accessTokens: accessTokens.values.flatMap { $0 }, refreshTokens: refreshTokens.values.flatMap { $0 },
-            idTokens: idTokens.values.flatMap { $0 }, accounts: accountEntries.values.flatMap { $0 },
-            appMetadata: appMetadata.values.flatMap { $0 }, unknownSections: unknownSections)
-        try await persistence.save(try UnifiedCacheFormat.encode(contents))
+    /// Applies `edit` to the latest stored cache and saves it, as one step under the lock.
+    private func change(_ edit: () -> Void) async throws {
+        guard let persistence else {
+            edit()
+            return
+        }
+        try await exclusively(persistence) {
+            let version = try await persistence.version()
+            if !loaded || (version != nil && version != seenVersion) {
+                try await reload(persistence, version: version, holdingLock: true)
+            }
+            edit()
+            do {
+                try await persistence.save(try UnifiedCacheFormat.encode(UnifiedCacheFormat.Contents(
+                    accessTokens: accessTokens.values.flatMap { $0 }, refreshTokens: refreshTokens.values.flatMap { $0 },
+                    idTokens: idTokens.values.flatMap { $0 }, accounts: accountEntries.values.flatMap { $0 },
+                    appMetadata: appMetadata.values.flatMap { $0 }, unknownSections: unknownSections, opaqueEntries: opaqueEntries)))
+            } catch {
+                loaded = false  // the stored cache is the truth: forget the unsaved edit
+                throw error
+            }
+            seenVersion = try await persistence.version()
+        }
+    }
+
+    /// Runs `body` alone in this process and under the storage's lock.
+    private func exclusively(_ persistence: any TokenCachePersistence, _ body: () async throws -> Void) async throws {
+        if changing {
+            await withCheckedContinuation { waitingToChange.append($0) }
+        } else {
+            changing = true
+        }
+        defer {
+            if waitingToChange.isEmpty { changing = false } else { waitingToChange.removeFirst().resume() }
+        }
+        let lock = try await persistence.lock()
+        defer { lock?.release() }
+        try await body()
     }
 }
 

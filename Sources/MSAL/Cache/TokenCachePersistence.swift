@@ -2,8 +2,9 @@ import Foundation
 
 /// Where a token cache's bytes live between runs (a file, a keyring, a database).
 ///
-/// The cache calls ``load()`` before reading and ``save(_:)`` after every change. Implementations
-/// decide about locking and atomicity; the persistent-cache issue adds a file implementation.
+/// The cache reads through ``load()`` when ``version()`` says the stored bytes changed, and changes
+/// them under ``lock()``: reload if changed, apply, ``save(_:)``. Storage that other processes share
+/// implements all three; the defaults suit storage only this process uses.
 public protocol TokenCachePersistence: Sendable {
     /// The stored bytes, or `nil` when nothing is stored yet.
     ///
@@ -14,4 +15,39 @@ public protocol TokenCachePersistence: Sendable {
     ///
     /// - Throws: when the storage cannot be written.
     func save(_ data: Data) async throws
+
+    /// A cheap fingerprint of the stored bytes (e.g. a file's inode, size and modification time):
+    /// the cache reloads when it differs from the one seen at the last load or save. `nil` means
+    /// "only this process writes here", and the cache loads once.
+    func version() async throws -> StorageVersion?
+
+    /// Excludes other processes (and other caches on the same storage) until the lock is released.
+    ///
+    /// - Returns: `nil` when the storage needs no lock.
+    /// - Throws: ``MSALError`` `cacheLocked` when the wait is over, `cacheUnavailable` when the lock cannot be made.
+    func lock() async throws -> (any StorageLock)?
+
+    /// Moves unreadable bytes out of the way, keeping a copy, so the cache can start empty.
+    ///
+    /// - Parameter reason: why the bytes could not be read, for the user.
+    /// - Returns: where the copy is, if one was kept.
+    func setAside(reason: String) async throws -> String?
+}
+
+/// A fingerprint of stored bytes; equal fingerprints mean unchanged bytes.
+public struct StorageVersion: Sendable, Hashable {
+    public let fingerprint: [Int64]
+
+    public init(_ fingerprint: [Int64]) { self.fingerprint = fingerprint }
+}
+
+/// A held lock; ``release()`` is called exactly once.
+public protocol StorageLock: Sendable {
+    func release()
+}
+
+extension TokenCachePersistence {
+    public func version() async throws -> StorageVersion? { nil }
+    public func lock() async throws -> (any StorageLock)? { nil }
+    public func setAside(reason: String) async throws -> String? { nil }
 }

@@ -10,6 +10,9 @@ enum UnifiedCacheFormat {
         var accounts: [AccountEntry] = []
         var appMetadata: [AppMetadataEntry] = []
         var unknownSections: [String: CacheValue] = [:]
+        /// Entries this library cannot use (other SDKs' app tokens, incomplete entries), by section and
+        /// key, written back untouched.
+        var opaqueEntries: [String: [String: CacheValue]] = [:]
     }
 
     static let sections = ["AccessToken", "RefreshToken", "IdToken", "Account", "AppMetadata"]
@@ -18,11 +21,16 @@ enum UnifiedCacheFormat {
 
     static func encode(_ contents: Contents) throws -> Data {
         var root: [String: Any] = contents.unknownSections.mapValues(\.foundation)
-        root["AccessToken"] = Dictionary(contents.accessTokens.map { (key($0), fields($0)) }, uniquingKeysWith: { a, _ in a })
-        root["RefreshToken"] = Dictionary(contents.refreshTokens.map { (key($0), fields($0)) }, uniquingKeysWith: { a, _ in a })
-        root["IdToken"] = Dictionary(contents.idTokens.map { (key($0), fields($0)) }, uniquingKeysWith: { a, _ in a })
-        root["Account"] = Dictionary(contents.accounts.map { (key($0), fields($0)) }, uniquingKeysWith: { a, _ in a })
-        root["AppMetadata"] = Dictionary(contents.appMetadata.map { (key($0), fields($0)) }, uniquingKeysWith: { a, _ in a })
+        func section(_ name: String, _ entries: [(String, [String: Any])]) {
+            var merged: [String: Any] = (contents.opaqueEntries[name] ?? [:]).mapValues(\.foundation)
+            for (key, fields) in entries { merged[key] = fields }
+            root[name] = merged
+        }
+        section("AccessToken", contents.accessTokens.map { (key($0), fields($0)) })
+        section("RefreshToken", contents.refreshTokens.map { (key($0), fields($0)) })
+        section("IdToken", contents.idTokens.map { (key($0), fields($0)) })
+        section("Account", contents.accounts.map { (key($0), fields($0)) })
+        section("AppMetadata", contents.appMetadata.map { (key($0), fields($0)) })
         return try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 
@@ -107,7 +115,7 @@ enum UnifiedCacheFormat {
 
     // MARK: Decoding
 
-    /// Reads a cache file; entries missing required fields are skipped, unknown data is kept.
+    /// Reads a cache file; entries missing required fields are kept aside as opaque, unknown data is kept.
     ///
     /// - Throws: ``MSALError`` `cacheCorrupted` when the bytes are not a JSON object of sections.
     static func decode(_ data: Data) throws -> Contents {
@@ -122,15 +130,21 @@ enum UnifiedCacheFormat {
                 contents.unknownSections[name] = CacheValue(value)
                 continue
             }
-            for case let object as [String: Any] in entries.values {
-                var reader = FieldReader(object)
-                switch canonical {
-                case "AccessToken": if let e = reader.accessToken() { contents.accessTokens.append(e) }
-                case "RefreshToken": if let e = reader.refreshToken() { contents.refreshTokens.append(e) }
-                case "IdToken": if let e = reader.idToken() { contents.idTokens.append(e) }
-                case "Account": if let e = reader.account() { contents.accounts.append(e) }
-                default: if let e = reader.appMetadata() { contents.appMetadata.append(e) }
+            for (key, value) in entries {
+                guard let object = value as? [String: Any] else {
+                    contents.opaqueEntries[canonical, default: [:]][key] = CacheValue(value)
+                    continue
                 }
+                var reader = FieldReader(object)
+                let used: Bool
+                switch canonical {
+                case "AccessToken": used = reader.accessToken().map { contents.accessTokens.append($0) } != nil
+                case "RefreshToken": used = reader.refreshToken().map { contents.refreshTokens.append($0) } != nil
+                case "IdToken": used = reader.idToken().map { contents.idTokens.append($0) } != nil
+                case "Account": used = reader.account().map { contents.accounts.append($0) } != nil
+                default: used = reader.appMetadata().map { contents.appMetadata.append($0) } != nil
+                }
+                if !used { contents.opaqueEntries[canonical, default: [:]][key] = CacheValue(value) }
             }
         }
         return contents

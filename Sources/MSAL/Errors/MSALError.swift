@@ -42,6 +42,10 @@ public struct MSALError: Error, CustomNSError, CustomStringConvertible, Sendable
         case transportFailed = -42605
         case throttled = -42606
         case cacheCorrupted = -42607
+        /// The cache file cannot be read or written (permissions, a read-only file or folder).
+        case cacheUnavailable = -42608
+        /// Another process held the cache's lock for longer than the wait allows.
+        case cacheLocked = -42609
     }
 
     public static let errorDomain = "MSALErrorDomain"

@@ -39,7 +39,7 @@ struct TokenResponseHandler: Sendable {
             throw MSALError.internal(.invalidResponse, "The token response identifies no account (no client_info, no sub).")
         }
         let realm = idToken.string("tid") ?? context.endpoints.authority.tenant
-        let environment = context.endpoints.authority.environment
+        let environment = context.endpoints.authority.cacheEnvironment
         let granted = response.scope.map { $0.split(separator: " ").map(String.init) } ?? context.requestedScopes
         let target = granted.sorted().joined(separator: " ")
         let access = AccessTokenEntry(

@@ -30,7 +30,10 @@ struct CommandContext: Sendable {
         }
         var configuration = try PublicClientApplicationConfiguration(clientID: settings.clientID.value, authority: authority,
                                                                      redirectURI: settings.redirectURI.value)
-        configuration.cache = TokenCache(persistence: FileTokenCachePersistence(url: URL(fileURLWithPath: settings.cachePath.value)))
+        let cachePath = settings.cachePath.value
+        configuration.cache = TokenCache(persistence: FileTokenCachePersistence(url: URL(fileURLWithPath: cachePath), onSetAside: { [console] copy, reason in
+            console.err("msal: warning: the token cache \(cachePath) could not be read (\(reason)); kept it as \(copy) and started with an empty cache.")
+        }))
         configuration.piiLoggingEnabled = options.logPII
         if options.verbose {
             var logger = Logger(label: "MSAL") { StreamLogHandler.standardError(label: $0) }
