@@ -139,6 +139,7 @@ let package = Package(
                 "IdentityEmulator",
                 "EmulatorAutomation",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strict
         ),

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import EmulatorAutomation
 import Foundation
 import IdentityEmulator
+import NIOSSL
 import Testing
 
 /// The built `msal` binary against an in-process emulator, one command after another, as a user would.
@@ -215,6 +216,33 @@ struct CLICommandTests {
         }
     }
 
+    @Test("a corrupt cache file: one warning, a kept copy, an empty cache; a read-only one: an error naming it")
+    func badCacheFile() async throws {
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+            let sandbox = try CLISandbox(emulator: emulator)
+            defer { sandbox.remove() }
+            let folder = (sandbox.cachePath as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try "{\"AccessToken\": {".write(toFile: sandbox.cachePath, atomically: true, encoding: .utf8)
+            let first = try await sandbox.msal(["accounts"])
+            #expect(first.status == 0)
+            #expect(first.stderr.hasPrefix("msal: warning: the token cache \(sandbox.cachePath) could not be read"), "\(first.stderr)")
+            #expect(first.stderr.components(separatedBy: "warning").count == 2, "warned once")
+            let copies = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("token_cache.json.corrupt-") }
+            #expect(copies.count == 1)
+            let second = try await sandbox.msal(["accounts"])
+            #expect(!second.stderr.contains("warning"))
+
+            let login = try await sandbox.msal(["login"], ["BROWSER": CLISandbox.browser(Self.megan.0, Self.megan.1)])
+            #expect(login.status == 0)
+            chmod(sandbox.cachePath, 0o400)
+            let readOnly = try await sandbox.msal(["logout"])
+            #expect(readOnly.status == 1)
+            #expect(readOnly.stderr == "msal: The token cache \(sandbox.cachePath) is read-only.\n")
+            chmod(sandbox.cachePath, 0o600)
+        }
+    }
+
     static func json(_ result: CLIResult) throws -> [String: Any] {
         guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
             throw CLITestFailure("exit \(result.status): \(result.stdout)\(result.stderr)")
@@ -223,7 +251,7 @@ struct CLICommandTests {
     }
 
     static func grants(_ emulator: RunningEmulator) async throws -> [String] {
-        try await withHTTP { http in
+        try await withHTTP(trusting: emulator.caCertificateFile?.path) { http in
             let response = try await http.get(url: emulator.baseURL.appendingPathComponent("_emulator/requests").absoluteString + "?path=/oauth2/v2.0/token").get()
             let body = response.body.map { Data($0.readableBytesView) } ?? Data()
             let list = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["requests"] as? [[String: Any]] ?? []
@@ -239,8 +267,15 @@ struct CLICommandTests {
         return String(text[range])
     }
 
-    static func withHTTP<T: Sendable>(_ body: (HTTPClient) async throws -> T) async throws -> T {
-        let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
+    /// A client that does not follow redirects; trusts `ca` (a PEM file) besides the system's roots.
+    static func withHTTP<T: Sendable>(trusting ca: String? = nil, _ body: (HTTPClient) async throws -> T) async throws -> T {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        if let ca {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.file(ca)]
+            configuration.tlsConfiguration = tls
+        }
+        let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         do {
             let value = try await body(http)
             try await http.shutdown()
