@@ -108,6 +108,7 @@ let package = Package(
         .executableTarget(
             name: "msal-bench",
             dependencies: [
+                "MSAL",
                 "IdentityEmulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -65,7 +65,9 @@ struct CacheInteropTests {
 
         // Our writes replace the file atomically, so Python's reads after each of its writes must all parse;
         // Python rewrites in place, so our lock-free reads may catch its half-written file: TokenCache then
-        // reads again under the lock and must never take the file for corrupt.
+        // reads again under the lock and must never take the file for corrupt. The writers take turns at
+        // the pace of the slower (msal-extensions polls its lock every 0.25 s and gives up after 5 s, so
+        // a writer that never pauses would starve it).
         let setAside = Mutex(0)
         let tokens = TokenCache(persistence: FileTokenCachePersistence(url: URL(fileURLWithPath: path), onSetAside: { _, _ in
             setAside.withLock { $0 += 1 }
@@ -74,6 +76,7 @@ struct CacheInteropTests {
         for index in 0..<100 {
             try await tokens.store(Self.artefacts("swift-\(index)"), replacingRefreshToken: nil)
             seenPython = max(seenPython, try await tokens.accounts().filter { $0.localAccountID.hasPrefix("py-") }.count)
+            try await python.waitForOutput { $0.contains("wrote \(index)\n") ? true : nil }
         }
         let result = try await python.finish()
         #expect(result.status == 0, "\(result.stderr)")

@@ -8,7 +8,8 @@ Usage:
       Signs in with username/password and writes the cache to CACHE.
   python msal_python_cache.py hammer CACHE COUNT
       Prints "ready" on stderr, then adds COUNT accounts (py-0 … py-N) through msal-extensions'
-      PersistedTokenCache on CACHE, as Azure CLI does, reading the file between writes.
+      PersistedTokenCache on CACHE, as Azure CLI does, reading the file between writes and printing
+      "wrote N" on stderr after each.
 
 Each prints one JSON object on stdout.
 """
@@ -99,6 +100,7 @@ def hammer(path, count):
         except ValueError:
             invalid_reads += 1
         cache.find(msal.TokenCache.CredentialType.ACCOUNT)
+        print("wrote %d" % i, file=sys.stderr, flush=True)
     return {"written": count, "invalid_reads": invalid_reads, "seen_swift_accounts": seen_swift}
 
 

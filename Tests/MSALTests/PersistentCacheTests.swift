@@ -140,6 +140,30 @@ struct PersistentCacheTests {
     }
 }
 
+@Suite("Cache JSON reader and writer")
+struct CacheJSONTests {
+    @Test("escapes, unicode, numbers and nested values round-trip")
+    func roundTrip() throws {
+        let text = #"{"Weird": {"s": "quote \" backslash \\ tab \t nl \n ctl \u0001 é 😀 \ud83d\ude00 \/", "n": -1.5e3, "i": 1700000000, "b": [true, false, null], "o": {}}}"#
+        let contents = try UnifiedCacheFormat.decode(Data(text.utf8))
+        let expected: CacheValue = .object([
+            "s": .string("quote \" backslash \\ tab \t nl \n ctl \u{1} é 😀 😀 /"), "n": .number(-1500), "i": .number(1_700_000_000),
+            "b": .array([.bool(true), .bool(false), .null]), "o": .object([:]),
+        ])
+        #expect(contents.unknownSections["Weird"] == expected)
+        let again = try UnifiedCacheFormat.decode(UnifiedCacheFormat.encode(contents))
+        #expect(again.unknownSections["Weird"] == expected)
+    }
+
+    @Test("malformed JSON is reported as a corrupt cache, with where", arguments: [
+        "{", #"{"a": }"#, #"{"a": 1} x"#, #"{"a": "\q"}"#, #"{"a" 1}"#, #"{"a": "open"#, #"{"a": [1, 2}"#, #"{"a": tru}"#,
+    ])
+    func malformed(text: String) {
+        let error = #expect(throws: MSALError.self) { try UnifiedCacheFormat.decode(Data(text.utf8)) }
+        #expect(error?.internalCode == .cacheCorrupted && error?.message.contains("at byte") == true)
+    }
+}
+
 /// Counts loads, to prove an unchanged file is not re-read.
 final class CountingPersistence: TokenCachePersistence {
     private let inner: FileTokenCachePersistence

@@ -96,7 +96,7 @@ struct ProtocolUnitTests {
         #expect(contents.refreshTokens.first?.familyID == "1")
         #expect(contents.accounts.first?.username == "Ada@Contoso.com")
         let written = String(decoding: try UnifiedCacheFormat.encode(contents), as: UTF8.self)
-        #expect(written.contains(#""expires_on" : "1700004442""#) || written.contains(#""expires_on":"1700004442""#))
+        #expect(written.contains(#""expires_on": "1700004442""#))
         #expect(written.contains("SomethingNew"))
         #expect(written.contains("x_custom"))
         #expect(written.contains("u.t-login.microsoftonline.com-accesstoken-c-t-user.read openid"))

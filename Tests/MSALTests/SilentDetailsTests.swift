@@ -100,7 +100,7 @@ struct SilentDetailsTests {
             let saved = try #require(try await storage.load())
             let text = String(decoding: saved, as: UTF8.self)
             #expect(text.contains("\"AccessToken\""))
-            #expect(text.contains("\"credential_type\" : \"RefreshToken\"") || text.contains("\"credential_type\":\"RefreshToken\""))
+            #expect(text.contains("\"credential_type\": \"RefreshToken\""))
             let restarted = try h.app(cache: TokenCache(persistence: storage))
             let (current, _) = try await restarted.currentAccount()
             #expect(current?.identifier == first.account.identifier)

@@ -63,33 +63,11 @@ struct AppMetadataEntry: Sendable, Equatable {
 }
 
 /// Any JSON value, kept for fields and sections this library does not interpret.
-indirect enum CacheValue: Sendable, Equatable {
+enum CacheValue: Sendable, Equatable {
     case string(String)
     case number(Double)
     case bool(Bool)
     case null
-    case array([CacheValue])
-    case object([String: CacheValue])
-
-    init(_ any: Any) {
-        switch any {
-        case let s as String: self = .string(s)
-        case let n as NSNumber where String(cString: n.objCType) == "c": self = .bool(n.boolValue)
-        case let n as NSNumber: self = .number(n.doubleValue)
-        case let a as [Any]: self = .array(a.map(CacheValue.init))
-        case let o as [String: Any]: self = .object(o.mapValues(CacheValue.init))
-        default: self = .null
-        }
-    }
-
-    var foundation: Any {
-        switch self {
-        case .string(let s): s
-        case .number(let d): d.rounded() == d && abs(d) < 1e15 ? Int(d) as Any : d
-        case .bool(let b): b
-        case .null: NSNull()
-        case .array(let a): a.map(\.foundation)
-        case .object(let o): o.mapValues(\.foundation)
-        }
-    }
+    indirect case array([CacheValue])
+    indirect case object([String: CacheValue])
 }

@@ -145,6 +145,26 @@ public actor TokenCache {
         }
     }
 
+    // MARK: Serialization
+
+    /// The cache in MSAL's unified JSON, as MSAL Python's `serialize()` writes it (for apps that keep
+    /// the bytes somewhere a ``TokenCachePersistence`` does not reach).
+    ///
+    /// - Throws: when the persisted cache cannot be read.
+    public func serialize() async throws -> Data {
+        try await loadIfNeeded()
+        return try UnifiedCacheFormat.encode(contents)
+    }
+
+    /// Replaces the cache with `data` in MSAL's unified JSON (MSAL Python's `deserialize`), and
+    /// persists it when the cache is persistent.
+    ///
+    /// - Throws: ``MSALError`` `cacheCorrupted` when `data` is not a token cache; persistence errors.
+    public func deserialize(_ data: Data) async throws {
+        let replacement = try UnifiedCacheFormat.decode(data)
+        try await change { install(replacement) }
+    }
+
     // MARK: Current account
 
     /// The account an app last signed in (`current`) and the one before it (`previous`), kept across runs.
@@ -203,10 +223,10 @@ public actor TokenCache {
     /// progress (MSAL Python rewrites the file in place), so they are read again under the lock;
     /// still unreadable, they are set aside and the cache starts empty.
     private func reload(_ persistence: any TokenCachePersistence, version: StorageVersion?, holdingLock: Bool) async throws {
-        let contents: UnifiedCacheFormat.Contents
+        let stored: UnifiedCacheFormat.Contents
         var version = version
         do {
-            contents = try await persistence.load().map(UnifiedCacheFormat.decode) ?? .init()
+            stored = try await persistence.load().map(UnifiedCacheFormat.decode) ?? .init()
         } catch let error as MSALError where error.internalCode == .cacheCorrupted {
             if !holdingLock {
                 try await exclusively(persistence) {
@@ -216,8 +236,15 @@ public actor TokenCache {
             }
             _ = try await persistence.setAside(reason: error.message)
             version = try await persistence.version()
-            contents = .init()
+            stored = .init()
         }
+        install(stored)
+        seenVersion = version
+        loaded = true
+    }
+
+    /// Indexes `contents` in place of the current entries.
+    private func install(_ contents: UnifiedCacheFormat.Contents) {
         accessTokens = [:]
         idTokens = [:]
         refreshTokens = [:]
@@ -230,8 +257,14 @@ public actor TokenCache {
         for entry in contents.appMetadata { appMetadata[entry.clientID.lowercased(), default: []].append(entry) }
         unknownSections = contents.unknownSections
         opaqueEntries = contents.opaqueEntries
-        seenVersion = version
-        loaded = true
+    }
+
+    /// Everything in the cache, for encoding.
+    private var contents: UnifiedCacheFormat.Contents {
+        UnifiedCacheFormat.Contents(
+            accessTokens: accessTokens.values.flatMap { $0 }, refreshTokens: refreshTokens.values.flatMap { $0 },
+            idTokens: idTokens.values.flatMap { $0 }, accounts: accountEntries.values.flatMap { $0 },
+            appMetadata: appMetadata.values.flatMap { $0 }, unknownSections: unknownSections, opaqueEntries: opaqueEntries)
     }
 
     /// Applies `edit` to the latest stored cache and saves it, as one step under the lock.
@@ -247,10 +280,7 @@ public actor TokenCache {
             }
             edit()
             do {
-                try await persistence.save(try UnifiedCacheFormat.encode(UnifiedCacheFormat.Contents(
-                    accessTokens: accessTokens.values.flatMap { $0 }, refreshTokens: refreshTokens.values.flatMap { $0 },
-                    idTokens: idTokens.values.flatMap { $0 }, accounts: accountEntries.values.flatMap { $0 },
-                    appMetadata: appMetadata.values.flatMap { $0 }, unknownSections: unknownSections, opaqueEntries: opaqueEntries)))
+                try await persistence.save(try UnifiedCacheFormat.encode(contents))
             } catch {
                 loaded = false  // the stored cache is the truth: forget the unsaved edit
                 throw error

@@ -20,18 +20,45 @@ enum UnifiedCacheFormat {
     // MARK: Encoding
 
     static func encode(_ contents: Contents) throws -> Data {
-        var root: [String: Any] = contents.unknownSections.mapValues(\.foundation)
-        func section(_ name: String, _ entries: [(String, [String: Any])]) {
-            var merged: [String: Any] = (contents.opaqueEntries[name] ?? [:]).mapValues(\.foundation)
-            for (key, fields) in entries { merged[key] = fields }
-            root[name] = merged
+        var known: [String: [(key: String, fields: [(String, CacheValue)])]] = [
+            "AccessToken": contents.accessTokens.map { (key($0), fields($0)) },
+            "RefreshToken": contents.refreshTokens.map { (key($0), fields($0)) },
+            "IdToken": contents.idTokens.map { (key($0), fields($0)) },
+            "Account": contents.accounts.map { (key($0), fields($0)) },
+            "AppMetadata": contents.appMetadata.map { (key($0), fields($0)) },
+        ]
+        var size = 64
+        for entries in known.values { for entry in entries { for field in entry.fields { if case .string(let s) = field.1 { size += s.utf8.count + 40 } } } }
+        var writer = CacheJSONWriter(capacity: size)
+        writer.object { writer in
+            for name in Set(known.keys).union(contents.unknownSections.keys).sorted() {
+                guard var entries = known[name] else {
+                    writer.member(name) { $0.value(contents.unknownSections[name]!) }
+                    continue
+                }
+                let opaque = contents.opaqueEntries[name] ?? [:]
+                entries.removeAll { opaque[$0.key] != nil }
+                entries += opaque.map { ($0.key, [("", $0.value)]) }
+                entries.sort { $0.key < $1.key }
+                known[name] = nil
+                writer.member(name) { writer in
+                    writer.object { writer in
+                        for entry in entries {
+                            writer.member(entry.key) { writer in
+                                if entry.fields.count == 1, entry.fields[0].0.isEmpty {
+                                    writer.value(entry.fields[0].1)
+                                    return
+                                }
+                                writer.object { writer in
+                                    for (field, value) in entry.fields { writer.member(field) { $0.value(value) } }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
-        section("AccessToken", contents.accessTokens.map { (key($0), fields($0)) })
-        section("RefreshToken", contents.refreshTokens.map { (key($0), fields($0)) })
-        section("IdToken", contents.idTokens.map { (key($0), fields($0)) })
-        section("Account", contents.accounts.map { (key($0), fields($0)) })
-        section("AppMetadata", contents.appMetadata.map { (key($0), fields($0)) })
-        return try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return Data(writer.bytes)
     }
 
     static func key(_ e: AccessTokenEntry) -> String {
@@ -50,128 +77,124 @@ enum UnifiedCacheFormat {
 
     static func key(_ e: AppMetadataEntry) -> String { "appmetadata-\(e.environment)-\(e.clientID)" }
 
-    private static func stamp(_ date: Date) -> String { String(Int(date.timeIntervalSince1970)) }
+    private static func stamp(_ date: Date) -> CacheValue { .string(String(Int(date.timeIntervalSince1970))) }
 
-    private static func fields(_ e: AccessTokenEntry) -> [String: Any] {
-        var out: [String: Any] = e.extra.mapValues(\.foundation)
-        out["credential_type"] = "AccessToken"
-        out["secret"] = e.secret
-        out["home_account_id"] = e.homeAccountID
-        out["environment"] = e.environment
-        out["client_id"] = e.clientID
-        out["target"] = e.target
-        out["realm"] = e.realm
-        out["token_type"] = e.tokenType
-        out["cached_at"] = stamp(e.cachedAt)
-        out["expires_on"] = stamp(e.expiresOn)
-        out["extended_expires_on"] = stamp(e.extendedExpiresOn)
-        if let refreshOn = e.refreshOn { out["refresh_on"] = stamp(refreshOn) }
-        return out
+    /// Fields in MSAL Python's order, then the ones other SDKs wrote, sorted.
+    private static func withExtra(_ fields: [(String, CacheValue)], _ extra: [String: CacheValue]) -> [(String, CacheValue)] {
+        extra.isEmpty ? fields : fields + extra.filter { key, _ in !fields.contains { $0.0 == key } }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
-    private static func fields(_ e: RefreshTokenEntry) -> [String: Any] {
-        var out: [String: Any] = e.extra.mapValues(\.foundation)
-        out["credential_type"] = "RefreshToken"
-        out["secret"] = e.secret
-        out["home_account_id"] = e.homeAccountID
-        out["environment"] = e.environment
-        out["client_id"] = e.clientID
-        if let target = e.target { out["target"] = target }
-        if let modified = e.lastModification { out["last_modification_time"] = stamp(modified) }
-        if let family = e.familyID { out["family_id"] = family }
-        return out
+    private static func fields(_ e: AccessTokenEntry) -> [(String, CacheValue)] {
+        var out: [(String, CacheValue)] = [
+            ("credential_type", .string("AccessToken")), ("secret", .string(e.secret)), ("home_account_id", .string(e.homeAccountID)),
+            ("environment", .string(e.environment)), ("client_id", .string(e.clientID)), ("target", .string(e.target)),
+            ("realm", .string(e.realm)), ("token_type", .string(e.tokenType)), ("cached_at", stamp(e.cachedAt)),
+            ("expires_on", stamp(e.expiresOn)), ("extended_expires_on", stamp(e.extendedExpiresOn)),
+        ]
+        if let refreshOn = e.refreshOn { out.append(("refresh_on", stamp(refreshOn))) }
+        return withExtra(out, e.extra)
     }
 
-    private static func fields(_ e: IDTokenEntry) -> [String: Any] {
-        var out: [String: Any] = e.extra.mapValues(\.foundation)
-        out["credential_type"] = "IdToken"
-        out["secret"] = e.secret
-        out["home_account_id"] = e.homeAccountID
-        out["environment"] = e.environment
-        out["realm"] = e.realm
-        out["client_id"] = e.clientID
-        return out
+    private static func fields(_ e: RefreshTokenEntry) -> [(String, CacheValue)] {
+        var out: [(String, CacheValue)] = [
+            ("credential_type", .string("RefreshToken")), ("secret", .string(e.secret)), ("home_account_id", .string(e.homeAccountID)),
+            ("environment", .string(e.environment)), ("client_id", .string(e.clientID)),
+        ]
+        if let target = e.target { out.append(("target", .string(target))) }
+        if let modified = e.lastModification { out.append(("last_modification_time", stamp(modified))) }
+        if let family = e.familyID { out.append(("family_id", .string(family))) }
+        return withExtra(out, e.extra)
     }
 
-    private static func fields(_ e: AccountEntry) -> [String: Any] {
-        var out: [String: Any] = e.extra.mapValues(\.foundation)
-        out["home_account_id"] = e.homeAccountID
-        out["environment"] = e.environment
-        out["realm"] = e.realm
-        out["local_account_id"] = e.localAccountID
-        out["username"] = e.username
-        out["authority_type"] = e.authorityType
-        if let source = e.accountSource { out["account_source"] = source }
-        return out
+    private static func fields(_ e: IDTokenEntry) -> [(String, CacheValue)] {
+        withExtra([
+            ("credential_type", .string("IdToken")), ("secret", .string(e.secret)), ("home_account_id", .string(e.homeAccountID)),
+            ("environment", .string(e.environment)), ("realm", .string(e.realm)), ("client_id", .string(e.clientID)),
+        ], e.extra)
     }
 
-    private static func fields(_ e: AppMetadataEntry) -> [String: Any] {
-        var out: [String: Any] = e.extra.mapValues(\.foundation)
-        out["client_id"] = e.clientID
-        out["environment"] = e.environment
-        if let family = e.familyID { out["family_id"] = family }
-        return out
+    private static func fields(_ e: AccountEntry) -> [(String, CacheValue)] {
+        var out: [(String, CacheValue)] = [
+            ("home_account_id", .string(e.homeAccountID)), ("environment", .string(e.environment)), ("realm", .string(e.realm)),
+            ("local_account_id", .string(e.localAccountID)), ("username", .string(e.username)), ("authority_type", .string(e.authorityType)),
+        ]
+        if let source = e.accountSource { out.append(("account_source", .string(source))) }
+        return withExtra(out, e.extra)
+    }
+
+    private static func fields(_ e: AppMetadataEntry) -> [(String, CacheValue)] {
+        var out: [(String, CacheValue)] = [("client_id", .string(e.clientID)), ("environment", .string(e.environment))]
+        if let family = e.familyID { out.append(("family_id", .string(family))) }
+        return withExtra(out, e.extra)
     }
 
     // MARK: Decoding
 
     /// Reads a cache file; entries missing required fields are kept aside as opaque, unknown data is kept.
     ///
-    /// - Throws: ``MSALError`` `cacheCorrupted` when the bytes are not a JSON object of sections.
+    /// - Throws: ``MSALError`` `cacheCorrupted` when the bytes are not a JSON object.
     static func decode(_ data: Data) throws -> Contents {
-        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw MSALError.internal(.cacheCorrupted, "The token cache is not a JSON object.")
-        }
-        var contents = Contents()
-        for (name, value) in root {
-            guard let canonical = sections.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }),
-                  let entries = value as? [String: Any]
-            else {
-                contents.unknownSections[name] = CacheValue(value)
-                continue
-            }
-            for (key, value) in entries {
-                guard let object = value as? [String: Any] else {
-                    contents.opaqueEntries[canonical, default: [:]][key] = CacheValue(value)
-                    continue
+        do {
+            return try data.withUnsafeBytes { raw in
+                var reader = CacheJSONReader(raw)
+                guard reader.nextIsObject() else { throw CacheJSONReader.Malformed(offset: 0, reason: "not a JSON object") }
+                var contents = Contents()
+                try reader.object { reader, name in
+                    guard let canonical = sections.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }), reader.nextIsObject() else {
+                        contents.unknownSections[name] = try reader.value()
+                        return
+                    }
+                    try reader.object { reader, key in
+                        guard reader.nextIsObject() else {
+                            contents.opaqueEntries[canonical, default: [:]][key] = try reader.value()
+                            return
+                        }
+                        let pairs = try reader.pairs()
+                        var fields = FieldReader(pairs)
+                        let used: Bool
+                        switch canonical {
+                        case "AccessToken": used = fields.accessToken().map { contents.accessTokens.append($0) } != nil
+                        case "RefreshToken": used = fields.refreshToken().map { contents.refreshTokens.append($0) } != nil
+                        case "IdToken": used = fields.idToken().map { contents.idTokens.append($0) } != nil
+                        case "Account": used = fields.account().map { contents.accounts.append($0) } != nil
+                        default: used = fields.appMetadata().map { contents.appMetadata.append($0) } != nil
+                        }
+                        if !used {
+                            contents.opaqueEntries[canonical, default: [:]][key] = .object(Dictionary(pairs, uniquingKeysWith: { a, _ in a }))
+                        }
+                    }
                 }
-                var reader = FieldReader(object)
-                let used: Bool
-                switch canonical {
-                case "AccessToken": used = reader.accessToken().map { contents.accessTokens.append($0) } != nil
-                case "RefreshToken": used = reader.refreshToken().map { contents.refreshTokens.append($0) } != nil
-                case "IdToken": used = reader.idToken().map { contents.idTokens.append($0) } != nil
-                case "Account": used = reader.account().map { contents.accounts.append($0) } != nil
-                default: used = reader.appMetadata().map { contents.appMetadata.append($0) } != nil
-                }
-                if !used { contents.opaqueEntries[canonical, default: [:]][key] = CacheValue(value) }
+                try reader.finish()
+                return contents
             }
+        } catch let error as CacheJSONReader.Malformed {
+            throw MSALError.internal(.cacheCorrupted, "The token cache is not valid JSON (\(error)).")
         }
-        return contents
     }
 }
 
 /// Reads one entry's fields, tolerating other SDKs' variants (numeric timestamps, capitalised keys),
 /// and leaves the fields it did not consume as `extra`.
 private struct FieldReader {
-    private var fields: [String: Any]
+    private var fields: [(String, CacheValue)]
 
-    init(_ object: [String: Any]) {
-        fields = Dictionary(object.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
-    }
+    /// - Parameter fields: the entry's fields, keys lowercased.
+    init(_ fields: [(String, CacheValue)]) { self.fields = fields }
 
     private mutating func take(_ name: String) -> String? {
-        guard let value = fields.removeValue(forKey: name) else { return nil }
-        if let s = value as? String { return s }
-        if let n = value as? NSNumber { return n.stringValue }
-        return nil
+        guard let index = fields.firstIndex(where: { $0.0 == name }) else { return nil }
+        switch fields.remove(at: index).1 {
+        case .string(let s): return s
+        case .number(let d): return d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
+        default: return nil
+        }
     }
 
     private mutating func date(_ name: String) -> Date? {
         take(name).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
     }
 
-    private var extra: [String: CacheValue] { fields.mapValues(CacheValue.init) }
+    private var extra: [String: CacheValue] { fields.isEmpty ? [:] : Dictionary(fields, uniquingKeysWith: { a, _ in a }) }
 
     mutating func accessToken() -> AccessTokenEntry? {
         _ = take("credential_type")

@@ -70,6 +70,7 @@ final class CLIProcess: Sendable {
     ///
     /// - Throws: when the command ends first.
     func waitForOutput<T: Sendable>(_ extract: (String) -> T?) async throws -> T {
+        if let found = extract(streamedText.withLock { $0 }) { return found }
         for await _ in streamedChunks {
             if let found = extract(streamedText.withLock { $0 }) { return found }
         }

@@ -1,0 +1,205 @@
+import Foundation
+
+/// A JSON reader fast on the token cache's shape (tens of thousands of small objects whose values
+/// are long strings without escapes): strings are found with `memchr`, objects are read as ordered
+/// pairs, not dictionaries. Lenient where that is harmless: raw control characters in strings pass.
+struct CacheJSONReader {
+    struct Malformed: Error, CustomStringConvertible {
+        let offset: Int
+        let reason: String
+        var description: String { "\(reason) at byte \(offset)" }
+    }
+
+    private let bytes: UnsafeRawBufferPointer
+    private var index = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    /// Fails unless only whitespace follows the value.
+    mutating func finish() throws {
+        skipWhitespace()
+        guard index == bytes.count else { throw Malformed(offset: index, reason: "unexpected data after the JSON value") }
+    }
+
+    /// Whether the next value is an object (without consuming it).
+    mutating func nextIsObject() -> Bool {
+        skipWhitespace()
+        return index < bytes.count && bytes[index] == UInt8(ascii: "{")
+    }
+
+    /// Reads an object, calling `member` with each key; `member` must read the value.
+    mutating func object(_ member: (inout CacheJSONReader, String) throws -> Void) throws {
+        try expect(UInt8(ascii: "{"))
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") { index += 1; return }
+        while true {
+            skipWhitespace()
+            let key = try string()
+            try expect(UInt8(ascii: ":"))
+            try member(&self, key)
+            skipWhitespace()
+            switch next() {
+            case UInt8(ascii: ","): continue
+            case UInt8(ascii: "}"): return
+            default: throw Malformed(offset: index - 1, reason: "expected ',' or '}'")
+            }
+        }
+    }
+
+    /// An object's members in order, keys lowercased (cache fields are case-insensitive across SDKs).
+    mutating func pairs() throws -> [(String, CacheValue)] {
+        var out: [(String, CacheValue)] = []
+        out.reserveCapacity(12)
+        try object { reader, key in out.append((Self.lowercasedIfNeeded(key), try reader.value())) }
+        return out
+    }
+
+    mutating func value() throws -> CacheValue {
+        skipWhitespace()
+        switch peek() {
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "{"):
+            var members: [String: CacheValue] = [:]
+            try object { reader, key in members[key] = try reader.value() }
+            return .object(members)
+        case UInt8(ascii: "["):
+            index += 1
+            var items: [CacheValue] = []
+            skipWhitespace()
+            if peek() == UInt8(ascii: "]") { index += 1; return .array(items) }
+            while true {
+                items.append(try value())
+                skipWhitespace()
+                switch next() {
+                case UInt8(ascii: ","): continue
+                case UInt8(ascii: "]"): return .array(items)
+                default: throw Malformed(offset: index - 1, reason: "expected ',' or ']'")
+                }
+            }
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        default: return .number(try number())
+        }
+    }
+
+    mutating func string() throws -> String {
+        skipWhitespace()
+        try expect(UInt8(ascii: "\""))
+        let start = index
+        guard let base = bytes.baseAddress,
+              let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), bytes.count - start)
+        else { throw Malformed(offset: start, reason: "unterminated string") }
+        let end = base.distance(to: UnsafeRawPointer(quote))
+        let span = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        if memchr(base + start, Int32(UInt8(ascii: "\\")), end - start) == nil {
+            index = end + 1
+            return String(decoding: span, as: UTF8.self)
+        }
+        return try escapedString(from: start)
+    }
+
+    private mutating func escapedString(from start: Int) throws -> String {
+        var out: [UInt8] = []
+        index = start
+        while true {
+            guard index < bytes.count else { throw Malformed(offset: start, reason: "unterminated string") }
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard index < bytes.count else { throw Malformed(offset: index, reason: "unterminated escape") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800..<0xDC00).contains(scalar), bytes.count - index >= 6,
+                       bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                        index += 2
+                        let low = try hex4()
+                        scalar = (0xDC00..<0xE000).contains(low) ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
+                    }
+                    out.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
+                default: throw Malformed(offset: index - 1, reason: "unknown escape")
+                }
+            default: out.append(byte)
+            }
+        }
+    }
+
+    private mutating func hex4() throws -> UInt32 {
+        guard bytes.count - index >= 4 else { throw Malformed(offset: index, reason: "short \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            index += 1
+            guard let digit = Self.hexValue(byte) else { throw Malformed(offset: index - 1, reason: "bad \\u escape") }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    private mutating func number() throws -> Double {
+        let start = index
+        while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
+        guard index > start, let value = Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+        else { throw Malformed(offset: start, reason: "expected a value") }
+        return value
+    }
+
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+    }
+
+    private mutating func literal(_ word: StaticString) throws {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - index >= count, memcmp(bytes.baseAddress! + index, word.utf8Start, count) == 0 else {
+            throw Malformed(offset: index, reason: "expected a value")
+        }
+        index += count
+    }
+
+    private mutating func expect(_ byte: UInt8) throws {
+        skipWhitespace()
+        guard next() == byte else { throw Malformed(offset: max(index - 1, 0), reason: "expected '\(Character(Unicode.Scalar(byte)))'") }
+    }
+
+    private mutating func next() -> UInt8? {
+        guard index < bytes.count else { return nil }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private static func lowercasedIfNeeded(_ key: String) -> String {
+        key.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? key.lowercased() : key
+    }
+}

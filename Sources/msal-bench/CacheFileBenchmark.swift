@@ -1,0 +1,63 @@
+import Foundation
+import MSAL
+
+/// Load and save of a cache file with many accounts, as MSAL Python writes it: `deserialize` into a
+/// ``TokenCache`` (parse and index) and `serialize` back to bytes, against MSAL Python's
+/// `SerializableTokenCache.deserialize` and `serialize` of the same file (`bench/msal_python_cache_file.py`).
+struct CacheFileBenchmark {
+    let accounts: Int
+    let rounds: Int
+
+    struct Result {
+        let fileBytes: Int
+        let load: Duration
+        let save: Duration
+    }
+
+    func run(file: URL) async throws -> Result {
+        let data = try JSONSerialization.data(withJSONObject: Self.document(accounts: accounts), options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: file)
+        var loads: [Duration] = []
+        var saves: [Duration] = []
+        let clock = ContinuousClock()
+        for _ in 0..<rounds {
+            let cache = TokenCache()
+            loads.append(try await clock.measure { try await cache.deserialize(data) })
+            saves.append(try await clock.measure { _ = try await cache.serialize() })
+        }
+        return Result(fileBytes: data.count, load: loads.sorted()[rounds / 2], save: saves.sorted()[rounds / 2])
+    }
+
+    /// `count` accounts signed in to one app, each with an access, refresh and ID token: what
+    /// MSAL Python's `TokenCache.add()` writes for them.
+    static func document(accounts count: Int) -> [String: Any] {
+        let environment = "login.microsoftonline.com"
+        let client = "04b07795-8ddb-461a-bbee-02f9e1bf7b46"
+        let tenant = "8b5d2f1e-4c3a-4e6f-9a1b-2c3d4e5f6a7b"
+        var sections: [String: [String: Any]] = ["AccessToken": [:], "RefreshToken": [:], "IdToken": [:], "Account": [:], "AppMetadata": [:]]
+        for index in 0..<count {
+            let oid = String(format: "%08x-0000-4000-8000-%012x", index, index)
+            let home = "\(oid).\(tenant)"
+            let target = "User.Read email openid profile"
+            sections["AccessToken"]!["\(home)-\(environment)-accesstoken-\(client)-\(tenant)-\(target)".lowercased()] = [
+                "credential_type": "AccessToken", "secret": "eyJ0eXAiOiJKV1Qi.\(String(repeating: "a", count: 1200)).\(index)",
+                "home_account_id": home, "environment": environment, "client_id": client, "target": target, "realm": tenant,
+                "token_type": "Bearer", "cached_at": "1795000000", "expires_on": "1795003600", "extended_expires_on": "1795003600",
+            ]
+            sections["RefreshToken"]!["\(home)-\(environment)-refreshtoken-\(client)--\(target)".lowercased()] = [
+                "credential_type": "RefreshToken", "secret": "1.AXYA\(String(repeating: "r", count: 700)).\(index)", "home_account_id": home,
+                "environment": environment, "client_id": client, "target": target, "last_modification_time": "1795000000",
+            ]
+            sections["IdToken"]!["\(home)-\(environment)-idtoken-\(client)-\(tenant)-"] = [
+                "credential_type": "IdToken", "secret": "eyJ0eXAiOiJKV1Qi.\(String(repeating: "i", count: 900)).\(index)",
+                "home_account_id": home, "environment": environment, "realm": tenant, "client_id": client,
+            ]
+            sections["Account"]!["\(home)-\(environment)-\(tenant)"] = [
+                "home_account_id": home, "environment": environment, "realm": tenant, "local_account_id": oid,
+                "username": "user\(index)@contoso.onmicrosoft.com", "authority_type": "MSSTS", "account_source": "authorization_code",
+            ]
+        }
+        sections["AppMetadata"]!["appmetadata-\(environment)-\(client)"] = ["client_id": client, "environment": environment]
+        return sections
+    }
+}
