@@ -27,14 +27,27 @@ struct CacheJSONReader {
         return index < bytes.count && bytes[index] == UInt8(ascii: "{")
     }
 
+    /// A member's key, made into a `String` only when asked (most entry keys are never needed).
+    struct Key {
+        fileprivate let raw: UnsafeRawBufferPointer?
+        fileprivate let decoded: String?
+
+        var string: String { decoded ?? String(decoding: raw!, as: UTF8.self) }
+    }
+
     /// Reads an object, calling `member` with each key; `member` must read the value.
     mutating func object(_ member: (inout CacheJSONReader, String) throws -> Void) throws {
+        try objectWithKeys { reader, key in try member(&reader, key.string) }
+    }
+
+    /// ``object(_:)`` with keys not yet made into strings.
+    mutating func objectWithKeys(_ member: (inout CacheJSONReader, Key) throws -> Void) throws {
         try expect(UInt8(ascii: "{"))
         skipWhitespace()
         if peek() == UInt8(ascii: "}") { index += 1; return }
         while true {
             skipWhitespace()
-            let key = try string()
+            let key = try rawString()
             try expect(UInt8(ascii: ":"))
             try member(&self, key)
             skipWhitespace()
@@ -50,7 +63,7 @@ struct CacheJSONReader {
     mutating func pairs() throws -> [(String, CacheValue)] {
         var out: [(String, CacheValue)] = []
         out.reserveCapacity(12)
-        try object { reader, key in out.append((Self.lowercasedIfNeeded(key), try reader.value())) }
+        try object { reader, key in out.append((key.lowercasedIfNeeded, try reader.value())) }
         return out
     }
 
@@ -83,7 +96,9 @@ struct CacheJSONReader {
         }
     }
 
-    mutating func string() throws -> String {
+    mutating func string() throws -> String { try rawString().string }
+
+    private mutating func rawString() throws -> Key {
         skipWhitespace()
         try expect(UInt8(ascii: "\""))
         let start = index
@@ -91,12 +106,11 @@ struct CacheJSONReader {
               let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), bytes.count - start)
         else { throw Malformed(offset: start, reason: "unterminated string") }
         let end = base.distance(to: UnsafeRawPointer(quote))
-        let span = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
         if memchr(base + start, Int32(UInt8(ascii: "\\")), end - start) == nil {
             index = end + 1
-            return String(decoding: span, as: UTF8.self)
+            return Key(raw: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), decoded: nil)
         }
-        return try escapedString(from: start)
+        return Key(raw: nil, decoded: try escapedString(from: start))
     }
 
     private mutating func escapedString(from start: Int) throws -> String {
@@ -197,9 +211,5 @@ struct CacheJSONReader {
             default: return
             }
         }
-    }
-
-    private static func lowercasedIfNeeded(_ key: String) -> String {
-        key.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? key.lowercased() : key
     }
 }

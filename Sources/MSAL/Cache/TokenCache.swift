@@ -10,9 +10,9 @@ public actor TokenCache {
         let realm: String
 
         init(_ homeAccountID: String, _ clientID: String, _ realm: String) {
-            self.homeAccountID = homeAccountID.lowercased()
-            self.clientID = clientID.lowercased()
-            self.realm = realm.lowercased()
+            self.homeAccountID = homeAccountID.lowercasedIfNeeded
+            self.clientID = clientID.lowercasedIfNeeded
+            self.realm = realm.lowercasedIfNeeded
         }
     }
 
@@ -44,14 +44,14 @@ public actor TokenCache {
                      scopes: [String]) async throws -> AccessTokenEntry? {
         try await loadIfNeeded()
         return accessTokens[RealmKey(homeAccountID, clientID, realm)]?.first {
-            environments.contains($0.environment.lowercased()) && Scopes.isSubset(scopes, of: $0.scopeSet)
+            environments.contains($0.environment.lowercasedIfNeeded) && Scopes.isSubset(scopes, of: $0.scopeSet)
         }
     }
 
     /// Refresh tokens of the account usable by `clientID`: its own, then the family's, newest first.
     func refreshTokens(homeAccountID: String, environments: Set<String>, clientID: String, familyID: String?) async throws -> [RefreshTokenEntry] {
         try await loadIfNeeded()
-        let candidates = (refreshTokens[homeAccountID.lowercased()] ?? []).filter { environments.contains($0.environment.lowercased()) }
+        let candidates = (refreshTokens[homeAccountID.lowercasedIfNeeded] ?? []).filter { environments.contains($0.environment.lowercasedIfNeeded) }
             .sorted { ($0.lastModification ?? .distantPast) > ($1.lastModification ?? .distantPast) }
         let own = candidates.filter { $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame && $0.familyID == nil }
         let family = familyID.map { id in candidates.filter { $0.familyID == id } } ?? []
@@ -62,13 +62,13 @@ public actor TokenCache {
 
     func idToken(homeAccountID: String, clientID: String, realm: String, environments: Set<String>) async throws -> IDTokenEntry? {
         try await loadIfNeeded()
-        return idTokens[RealmKey(homeAccountID, clientID, realm)]?.first { environments.contains($0.environment.lowercased()) }
+        return idTokens[RealmKey(homeAccountID, clientID, realm)]?.first { environments.contains($0.environment.lowercasedIfNeeded) }
     }
 
     /// ID tokens of an account for this client in every tenant.
     func idTokens(homeAccountID: String, clientID: String) async throws -> [IDTokenEntry] {
         try await loadIfNeeded()
-        return idTokens.filter { $0.key.homeAccountID == homeAccountID.lowercased() && $0.key.clientID == clientID.lowercased() }
+        return idTokens.filter { $0.key.homeAccountID == homeAccountID.lowercasedIfNeeded && $0.key.clientID == clientID.lowercasedIfNeeded }
             .flatMap(\.value)
     }
 
@@ -79,7 +79,7 @@ public actor TokenCache {
 
     func appMetadata(clientID: String, environments: Set<String>) async throws -> AppMetadataEntry? {
         try await loadIfNeeded()
-        return appMetadata[clientID.lowercased()]?.first { environments.contains($0.environment.lowercased()) }
+        return appMetadata[clientID.lowercasedIfNeeded]?.first { environments.contains($0.environment.lowercasedIfNeeded) }
     }
 
     // MARK: Changes
@@ -100,7 +100,7 @@ public actor TokenCache {
             accessTokens[key, default: []].append(at)
         }
         if let rt = artefacts.refreshToken {
-            let home = rt.homeAccountID.lowercased()
+            let home = rt.homeAccountID.lowercasedIfNeeded
             var list = refreshTokens[home] ?? []
             if let used, let index = list.firstIndex(where: { $0.secret == used }) {
                 list[index].secret = rt.secret
@@ -121,12 +121,12 @@ public actor TokenCache {
             idTokens[key, default: []].append(idToken)
         }
         if let account = artefacts.account {
-            let home = account.homeAccountID.lowercased()
-            accountEntries[home, default: []].removeAll { $0.environment == account.environment && $0.realm.lowercased() == account.realm.lowercased() }
+            let home = account.homeAccountID.lowercasedIfNeeded
+            accountEntries[home, default: []].removeAll { $0.environment == account.environment && $0.realm.lowercasedIfNeeded == account.realm.lowercasedIfNeeded }
             accountEntries[home, default: []].append(account)
         }
         if let metadata = artefacts.appMetadata {
-            let client = metadata.clientID.lowercased()
+            let client = metadata.clientID.lowercasedIfNeeded
             appMetadata[client, default: []].removeAll { $0.environment == metadata.environment }
             appMetadata[client, default: []].append(metadata)
         }
@@ -135,7 +135,7 @@ public actor TokenCache {
     /// Forgets an account for one client: its refresh tokens (and the family's), and the account's
     /// access tokens, ID tokens and account entries.
     func removeAccount(homeAccountID: String, clientID: String, familyID: String?) async throws {
-        let home = homeAccountID.lowercased()
+        let home = homeAccountID.lowercasedIfNeeded
         try await change {
             refreshTokens[home]?.removeAll { $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame || ($0.familyID != nil && $0.familyID == familyID) }
             if refreshTokens[home]?.isEmpty == true { refreshTokens[home] = nil }
@@ -175,7 +175,7 @@ public actor TokenCache {
 
     private func storedPrincipal(clientID: String) -> (current: String?, previous: String?) {
         guard case .object(let all)? = unknownSections[Self.accountMetadataSection],
-              case .object(let entry)? = all[clientID.lowercased()]
+              case .object(let entry)? = all[clientID.lowercasedIfNeeded]
         else { return (nil, nil) }
         func value(_ key: String) -> String? { if case .string(let s)? = entry[key], !s.isEmpty { return s }; return nil }
         return (value("principal_home_account_id"), value("previous_home_account_id"))
@@ -185,10 +185,10 @@ public actor TokenCache {
     func setPrincipal(clientID: String, homeAccountID: String?) async throws {
         try await change {
             let (current, previous) = storedPrincipal(clientID: clientID)
-            let newPrevious = current != nil && current?.lowercased() != homeAccountID?.lowercased() ? current : previous
+            let newPrevious = current != nil && current?.lowercasedIfNeeded != homeAccountID?.lowercasedIfNeeded ? current : previous
             var all: [String: CacheValue] = [:]
             if case .object(let existing)? = unknownSections[Self.accountMetadataSection] { all = existing }
-            all[clientID.lowercased()] = .object([
+            all[clientID.lowercasedIfNeeded] = .object([
                 "principal_home_account_id": homeAccountID.map(CacheValue.string) ?? .null,
                 "previous_home_account_id": newPrevious.map(CacheValue.string) ?? .null,
             ])
@@ -251,10 +251,10 @@ public actor TokenCache {
         accountEntries = [:]
         appMetadata = [:]
         for entry in contents.accessTokens { accessTokens[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: []].append(entry) }
-        for entry in contents.refreshTokens { refreshTokens[entry.homeAccountID.lowercased(), default: []].append(entry) }
+        for entry in contents.refreshTokens { refreshTokens[entry.homeAccountID.lowercasedIfNeeded, default: []].append(entry) }
         for entry in contents.idTokens { idTokens[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: []].append(entry) }
-        for entry in contents.accounts { accountEntries[entry.homeAccountID.lowercased(), default: []].append(entry) }
-        for entry in contents.appMetadata { appMetadata[entry.clientID.lowercased(), default: []].append(entry) }
+        for entry in contents.accounts { accountEntries[entry.homeAccountID.lowercasedIfNeeded, default: []].append(entry) }
+        for entry in contents.appMetadata { appMetadata[entry.clientID.lowercasedIfNeeded, default: []].append(entry) }
         unknownSections = contents.unknownSections
         opaqueEntries = contents.opaqueEntries
     }

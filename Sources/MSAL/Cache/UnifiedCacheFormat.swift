@@ -62,18 +62,18 @@ enum UnifiedCacheFormat {
     }
 
     static func key(_ e: AccessTokenEntry) -> String {
-        "\(e.homeAccountID)-\(e.environment)-accesstoken-\(e.clientID)-\(e.realm)-\(e.target)".lowercased()
+        "\(e.homeAccountID)-\(e.environment)-accesstoken-\(e.clientID)-\(e.realm)-\(e.target)".lowercasedIfNeeded
     }
 
     static func key(_ e: RefreshTokenEntry) -> String {
-        "\(e.homeAccountID)-\(e.environment)-refreshtoken-\(e.clientID)--\(e.target ?? "")".lowercased()
+        "\(e.homeAccountID)-\(e.environment)-refreshtoken-\(e.clientID)--\(e.target ?? "")".lowercasedIfNeeded
     }
 
     static func key(_ e: IDTokenEntry) -> String {
-        "\(e.homeAccountID)-\(e.environment)-idtoken-\(e.clientID)-\(e.realm)-".lowercased()
+        "\(e.homeAccountID)-\(e.environment)-idtoken-\(e.clientID)-\(e.realm)-".lowercasedIfNeeded
     }
 
-    static func key(_ e: AccountEntry) -> String { "\(e.homeAccountID)-\(e.environment)-\(e.realm)".lowercased() }
+    static func key(_ e: AccountEntry) -> String { "\(e.homeAccountID)-\(e.environment)-\(e.realm)".lowercasedIfNeeded }
 
     static func key(_ e: AppMetadataEntry) -> String { "appmetadata-\(e.environment)-\(e.clientID)" }
 
@@ -144,9 +144,9 @@ enum UnifiedCacheFormat {
                         contents.unknownSections[name] = try reader.value()
                         return
                     }
-                    try reader.object { reader, key in
+                    try reader.objectWithKeys { reader, key in
                         guard reader.nextIsObject() else {
-                            contents.opaqueEntries[canonical, default: [:]][key] = try reader.value()
+                            contents.opaqueEntries[canonical, default: [:]][key.string] = try reader.value()
                             return
                         }
                         let pairs = try reader.pairs()
@@ -160,7 +160,7 @@ enum UnifiedCacheFormat {
                         default: used = fields.appMetadata().map { contents.appMetadata.append($0) } != nil
                         }
                         if !used {
-                            contents.opaqueEntries[canonical, default: [:]][key] = .object(Dictionary(pairs, uniquingKeysWith: { a, _ in a }))
+                            contents.opaqueEntries[canonical, default: [:]][key.string] = .object(Dictionary(pairs, uniquingKeysWith: { a, _ in a }))
                         }
                     }
                 }
