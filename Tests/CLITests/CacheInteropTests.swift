@@ -96,8 +96,9 @@ struct CacheInteropTests {
     }
 
     /// The file as JSON, read while holding the lock (no writer is mid-write); `nil` if it is not valid.
+    /// Called once both writers are done, so the lock is free (a wait would be a failure).
     static func readUnderLock(_ path: String) async throws -> [String: Any]? {
-        let lock = try await CacheFileLock.acquire(path: path + ".lockfile", timeout: .seconds(30)) { try await Task.sleep(for: $0) }
+        let lock = try await CacheFileLock.acquire(path: path + ".lockfile", timeout: .zero) { _ in await Task.yield() }
         defer { lock.release() }
         return (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))) as? [String: Any]
     }

@@ -71,3 +71,10 @@ enum CacheValue: Sendable, Equatable {
     indirect case array([CacheValue])
     indirect case object([String: CacheValue])
 }
+
+extension CacheValue {
+    /// A number as the cache writes it: whole numbers without a fraction (timestamps), others as Swift prints them.
+    static func text(of number: Double) -> String {
+        number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
+    }
+}

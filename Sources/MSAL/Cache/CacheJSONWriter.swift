@@ -32,9 +32,7 @@ struct CacheJSONWriter {
     mutating func value(_ value: CacheValue) {
         switch value {
         case .string(let s): string(s)
-        case .number(let d):
-            let text = d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
-            bytes.append(contentsOf: text.utf8)
+        case .number(let d): bytes.append(contentsOf: CacheValue.text(of: d).utf8)
         case .bool(let b): bytes.append(contentsOf: (b ? "true" : "false").utf8)
         case .null: bytes.append(contentsOf: "null".utf8)
         case .array(let items):

@@ -20,7 +20,7 @@ enum UnifiedCacheFormat {
     // MARK: Encoding
 
     static func encode(_ contents: Contents) throws -> Data {
-        var known: [String: [(key: String, fields: [(String, CacheValue)])]] = [
+        let known: [String: [(key: String, fields: [(String, CacheValue)])]] = [
             "AccessToken": contents.accessTokens.map { (key($0), fields($0)) },
             "RefreshToken": contents.refreshTokens.map { (key($0), fields($0)) },
             "IdToken": contents.idTokens.map { (key($0), fields($0)) },
@@ -40,7 +40,6 @@ enum UnifiedCacheFormat {
                 entries.removeAll { opaque[$0.key] != nil }
                 entries += opaque.map { ($0.key, [("", $0.value)]) }
                 entries.sort { $0.key < $1.key }
-                known[name] = nil
                 writer.member(name) { writer in
                     writer.object { writer in
                         for entry in entries {
@@ -185,7 +184,7 @@ private struct FieldReader {
         guard let index = fields.firstIndex(where: { $0.0 == name }) else { return nil }
         switch fields.remove(at: index).1 {
         case .string(let s): return s
-        case .number(let d): return d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
+        case .number(let d): return CacheValue.text(of: d)
         default: return nil
         }
     }

@@ -11,22 +11,6 @@ struct AccountView: Sendable, Equatable {
     let environment: String
     let isCurrent: Bool
 
-    init(username: String, name: String, homeTenant: String, tenants: [String], homeAccountID: String, environment: String, isCurrent: Bool) {
-        self.username = username
-        self.name = name
-        self.homeTenant = homeTenant
-        self.tenants = tenants
-        self.homeAccountID = homeAccountID
-        self.environment = environment
-        self.isCurrent = isCurrent
-    }
-
-    init(_ account: Account, isCurrent: Bool) {
-        self.init(username: account.username, name: account.accountClaims["name"] ?? "",
-                  homeTenant: account.homeAccountID.tenantID,
-                  tenants: account.tenantProfiles.map(\.tenantID).sorted(),
-                  homeAccountID: account.identifier, environment: account.environment, isCurrent: isCurrent)
-    }
 
     /// The `msal accounts` table; `*` marks the signed-in account.
     static func table(_ accounts: [AccountView]) -> String {
@@ -39,5 +23,14 @@ struct AccountView: Sendable, Equatable {
     var json: [String: Any] {
         ["username": username, "name": name, "home_account_id": homeAccountID, "home_tenant_id": homeTenant,
          "tenant_ids": tenants, "environment": environment, "current": isCurrent]
+    }
+}
+
+extension AccountView {
+    init(_ account: Account, isCurrent: Bool) {
+        self.init(username: account.username, name: account.accountClaims["name"] ?? "",
+                  homeTenant: account.homeAccountID.tenantID,
+                  tenants: account.tenantProfiles.map(\.tenantID).sorted(),
+                  homeAccountID: account.identifier, environment: account.environment, isCurrent: isCurrent)
     }
 }
