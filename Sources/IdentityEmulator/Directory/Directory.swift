@@ -29,13 +29,19 @@ public struct Tenant: Codable, Sendable {
     public var domain: String
     public var displayName: String
     public var kind: Kind
+    /// Native authentication settings of an External ID tenant; ``NativeAuthSettings/standard`` when absent.
+    public var nativeAuth: NativeAuthSettings?
 
-    public init(id: String, domain: String, displayName: String, kind: Kind) {
+    public init(id: String, domain: String, displayName: String, kind: Kind, nativeAuth: NativeAuthSettings? = nil) {
         self.id = id
         self.domain = domain
         self.displayName = displayName
         self.kind = kind
+        self.nativeAuth = nativeAuth
     }
+
+    /// The settings native authentication runs with; `nil` for a workforce tenant.
+    var nativeAuthSettings: NativeAuthSettings? { kind == .external ? nativeAuth ?? .standard : nil }
 }
 
 /// A user with a home tenant and, optionally, guest memberships in other tenants.
@@ -66,6 +72,9 @@ public struct User: Codable, Sendable {
     public var mobilePhone: String?
     public var officeLocation: String?
     public var preferredLanguage: String?
+    /// Two-letter country code, as collected at sign-up.
+    public var country: String?
+    public var city: String?
     public var businessPhones: [String]
     public var guestOf: [Guest]
 
@@ -73,7 +82,7 @@ public struct User: Codable, Sendable {
         id: String, tenant: String, userPrincipalName: String, password: String?, displayName: String,
         givenName: String? = nil, surname: String? = nil, jobTitle: String? = nil, mail: String? = nil,
         mobilePhone: String? = nil, officeLocation: String? = nil, preferredLanguage: String? = nil,
-        businessPhones: [String] = [], guestOf: [Guest] = []
+        country: String? = nil, city: String? = nil, businessPhones: [String] = [], guestOf: [Guest] = []
     ) {
         self.id = id
         self.tenant = tenant
@@ -87,13 +96,15 @@ public struct User: Codable, Sendable {
         self.mobilePhone = mobilePhone
         self.officeLocation = officeLocation
         self.preferredLanguage = preferredLanguage
+        self.country = country
+        self.city = city
         self.businessPhones = businessPhones
         self.guestOf = guestOf
     }
 
     enum CodingKeys: String, CodingKey {
         case id, tenant, userPrincipalName, password, displayName, givenName, surname, jobTitle, mail
-        case mobilePhone, officeLocation, preferredLanguage, businessPhones, guestOf
+        case mobilePhone, officeLocation, preferredLanguage, country, city, businessPhones, guestOf
     }
 
     public init(from decoder: any Decoder) throws {
@@ -110,6 +121,8 @@ public struct User: Codable, Sendable {
         mobilePhone = try c.decodeIfPresent(String.self, forKey: .mobilePhone)
         officeLocation = try c.decodeIfPresent(String.self, forKey: .officeLocation)
         preferredLanguage = try c.decodeIfPresent(String.self, forKey: .preferredLanguage)
+        country = try c.decodeIfPresent(String.self, forKey: .country)
+        city = try c.decodeIfPresent(String.self, forKey: .city)
         businessPhones = try c.decodeIfPresent([String].self, forKey: .businessPhones) ?? []
         guestOf = try c.decodeIfPresent([Guest].self, forKey: .guestOf) ?? []
     }

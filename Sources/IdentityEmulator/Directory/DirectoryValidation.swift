@@ -52,6 +52,15 @@ extension Directory {
             guard tenant.domain.contains("."), !tenant.domain.contains("/") else {
                 throw fail("tenants[\(i)].domain", "must be a domain name such as contoso.onmicrosoft.com")
             }
+            for (j, attribute) in (tenant.nativeAuth?.signUpAttributes ?? []).enumerated() {
+                let field = "tenants[\(i)].nativeAuth.signUpAttributes[\(j)]"
+                guard SignUpAttribute.supportedNames.contains(attribute.name) else {
+                    throw fail(field + ".name", "must be one of \(SignUpAttribute.supportedNames.sorted().joined(separator: ", "))")
+                }
+                if let regex = attribute.regex, (try? NSRegularExpression(pattern: regex)) == nil {
+                    throw fail(field + ".regex", "is not a valid regular expression")
+                }
+            }
         }
         var upns = Set<String>()
         for (i, user) in users.enumerated() {

@@ -12,6 +12,8 @@ struct EntraError: Error, Sendable, Equatable {
     var suberror: String? = nil
     /// A claims challenge (a JSON string, not base64), for `interaction_required`.
     var claims: String? = nil
+    /// More members after the standard ones (native auth: `required_attributes`, `invalid_attributes`…), an `.object`.
+    var details: JSONValue? = nil
 
     /// The `error_description`: `AADSTSnnnn: text` plus the trace lines.
     func description(traceID: String, correlationID: String, now: Date) -> String {
@@ -30,6 +32,7 @@ struct EntraError: Error, Sendable, Equatable {
         ]
         if let suberror { members.append(("suberror", .string(suberror))) }
         if let claims { members.append(("claims", .string(claims))) }
+        if case .object(let more)? = details { members += more }
         return .object(members)
     }
 }

@@ -70,7 +70,7 @@ struct TokenMinting: Sendable {
             if let family = c.client.familyId { body.append(("foci", .string(family))) }
         }
         if let idToken { body.append(("id_token", .string(idToken))) }
-        if c.form["client_info"] == "1" { body.append(("client_info", .string(TokenIssuer.clientInfo(membership)))) }
+        if c.form["client_info"] == "1" || c.form["client_info"] == "true" { body.append(("client_info", .string(TokenIssuer.clientInfo(membership)))) }
         return success(.object(body), request: c.request)
     }
 

@@ -32,6 +32,9 @@ struct TokenRoutes: Sendable {
         }
         try authenticate(client, form: form, request: request)
         let context = GrantContext(request: request, selector: selector, segment: segment, form: form, client: client, index: index)
+        if NativeTokenGrants.handles(grantType, form: form) {
+            return try await NativeTokenGrants(support: NativeAuthSupport(core: core), minting: minting).token(context, grantType: grantType)
+        }
         switch grantType {
         case "authorization_code": return try await authorizationCode(context)
         case "refresh_token": return try await refreshToken(context)

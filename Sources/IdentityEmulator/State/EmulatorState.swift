@@ -24,6 +24,7 @@ actor EmulatorState {
     private(set) var served: [ServedRequest] = []
     private var scenarios: [Scenario] = []
     private var adminConsent: [String: Set<String>] = [:]
+    private var nativeFlows: [String: NativeFlow] = [:]
     /// How many scenarios are armed, readable without a hop onto the actor (the common case is none).
     nonisolated let armedScenarios = Atomic<Int>(0)
 
@@ -48,7 +49,7 @@ actor EmulatorState {
         offset.withLock { $0 = 0 }
         pending = [:]; codes = [:]; refreshTokens = [:]; devices = [:]; deviceCodeByUserCode = [:]
         sessions = [:]; userConsents = [:]; revokedAt = [:]; outbox = []; served = []; scenarios = []
-        adminConsent = [:]
+        adminConsent = [:]; nativeFlows = [:]
         armedScenarios.store(0, ordering: .relaxed)
     }
 
@@ -242,6 +243,22 @@ actor EmulatorState {
 
     func activeScenarios() -> [Scenario] { scenarios }
 
+    // MARK: Native authentication
+
+    /// Stores a flow under a new continuation token.
+    func issueContinuation(_ flow: NativeFlow) -> String {
+        nativeFlows = nativeFlows.filter { $0.value.expiresAt > now }
+        let token = "uY29udGludWF0aW9u" + opaque(96)
+        nativeFlows[token] = flow
+        return token
+    }
+
+    /// Removes and returns the flow of a continuation token: each token is good for one step.
+    func takeContinuation(_ token: String) -> NativeFlow? { nativeFlows.removeValue(forKey: token) }
+
+    /// Puts a flow back under its token after an answer the user can correct (a wrong code or password).
+    func restoreContinuation(_ token: String, _ flow: NativeFlow) { nativeFlows[token] = flow }
+
     // MARK: Directory
 
     /// Adds a user (sign-up on the External ID tenant).
@@ -252,5 +269,15 @@ actor EmulatorState {
             index = DirectoryIndex(updated)
         }
         adminConsent = [:]
+    }
+
+    /// Changes a user in place (a password reset).
+    func updateUser(id: String, _ change: @Sendable (inout User) -> Void) {
+        directory.withLock { index in
+            var updated = index.directory
+            guard let i = updated.users.firstIndex(where: { $0.id.lowercased() == id.lowercased() }) else { return }
+            change(&updated.users[i])
+            index = DirectoryIndex(updated)
+        }
     }
 }

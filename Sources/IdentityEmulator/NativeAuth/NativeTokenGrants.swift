@@ -1,0 +1,50 @@
+import Foundation
+import Hummingbird
+
+/// The token endpoint's native-auth grants: `password` and `oob` with a continuation token, and
+/// `continuation_token` after sign-up or a password reset.
+struct NativeTokenGrants: Sendable {
+    let support: NativeAuthSupport
+    let minting: TokenMinting
+
+    /// True when the form is a native-auth request rather than ROPC or another grant.
+    static func handles(_ grantType: String, form: FormBody) -> Bool {
+        switch grantType {
+        case "oob", "continuation_token": true
+        case "password": form.nonEmpty("continuation_token") != nil
+        default: false
+        }
+    }
+
+    func token(_ c: GrantContext, grantType: String) async throws(EntraError) -> Response {
+        let caller = try support.caller(segment: c.segment, form: c.form)
+        let kinds: Set<NativeFlow.Kind> = grantType == "continuation_token" ? [.signUp, .resetPassword] : [.signIn]
+        let (token, flow) = try await support.take(c.form, kinds: kinds, caller: caller)
+        let index = support.core.state.index
+        guard let user = index.user(named: flow.username), let membership = index.membership(of: user, tenantID: caller.tenant.id) else {
+            throw .nativeUserNotFound
+        }
+        do throws(EntraError) {
+            switch (grantType, flow.stage) {
+            case ("password", .passwordChallenge):
+                guard let password = c.form.nonEmpty("password") else { throw .missingParameter("password") }
+                guard let expected = user.password else { throw .userHasNoPassword }
+                guard password == expected else { throw .badCredentials }
+            case ("oob", .codeSent):
+                try support.verify(code: c.form.nonEmpty("oob"), flow: flow)
+            case ("continuation_token", .completed(let userID)):
+                guard userID.lowercased() == user.id.lowercased(),
+                      c.form.nonEmpty("username").map({ $0.caseInsensitiveCompare(user.userPrincipalName) == .orderedSame }) ?? true
+                else { throw .invalidContinuationToken }
+            default:
+                throw .invalidContinuationToken
+            }
+        } catch {
+            if error.error == "invalid_grant" { await support.core.state.restoreContinuation(token, flow) }
+            throw error
+        }
+        let rawScope = c.form.nonEmpty("scope") ?? "openid offline_access profile"
+        let scopes = try ScopeSet(parsing: rawScope, index: index)
+        return try await minting.userTokens(c, membership: membership, scopes: scopes, nonce: nil)
+    }
+}
