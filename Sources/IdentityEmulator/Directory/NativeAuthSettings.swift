@@ -128,10 +128,10 @@ public struct PasswordPolicy: Codable, Sendable {
         if password.count < minimumLength { return "password_too_short" }
         if password.count > maximumLength { return "password_too_long" }
         if password.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "password_is_invalid" }
+        if password == current { return "password_recently_used" }
         if banned.contains(where: { $0.caseInsensitiveCompare(password) == .orderedSame }) { return "password_banned" }
         let local = username.split(separator: "@").first.map(String.init) ?? username
         if local.count >= 3, password.lowercased().contains(local.lowercased()) { return "password_is_invalid" }
-        if password == current { return "password_recently_used" }
         let classes = [
             password.contains(where: \.isLowercase), password.contains(where: \.isUppercase),
             password.contains(where: \.isNumber), password.contains(where: { !$0.isLetter && !$0.isNumber }),

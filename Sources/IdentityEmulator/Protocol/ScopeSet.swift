@@ -95,10 +95,11 @@ struct ScopeSet: Sendable, Equatable {
     /// True when `.default` was requested for some resource.
     var hasDefault: Bool { resources.contains { $0.names.contains(".default") } }
 
-    /// The `scope` value of a token response: resource scopes (Graph short, others by URI), then
-    /// `profile openid email` as ESTS lists them; `offline_access` is never echoed.
+    /// The `scope` value of a token response: resource scopes (Graph short, others by URI); for Graph
+    /// then `profile openid email` as ESTS lists them; `offline_access` is never echoed.
     func responseScope(grants: [Grant], resource: Application, isGraph: Bool) -> String {
         var parts = grants.map { isGraph ? $0.name : "\(resource.identifierUri ?? resource.clientId)/\($0.name)" }
+        guard isGraph else { return parts.joined(separator: " ") }
         if oidc.contains("profile") { parts.append("profile") }
         if oidc.contains("openid") { parts.append("openid") }
         if oidc.contains("email") || oidc.contains("openid") { parts.append("email") }

@@ -87,7 +87,7 @@ public actor TokenCache {
     /// Stores the artefacts of one token response.
     ///
     /// A new access token replaces cached ones for the same account, client and tenant whose scopes
-    /// intersect it. A refresh token that was used is updated in place (as MSAL Python does).
+    /// intersect it (OpenID scopes such as `openid` and `profile` do not count). A refresh token that was used is updated in place (as MSAL Python does).
     func store(_ artefacts: CacheArtefacts, replacingRefreshToken used: String?) async throws {
         try await change { apply(artefacts, replacingRefreshToken: used) }
     }
@@ -95,7 +95,7 @@ public actor TokenCache {
     private func apply(_ artefacts: CacheArtefacts, replacingRefreshToken used: String?) {
         if let at = artefacts.accessToken {
             let key = RealmKey(at.homeAccountID, at.clientID, at.realm)
-            let scopes = at.scopeSet
+            let scopes = at.scopeSet.subtracting(Scopes.oidc)
             accessTokens[key, default: []].removeAll { $0.environment == at.environment && !$0.scopeSet.isDisjoint(with: scopes) }
             accessTokens[key, default: []].append(at)
         }

@@ -31,8 +31,10 @@ struct TokenClient: Sendable {
         return try DeviceCodeInfo(json: response.body)
     }
 
-    /// Sends and returns a 200 answer; everything else becomes an error.
-    private func post(_ form: [(String, String)], to endpoint: URL, correlationID: UUID) async throws -> HTTPResponse {
+    /// Sends and returns a 200 answer, or, with `returningOAuthErrors`, a 4xx whose body is an OAuth
+    /// error (native auth turns those into results); everything else becomes an error.
+    func post(_ form: [(String, String)], to endpoint: URL, correlationID: UUID,
+              returningOAuthErrors: Bool = false) async throws -> HTTPResponse {
         let request = HTTPRequest(method: .post, url: endpoint, headers: [
             ("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"),
             ("Accept", "application/json"),
@@ -47,6 +49,10 @@ struct TokenClient: Sendable {
             logger.debug("token endpoint request", metadata: ["endpoint": "\(endpoint.path)", "attempt": "\(attempt)"])
             let response = try await transport.send(request)
             if response.status == 200 { return response }
+            if returningOAuthErrors, (400..<500).contains(response.status), response.status != 429,
+               OAuthErrorResponse(json: response.body) != nil {
+                return response
+            }
             let retryAfter = response.header("Retry-After").flatMap { Self.retryAfterSeconds($0) }
             let retriable = response.status >= 500 || response.status == 429
             if retriable, attempt == 1 {

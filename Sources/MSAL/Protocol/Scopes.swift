@@ -2,6 +2,8 @@
 enum Scopes {
     /// Added to every user request; never counted as declined.
     static let reserved = ["openid", "profile", "offline_access"]
+    /// The OpenID Connect scopes, lower-cased: they name no resource.
+    static let oidc: Set<String> = ["openid", "profile", "offline_access", "email"]
 
     /// The requested scopes plus `openid profile offline_access`, without duplicates (case-insensitive).
     static func decorated(_ scopes: [String]) -> [String] {

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Native authentication for Entra External ID: the app's own screens sign customers up, in (password or
+/// email code) and reset passwords; the results carry the next state. One signed-in user at a time.
+///
+/// Every other call of a ``PublicClientApplication`` is available through ``application``.
+public final class NativeAuthApplication: Sendable {
+    public let application: PublicClientApplication
+    let engine: NativeAuthEngine
+
+    /// - Parameters:
+    ///   - configuration: the app; its authority is the External ID tenant, e.g.
+    ///     `https://contoso.ciamlogin.com/contoso.onmicrosoft.com`.
+    ///   - challengeTypes: what the app can collect; anything else ends in `browserRequired`.
+    /// - Throws: ``MSALError`` `invalidParameter` for an empty client id.
+    public init(configuration: PublicClientApplicationConfiguration, challengeTypes: NativeAuthChallengeTypes = [.oob, .password]) throws {
+        application = try PublicClientApplication(configuration: configuration)
+        engine = NativeAuthEngine(app: application, challengeTypes: challengeTypes.wireValue)
+    }
+
+    /// Starts a sign-in. With a password, a password user is signed in at once.
+    ///
+    /// - Parameters:
+    ///   - scopes: scopes besides `openid offline_access profile` (always added).
+    /// - Throws: ``MSALError`` `invalidParameter` for an empty username or password; server and transport errors.
+    public func signIn(username: String, password: String? = nil, scopes: [String] = []) async throws -> SignInResult {
+        try Self.check(username: username, password: password)
+        return try await engine.signIn(username: username.trimmingCharacters(in: .whitespaces), password: password, scopes: scopes)
+    }
+
+    /// Starts a sign-up: the email is verified with a code, then the password and the tenant's
+    /// required attributes are collected (those given here are sent at once).
+    ///
+    /// - Throws: ``MSALError`` `invalidParameter` for an empty username or password; server and transport errors.
+    public func signUp(username: String, password: String? = nil, attributes: [String: String] = [:]) async throws -> SignUpResult {
+        try Self.check(username: username, password: password)
+        return try await engine.signUp(username: username.trimmingCharacters(in: .whitespaces), password: password, attributes: attributes)
+    }
+
+    /// Starts a password reset: a code to the user's email, then a new password.
+    ///
+    /// - Throws: ``MSALError`` `invalidParameter` for an empty username; server and transport errors.
+    public func resetPassword(username: String) async throws -> ResetPasswordResult {
+        try Self.check(username: username, password: nil)
+        return try await engine.resetPassword(username: username.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The signed-in user from the cache (also from an earlier run with a persistent cache), or `nil`.
+    ///
+    /// - Throws: ``MSALError`` for discovery and cache errors.
+    public func currentAccount() async throws -> NativeAuthUserAccount? {
+        guard let account = try await application.currentAccount().current else { return nil }
+        let core = engine.core
+        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
+        let idToken = try await core.cache.idToken(homeAccountID: account.identifier, clientID: core.configuration.clientID,
+                                                   realm: account.homeAccountID.tenantID, environments: endpoints.aliases)
+        return NativeAuthUserAccount(app: application, account: account, idToken: idToken?.secret, scopes: [])
+    }
+
+    private static func check(username: String, password: String?) throws {
+        guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw MSALError.internal(.invalidParameter, "The username is empty.")
+        }
+        if let password, password.isEmpty { throw MSALError.internal(.invalidParameter, "The password is empty.") }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// What every native-auth step shares: the app it signs users into, the challenge types it declares,
+/// the wire, and turning a token answer into a signed-in account.
+struct NativeAuthEngine: Sendable {
+    let app: PublicClientApplication
+    /// The wire value of `challenge_type`, e.g. `oob password redirect` (`redirect` is always added).
+    let challengeTypes: String
+
+    var core: ApplicationCore { app.core }
+
+    /// Posts a form to a native-auth endpoint of the app's authority; 4xx OAuth errors come back as
+    /// ``NativeAuthAnswer/failure``.
+    ///
+    /// - Throws: ``MSALError`` for transport failures, 5xx and 429 answers, and bodies that are not JSON.
+    func send(_ endpoint: NativeAuthEndpoint, _ form: [(String, String)], correlationID: UUID) async throws -> NativeAuthAnswer {
+        try Task.checkCancellation()
+        let url = core.configuration.authority.url.appendingPathComponent(endpoint.rawValue)
+        let response = try await core.tokenClient.post([("client_id", core.configuration.clientID)] + form, to: url,
+                                                       correlationID: correlationID, returningOAuthErrors: true)
+        return try NativeAuthAnswer(response)
+    }
+
+    /// The error for a failure the flow does not turn into a result.
+    func error(_ failure: NativeAuthAnswer.Failure, correlationID: UUID) -> MSALError {
+        failure.oauth.msalError(httpStatus: 400, correlationID: correlationID)
+    }
+
+    /// Posts a grant to the token endpoint with the scopes and `client_info`.
+    func token(_ grant: String, _ fields: [(String, String)], scopes: [String], correlationID: UUID) async throws -> NativeAuthAnswer {
+        try await send(.token, [("grant_type", grant)] + fields + [
+            ("scope", Self.scopes(scopes).joined(separator: " ")), ("client_info", "true"),
+        ], correlationID: correlationID)
+    }
+
+    /// Validates and caches a token answer and makes its account the app's only one (native auth is
+    /// single-account: a new sign-in replaces the previous user).
+    ///
+    /// - Throws: ``MSALError`` `invalidIDToken`, `invalidResponse`, cache errors.
+    func signedIn(_ answer: NativeAuthAnswer, grant: String, scopes: [String], correlationID: UUID) async throws -> NativeAuthUserAccount {
+        let response = try TokenResponse(json: answer.body)
+        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
+        let result = try await core.responseHandler.handle(response, .init(
+            endpoints: endpoints, requestedScopes: Self.scopes(scopes), nonce: nil, expectedObjectID: nil, grant: grant,
+            usedRefreshToken: nil, correlationID: correlationID))
+        for other in try await app.accounts() where other.identifier != result.account.identifier {
+            try await app.removeAccount(other)
+        }
+        try await core.cache.setPrincipal(clientID: core.configuration.clientID, homeAccountID: result.account.identifier)
+        core.log.info("native sign-in finished", ["grant": grant], pii: ["username": result.account.username])
+        return NativeAuthUserAccount(app: app, account: result.account, idToken: result.idToken, scopes: scopes)
+    }
+
+    /// The scopes asked for plus `openid offline_access profile`, without duplicates, in order.
+    static func scopes(_ requested: [String]) -> [String] {
+        var seen = Set<String>()
+        return (requested + ["openid", "offline_access", "profile"]).filter { seen.insert($0.lowercased()).inserted }
+    }
+}
+
+/// Which challenges the app can present; `redirect` (fall back to the browser) is always declared.
+public struct NativeAuthChallengeTypes: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// A one-time code sent by email.
+    public static let oob = NativeAuthChallengeTypes(rawValue: 1 << 0)
+    public static let password = NativeAuthChallengeTypes(rawValue: 1 << 1)
+
+    var wireValue: String {
+        ((contains(.oob) ? ["oob"] : []) + (contains(.password) ? ["password"] : []) + ["redirect"]).joined(separator: " ")
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// Where a native password reset stands after a step. Outcomes the user can act on are cases, not errors.
+public enum ResetPasswordResult: Sendable {
+    /// The password is changed; sign in with the state (no password again).
+    case completed(SignInAfterResetPasswordState)
+    /// A code was sent to the user's email; submit it (or ask for a new one).
+    case codeRequired(ResetPasswordCodeRequiredState, CodeDelivery)
+    /// The code was wrong or has expired; submit again or resend.
+    case invalidCode(ResetPasswordCodeRequiredState)
+    /// The code is verified; submit the new password.
+    case newPasswordRequired(ResetPasswordRequiredState)
+    /// The new password breaks the tenant's policy; submit another.
+    case invalidPassword(PasswordProblem, ResetPasswordRequiredState)
+    /// No user with this username in the tenant.
+    case userNotFound
+    /// The user signs in with email codes only and has no password to reset.
+    case userHasNoPassword
+    /// The app cannot collect what the reset needs (its challenge types); use the browser.
+    case browserRequired(reason: String)
+}
+
+/// The password reset waits for the code sent to the user's email.
+public struct ResetPasswordCodeRequiredState: Sendable {
+    let engine: NativeAuthEngine
+    let continuationToken: String
+    let username: String
+    let correlationID: UUID
+
+    /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
+    public func submitCode(_ code: String) async throws -> ResetPasswordResult {
+        let answer = try await engine.send(.resetContinue, [("continuation_token", continuationToken), ("grant_type", "oob"), ("oob", code)],
+                                           correlationID: correlationID)
+        if let failure = answer.failure {
+            guard failure.error == "invalid_grant", failure.subError == "invalid_oob_value" else {
+                throw engine.error(failure, correlationID: correlationID)
+            }
+            return .invalidCode(self)
+        }
+        return .newPasswordRequired(ResetPasswordRequiredState(
+            engine: engine, continuationToken: try answer.requireContinuationToken(), username: username, correlationID: correlationID))
+    }
+
+    /// Sends a new code.
+    public func resendCode() async throws -> ResetPasswordResult {
+        try await engine.resetChallenge(continuationToken, username: username, correlationID: correlationID)
+    }
+}
+
+/// The password reset waits for the new password.
+public struct ResetPasswordRequiredState: Sendable {
+    let engine: NativeAuthEngine
+    let continuationToken: String
+    let username: String
+    let correlationID: UUID
+
+    /// Submits the new password and waits (at most five polls) until the identity platform applied it.
+    ///
+    /// - Throws: ``MSALError`` when the state was already used or expired, when the reset failed or did
+    ///   not finish in five polls, and for server and transport failures.
+    public func submitPassword(_ password: String) async throws -> ResetPasswordResult {
+        let answer = try await engine.send(.resetSubmit, [("continuation_token", continuationToken), ("new_password", password)],
+                                           correlationID: correlationID)
+        if let failure = answer.failure {
+            guard failure.error == "invalid_grant", let problem = failure.subError.flatMap(PasswordProblem.init(rawValue:)) else {
+                throw engine.error(failure, correlationID: correlationID)
+            }
+            return .invalidPassword(problem, self)
+        }
+        var token = try answer.requireContinuationToken()
+        let interval = max(answer.pollInterval ?? 2, 1)
+        for _ in 0..<5 {
+            try await engine.core.configuration.sleep(.seconds(interval))
+            let poll = try await engine.send(.resetPoll, [("continuation_token", token)], correlationID: correlationID)
+            if let failure = poll.failure { throw engine.error(failure, correlationID: correlationID) }
+            token = try poll.requireContinuationToken()
+            switch poll.status?.lowercased() {
+            case "succeeded":
+                engine.core.log.info("native password reset finished", pii: ["username": username])
+                return .completed(SignInAfterResetPasswordState(engine: engine, continuationToken: token, username: username,
+                                                                correlationID: correlationID))
+            case "in_progress", "not_started":
+                continue
+            default:
+                throw MSALError(.serverError, internalCode: .unhandledResponse, "The password reset failed.", correlationID: correlationID)
+            }
+        }
+        throw MSALError(.serverError, internalCode: .timedOut, "The password reset did not finish after five polls.", correlationID: correlationID)
+    }
+}
+
+/// A finished password reset: sign the user in without asking again.
+public struct SignInAfterResetPasswordState: Sendable {
+    let engine: NativeAuthEngine
+    let continuationToken: String
+    let username: String
+    let correlationID: UUID
+
+    /// - Parameter scopes: scopes besides `openid offline_access profile`.
+    /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
+    public func signIn(scopes: [String] = []) async throws -> SignInResult {
+        try await engine.signInAfter(continuationToken, username: username, scopes: scopes, correlationID: correlationID)
+    }
+}
+
+extension NativeAuthEngine {
+    func resetPassword(username: String) async throws -> ResetPasswordResult {
+        let correlationID = UUID()
+        core.log.info("native password reset started", pii: ["username": username])
+        let answer = try await send(.resetStart, [("username", username), ("challenge_type", challengeTypes)], correlationID: correlationID)
+        if let failure = answer.failure {
+            if failure.error == "user_not_found" { return .userNotFound }
+            if failure.error == "invalid_request", failure.firstCode == 500222 { return .userHasNoPassword }
+            throw error(failure, correlationID: correlationID)
+        }
+        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
+        return try await resetChallenge(try answer.requireContinuationToken(), username: username, correlationID: correlationID)
+    }
+
+    func resetChallenge(_ continuationToken: String, username: String, correlationID: UUID) async throws -> ResetPasswordResult {
+        let answer = try await send(.resetChallenge, [("continuation_token", continuationToken), ("challenge_type", challengeTypes)],
+                                    correlationID: correlationID)
+        if let failure = answer.failure { throw error(failure, correlationID: correlationID) }
+        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
+        guard answer.challengeType?.lowercased() == "oob" else {
+            throw MSALError.internal(.invalidResponse, "The password reset challenge is not an email code.")
+        }
+        let state = ResetPasswordCodeRequiredState(engine: self, continuationToken: try answer.requireContinuationToken(),
+                                                   username: username, correlationID: correlationID)
+        return .codeRequired(state, answer.delivery)
+    }
+}

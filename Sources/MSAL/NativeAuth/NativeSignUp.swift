@@ -1,0 +1,170 @@
+import Foundation
+
+/// Where a native sign-up stands after a step. Outcomes the user can act on are cases, not errors.
+public enum SignUpResult: Sendable {
+    /// The account exists; sign in with the state (no password or code again).
+    case completed(SignInAfterSignUpState)
+    /// A code was sent to verify the email; submit it (or ask for a new one).
+    case codeRequired(SignUpCodeRequiredState, CodeDelivery)
+    /// The code was wrong or has expired; submit again or resend.
+    case invalidCode(SignUpCodeRequiredState)
+    /// The tenant needs a password.
+    case passwordRequired(SignUpPasswordRequiredState)
+    /// The password breaks the tenant's policy. The state is `nil` when it was given to `signUp`: start again.
+    case invalidPassword(PasswordProblem, SignUpPasswordRequiredState?)
+    /// The tenant needs these attributes.
+    case attributesRequired(SignUpAttributesRequiredState, [RequiredAttribute])
+    /// These attributes are unknown or invalid. The state is `nil` when they were given to `signUp`: start again.
+    case attributesInvalid([String], SignUpAttributesRequiredState?)
+    /// A user with this username exists; sign in instead.
+    case userAlreadyExists
+    /// The app cannot collect what sign-up needs (its challenge types); use the browser.
+    case browserRequired(reason: String)
+}
+
+/// What a sign-up carries from step to step.
+struct SignUpContext: Sendable {
+    let username: String
+    let password: String?
+    let correlationID: UUID
+}
+
+/// Sign-up waits for the code sent to the user's email.
+public struct SignUpCodeRequiredState: Sendable {
+    let engine: NativeAuthEngine
+    let continuationToken: String
+    let context: SignUpContext
+
+    /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
+    public func submitCode(_ code: String) async throws -> SignUpResult {
+        try await engine.signUpContinue([("grant_type", "oob"), ("oob", code)], token: continuationToken, context: context)
+    }
+
+    /// Sends a new code.
+    public func resendCode() async throws -> SignUpResult {
+        try await engine.signUpChallenge(continuationToken, context: context)
+    }
+}
+
+/// Sign-up waits for the password.
+public struct SignUpPasswordRequiredState: Sendable {
+    let engine: NativeAuthEngine
+    let continuationToken: String
+    let context: SignUpContext
+
+    /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
+    public func submitPassword(_ password: String) async throws -> SignUpResult {
+        try await engine.signUpContinue([("grant_type", "password"), ("password", password)], token: continuationToken, context: context)
+    }
+}
+
+/// Sign-up waits for the tenant's required attributes.
+public struct SignUpAttributesRequiredState: Sendable {
+    let engine: NativeAuthEngine
+    let continuationToken: String
+    let context: SignUpContext
+
+    /// - Parameter attributes: user attributes by name, e.g. `["displayName": "Jane", "country": "NZ"]`.
+    /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
+    public func submitAttributes(_ attributes: [String: String]) async throws -> SignUpResult {
+        try await engine.signUpContinue([("grant_type", "attributes"), ("attributes", NativeAuthEngine.json(attributes))],
+                                        token: continuationToken, context: context)
+    }
+}
+
+/// A finished sign-up: sign the new user in without asking again.
+public struct SignInAfterSignUpState: Sendable {
+    let engine: NativeAuthEngine
+    let continuationToken: String
+    let username: String
+    let correlationID: UUID
+
+    /// - Parameter scopes: scopes besides `openid offline_access profile`.
+    /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
+    public func signIn(scopes: [String] = []) async throws -> SignInResult {
+        try await engine.signInAfter(continuationToken, username: username, scopes: scopes, correlationID: correlationID)
+    }
+}
+
+extension NativeAuthEngine {
+    func signUp(username: String, password: String?, attributes: [String: String]) async throws -> SignUpResult {
+        let context = SignUpContext(username: username, password: password, correlationID: UUID())
+        core.log.info("native sign-up started", pii: ["username": username])
+        var form = [("username", username), ("challenge_type", challengeTypes)]
+        if let password { form.append(("password", password)) }
+        if !attributes.isEmpty { form.append(("attributes", Self.json(attributes))) }
+        let answer = try await send(.signUpStart, form, correlationID: context.correlationID)
+        if let failure = answer.failure {
+            if let result = userCorrectable(failure, token: nil, context: context) { return result }
+            throw error(failure, correlationID: context.correlationID)
+        }
+        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
+        return try await signUpChallenge(try answer.requireContinuationToken(), context: context)
+    }
+
+    /// Sends the verification code, or asks for the password once the email is verified.
+    func signUpChallenge(_ continuationToken: String, context: SignUpContext) async throws -> SignUpResult {
+        let answer = try await send(.signUpChallenge, [("continuation_token", continuationToken), ("challenge_type", challengeTypes)],
+                                    correlationID: context.correlationID)
+        if let failure = answer.failure { throw error(failure, correlationID: context.correlationID) }
+        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
+        let token = try answer.requireContinuationToken()
+        switch answer.challengeType?.lowercased() {
+        case "oob":
+            return .codeRequired(SignUpCodeRequiredState(engine: self, continuationToken: token, context: context), answer.delivery)
+        case "password":
+            let state = SignUpPasswordRequiredState(engine: self, continuationToken: token, context: context)
+            guard let password = context.password else { return .passwordRequired(state) }
+            return try await state.submitPassword(password)
+        default:
+            throw MSALError.internal(.invalidResponse, "The sign-up challenge answer has an unknown challenge_type.")
+        }
+    }
+
+    func signUpContinue(_ fields: [(String, String)], token: String, context: SignUpContext) async throws -> SignUpResult {
+        let answer = try await send(.signUpContinue, [("continuation_token", token)] + fields, correlationID: context.correlationID)
+        guard let failure = answer.failure else {
+            core.log.info("native sign-up finished", pii: ["username": context.username])
+            return .completed(SignInAfterSignUpState(engine: self, continuationToken: try answer.requireContinuationToken(),
+                                                     username: context.username, correlationID: context.correlationID))
+        }
+        switch failure.error {
+        case "credential_required":
+            guard let next = failure.continuationToken else { break }
+            return try await signUpChallenge(next, context: context)
+        case "attributes_required":
+            guard let next = failure.continuationToken else { break }
+            return .attributesRequired(SignUpAttributesRequiredState(engine: self, continuationToken: next, context: context),
+                                       failure.requiredAttributes)
+        default:
+            if let result = userCorrectable(failure, token: token, context: context) { return result }
+        }
+        throw error(failure, correlationID: context.correlationID)
+    }
+
+    /// Failures that keep the flow going: wrong code, refused password, invalid attributes, an existing user.
+    private func userCorrectable(_ failure: NativeAuthAnswer.Failure, token: String?, context: SignUpContext) -> SignUpResult? {
+        if failure.error == "user_already_exists" { return .userAlreadyExists }
+        guard failure.error == "invalid_grant" else { return nil }
+        if let problem = failure.subError.flatMap(PasswordProblem.init(rawValue:)) {
+            return .invalidPassword(problem, token.map { SignUpPasswordRequiredState(engine: self, continuationToken: $0, context: context) })
+        }
+        switch failure.subError {
+        case "invalid_oob_value":
+            guard let token else { return nil }
+            return .invalidCode(SignUpCodeRequiredState(engine: self, continuationToken: token, context: context))
+        case "attribute_validation_failed":
+            let next = failure.continuationToken ?? token
+            return .attributesInvalid(failure.invalidAttributes,
+                                      next.map { SignUpAttributesRequiredState(engine: self, continuationToken: $0, context: context) })
+        default:
+            return nil
+        }
+    }
+
+    /// A JSON object of strings, as the `attributes` parameter carries it.
+    static func json(_ attributes: [String: String]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: attributes, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
