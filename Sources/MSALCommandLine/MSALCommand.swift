@@ -14,7 +14,7 @@ public struct MSALCommand: AsyncParsableCommand {
             Exit codes: 0 ok, 1 error, 2 usage, 3 interaction required, 4 error from the identity platform, \
             5 network, 130 cancelled.
             """,
-        subcommands: [Login.self, Me.self, Token.self, Accounts.self, Logout.self, DeviceInfo.self, Call.self, Demo.self])
+        subcommands: [Login.self, Me.self, Token.self, Accounts.self, Logout.self, DeviceInfo.self, Call.self, Native.self, Demo.self])
 
     public init() {}
 

@@ -93,7 +93,7 @@ struct NativeSignUpRoutes: Sendable {
         let missing = caller.settings.signUpAttributes.filter { $0.required && flow.attributes[$0.name] == nil }
         if !missing.isEmpty {
             next.stage = .needsAttributes
-            throw .attributesRequired(caller.settings.signUpAttributes, continuationToken: await support.issue(next, caller: caller))
+            throw .attributesRequired(missing, continuationToken: await support.issue(next, caller: caller))
         }
         guard support.core.state.index.user(named: flow.username) == nil else { throw .userAlreadyExists }
         let user = makeUser(flow, tenantID: caller.tenant.id)

@@ -14,6 +14,8 @@ struct Settings: Sendable, Equatable {
     }
 
     static let emulatorAuthority = "http://127.0.0.1:8400/contoso.onmicrosoft.com"
+    /// The emulator's External ID tenant, the default of `msal native …`.
+    static let emulatorExternalAuthority = "http://127.0.0.1:8400/contosocustomers.onmicrosoft.com"
     static let productionGraph = "https://graph.microsoft.com"
 
     let authority: Setting
@@ -24,21 +26,24 @@ struct Settings: Sendable, Equatable {
     let caBundle: Setting?
 
     /// - Throws: ``UsageError`` for a bad config file.
-    static func resolve(_ options: GlobalOptions, environment: [String: String]) throws -> Settings {
-        try resolve(options, environment: environment, file: ConfigFile.load(environment: environment))
+    /// - Parameter native: default to the emulator's External ID tenant and app (`msal native …`).
+    static func resolve(_ options: GlobalOptions, environment: [String: String], native: Bool = false) throws -> Settings {
+        try resolve(options, environment: environment, file: ConfigFile.load(environment: environment), native: native)
     }
 
-    static func resolve(_ options: GlobalOptions, environment: [String: String], file: ConfigFile) -> Settings {
+    static func resolve(_ options: GlobalOptions, environment: [String: String], file: ConfigFile, native: Bool = false) -> Settings {
         func pick(_ flag: String?, _ variable: String?, _ key: String, default fallback: @autoclosure () -> String?) -> Setting? {
             if let flag, !flag.isEmpty { return Setting(value: flag, origin: .flag) }
             if let variable, let value = environment[variable], !value.isEmpty { return Setting(value: value, origin: .environment) }
             if let value = file.values[key], !value.isEmpty { return Setting(value: value, origin: .configFile) }
             return fallback().map { Setting(value: $0, origin: .defaultValue) }
         }
-        let authority = pick(options.authority, "MSAL_AUTHORITY", "authority", default: emulatorAuthority)!
+        let authority = pick(options.authority, "MSAL_AUTHORITY", "authority",
+                             default: native ? emulatorExternalAuthority : emulatorAuthority)!
         return Settings(
             authority: authority,
-            clientID: pick(options.clientID, "MSAL_CLIENT_ID", "client_id", default: Directory.DemoIDs.publicClient)!,
+            clientID: pick(options.clientID, "MSAL_CLIENT_ID", "client_id",
+                           default: native ? Directory.DemoIDs.externalPublicClient : Directory.DemoIDs.publicClient)!,
             redirectURI: pick(options.redirectURI, "MSAL_REDIRECT_URI", "redirect_uri", default: "http://localhost")!,
             cachePath: pick(options.cachePath, "MSAL_TOKEN_CACHE", "token_cache",
                             default: FileTokenCachePersistence.defaultURL(environment: environment).path)!,

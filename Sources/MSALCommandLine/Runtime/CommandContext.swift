@@ -12,13 +12,16 @@ struct CommandContext: Sendable {
     let console: Console
     let status: StatusLine
     let app: PublicClientApplication
+    /// The same app for native authentication (`msal native …`); `nil` for the other commands.
+    let native: NativeAuthApplication?
 
+    /// - Parameter native: make a native-auth app, with the External ID tenant as the default authority.
     /// - Throws: ``UsageError`` for a bad config file, authority, redirect URI or CA bundle.
-    init(options: GlobalOptions, console: Console, environment: [String: String], browser: BrowserChoice) throws {
+    init(options: GlobalOptions, console: Console, environment: [String: String], browser: BrowserChoice, native: Bool = false) throws {
         self.options = options
         self.console = console
         status = StatusLine(console: console)
-        settings = try Settings.resolve(options, environment: environment)
+        settings = try Settings.resolve(options, environment: environment, native: native)
         if options.verbose {
             for (name, setting) in settings.origins { console.err("msal: \(name): \(setting.value) (\(setting.origin.rawValue))") }
         }
@@ -51,7 +54,14 @@ struct CommandContext: Sendable {
         case .system: SystemBrowserLauncher()
         case .printURL: PrintingBrowserLauncher { console.err($0) }
         }
-        app = try PublicClientApplication(configuration: configuration)
+        if native {
+            let nativeApp = try NativeAuthApplication(configuration: configuration)
+            self.native = nativeApp
+            app = nativeApp.application
+        } else {
+            self.native = nil
+            app = try PublicClientApplication(configuration: configuration)
+        }
     }
 
     /// The account a command acts for: `username`'s, else the signed-in one; `nil` when nobody is.

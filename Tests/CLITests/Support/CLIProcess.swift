@@ -25,8 +25,11 @@ final class CLIProcess: Sendable {
     private let streamedText = Mutex("")
     private let streamedChunks: AsyncStream<String>
     private let exited: AsyncStream<Int32>
+    private let input: FileHandle?
 
-    init(_ binary: URL, _ arguments: [String], environment: [String: String], streamingStdout: Bool = false) throws {
+    /// - Parameter takingInput: connect standard input to ``send(_:)`` instead of `/dev/null`.
+    init(_ binary: URL, _ arguments: [String], environment: [String: String], streamingStdout: Bool = false,
+         takingInput: Bool = false) throws {
         process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -38,7 +41,14 @@ final class CLIProcess: Sendable {
         let pipe = Pipe()
         process.standardOutput = streamingStdout ? pipe : collected
         process.standardError = streamingStdout ? collected : pipe
-        process.standardInput = FileHandle.nullDevice
+        if takingInput {
+            let inputPipe = Pipe()
+            process.standardInput = inputPipe
+            input = inputPipe.fileHandleForWriting
+        } else {
+            process.standardInput = FileHandle.nullDevice
+            input = nil
+        }
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
         streamedChunks = stream
         let (exits, exit) = AsyncStream.makeStream(of: Int32.self)
@@ -77,6 +87,9 @@ final class CLIProcess: Sendable {
         if let found = extract(streamedText.withLock { $0 }) { return found }
         throw CLITestFailure("the command ended before printing what the test waits for:\n\(streamedText.withLock { $0 })")
     }
+
+    /// Types a line into the command's standard input.
+    func send(_ line: String) { input?.write(Data((line + "\n").utf8)) }
 
     func interrupt() { Foundation.kill(process.processIdentifier, SIGINT) }
 

@@ -40,8 +40,8 @@ struct CLISandbox: Sendable {
     }
 
     /// Starts `msal` and returns while it runs.
-    func start(_ arguments: [String], _ extra: [String: String] = [:]) throws -> CLIProcess {
-        try CLIProcess(Binaries.url("msal"), arguments, environment: environment(extra))
+    func start(_ arguments: [String], _ extra: [String: String] = [:], takingInput: Bool = false) throws -> CLIProcess {
+        try CLIProcess(Binaries.url("msal"), arguments, environment: environment(extra), takingInput: takingInput)
     }
 
     func remove() { try? FileManager.default.removeItem(at: root) }

@@ -1,0 +1,27 @@
+import ArgumentParser
+import MSAL
+
+/// `msal native reset-password`: a code by email, a new password, then signed in.
+struct NativeResetPassword: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset-password", abstract: "Reset a forgotten password with a code sent by email, then sign in.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("The customer's email address.", valueName: "address"))
+    var email: String
+
+    @Option(name: .customLong("new-password"), help: ArgumentHelp("The new password (asked for without echo when not given).", valueName: "password"))
+    var newPassword: String?
+
+    func run() async throws {
+        let (email, newPassword) = (email, newPassword)
+        try await global.runNative { context, native in
+            let conversation = NativeConversation(context)
+            let first = try await native.resetPassword(username: email)
+            let after = try await conversation.resetPassword(first, username: email, newPassword: newPassword)
+            let user = try await conversation.signIn(try await after.signIn(), username: email)
+            try NativeSignedIn.report(user, verb: "Password changed; signed in", context: context)
+        }
+    }
+}

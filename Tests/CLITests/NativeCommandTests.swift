@@ -1,0 +1,123 @@
+import AsyncHTTPClient
+import Foundation
+import IdentityEmulator
+import Testing
+
+/// `msal native …` against an in-process emulator's External ID tenant, answering its prompts on
+/// standard input with the codes from the emulator's outbox.
+@Suite("msal native commands", .timeLimit(.minutes(1)))
+struct NativeCommandTests {
+    static let api1 = "api://\(Directory.DemoIDs.api1)/ToDoList.Read"
+
+    static func sandbox(_ emulator: RunningEmulator) throws -> CLISandbox {
+        try CLISandbox(emulator: emulator, tenant: "contosocustomers.onmicrosoft.com")
+    }
+
+    static let client = ["MSAL_CLIENT_ID": Directory.DemoIDs.externalPublicClient]
+
+    @Test("signin with a password, token from the cache, call API 1, signout; wrong answers and unknown users")
+    func signInTokenCallSignOut() async throws {
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+            let sandbox = try Self.sandbox(emulator)
+            defer { sandbox.remove() }
+            let signIn = try await sandbox.msal(["native", "signin", "--email", "jane@example.com", "--password", "Jane-Demo-Pass4"], Self.client)
+            #expect(signIn.status == 0, "\(signIn.stderr)")
+            #expect(signIn.stdout == "Signed in as Jane Customer <jane@example.com>.\n")
+
+            let first = try await Self.json(sandbox.msal(["native", "token", "--json", "--scopes", Self.api1], Self.client))
+            let second = try await Self.json(sandbox.msal(["native", "token", "--json", "--scopes", Self.api1], Self.client))
+            #expect(first["source"] as? String == "identity_provider")
+            #expect(second["source"] as? String == "cache" && second["token"] as? String == first["token"] as? String)
+
+            let call = try await sandbox.msal(["native", "call", emulator.baseURL.appendingPathComponent("api1/todolist").absoluteString,
+                                               "--scopes", Self.api1], Self.client)
+            #expect(call.status == 0, "\(call.stderr)")
+            #expect(call.stdout.contains("\"user\":\"jane@example.com\""))
+
+            let signOut = try await sandbox.msal(["native", "signout"], Self.client)
+            #expect(signOut.stdout == "Signed out jane@example.com.\n")
+            let after = try await sandbox.msal(["native", "token", "--scopes", Self.api1], Self.client)
+            #expect(after.status == 3)
+
+            let wrong = try sandbox.start(["native", "signin", "--email", "jane@example.com"], Self.client, takingInput: true)
+            for _ in 0..<5 {
+                _ = try await wrong.waitForOutput { $0.components(separatedBy: "Password: ").count > 1 ? true : nil }
+                wrong.send("Not-Her-Pass9")
+            }
+            let gaveUp = try await wrong.finish()
+            #expect(gaveUp.status == 1 && gaveUp.stderr.contains("Too many wrong answers"))
+            #expect(gaveUp.stderr.contains("Wrong password."))
+            #expect(!gaveUp.stderr.contains("Not-Her-Pass9"))
+
+            let unknown = try await sandbox.msal(["native", "signin", "--email", "nobody@example.com", "--password", "x-Y-z-1234"], Self.client)
+            #expect(unknown.status == 1 && unknown.stderr.contains("msal native signup --email nobody@example.com"))
+        }
+    }
+
+    @Test("signup over standard input: the code from the outbox, a weak password refused, a missing attribute asked for")
+    func signUpConversation() async throws {
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+            let sandbox = try Self.sandbox(emulator)
+            defer { sandbox.remove() }
+            let email = "cli.customer@example.org"
+            let process = try sandbox.start(["native", "signup", "--email", email, "--attribute", "displayName=Cli Customer"],
+                                            Self.client, takingInput: true)
+            _ = try await process.waitForOutput { $0.contains("Code (or 'resend'): ") ? true : nil }
+            process.send(try await Self.lastCode(emulator, to: email))
+            _ = try await process.waitForOutput { $0.contains("Choose a password: ") ? true : nil }
+            process.send("weakpassword")
+            _ = try await process.waitForOutput { $0.contains("too weak") ? true : nil }
+            process.send("Strong-Enough-8")
+            _ = try await process.waitForOutput { $0.contains("country: ") ? true : nil }
+            process.send("NZ")
+            let result = try await process.finish()
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "Signed up and signed in as Cli Customer <\(email)>.\n")
+            #expect(result.stderr.contains("A 8-digit code was sent to c***@e******.org."))
+
+            let again = try await sandbox.msal(["native", "signup", "--email", email, "--password", "Strong-Enough-8"], Self.client)
+            #expect(again.status == 1 && again.stderr.contains("already has an account"))
+            let badAttribute = try await sandbox.msal(["native", "signup", "--email", "x@example.org", "--attribute", "shoeSize=44"], Self.client)
+            #expect(badAttribute.status == 2 && badAttribute.stderr.contains("shoeSize"))
+        }
+    }
+
+    @Test("reset-password with a resent code, then the new password signs in; a code-only user signs in with a code")
+    func resetPasswordAndCodeSignIn() async throws {
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+            let sandbox = try Self.sandbox(emulator)
+            defer { sandbox.remove() }
+            let reset = try sandbox.start(["native", "reset-password", "--email", "jane@example.com", "--new-password", "Renewed-Pass-77"],
+                                          Self.client, takingInput: true)
+            _ = try await reset.waitForOutput { $0.contains("Code (or 'resend'): ") ? true : nil }
+            reset.send("resend")
+            _ = try await reset.waitForOutput { $0.components(separatedBy: "Code (or 'resend'): ").count > 2 ? true : nil }
+            reset.send(try await Self.lastCode(emulator, to: "jane@example.com"))
+            let done = try await reset.finish()
+            #expect(done.status == 0, "\(done.stderr)")
+            #expect(done.stdout == "Password changed; signed in as Jane Customer <jane@example.com>.\n")
+            let old = try await sandbox.msal(["native", "signin", "--email", "jane@example.com", "--password", "Jane-Demo-Pass4"], Self.client)
+            #expect(old.status != 0)
+            let new = try await sandbox.msal(["native", "signin", "--email", "jane@example.com", "--password", "Renewed-Pass-77"], Self.client)
+            #expect(new.status == 0, "\(new.stderr)")
+
+            let sam = try sandbox.start(["native", "signin", "--email", "sam@example.com"], Self.client, takingInput: true)
+            _ = try await sam.waitForOutput { $0.contains("Code (or 'resend'): ") ? true : nil }
+            sam.send(try await Self.lastCode(emulator, to: "sam@example.com"))
+            let samResult = try await sam.finish()
+            #expect(samResult.status == 0, "\(samResult.stderr)")
+            #expect(samResult.stdout == "Signed in as Sam Codeonly <sam@example.com>.\n")
+        }
+    }
+
+    static func json(_ result: CLIResult) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
+    }
+
+    static func lastCode(_ emulator: RunningEmulator, to address: String) async throws -> String {
+        let response = try await HTTPClient.shared.get(url: emulator.baseURL.appendingPathComponent("_emulator/outbox").absoluteString).get()
+        let body = response.body.map { Data($0.readableBytesView) } ?? Data()
+        let messages = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["messages"] as? [[String: Any]] ?? []
+        return try #require(messages.last { ($0["to"] as? String) == address }?["code"] as? String)
+    }
+}
