@@ -139,6 +139,27 @@ struct CompatibilityAPITests {
         }
     }
 
+    @Test("interactive parameters reach the authorize request: prompt, login hint, extra query parameters, claims")
+    func interactiveParameters() async throws {
+        try await TutorialEnvironment.with(TutorialEnvironment.megan) { env in
+            let browser = RecordingLauncher(forwardingTo: env.user)
+            let parameters = MSALInteractiveTokenParameters(scopes: ["User.Read"], webviewParameters: MSALWebviewParameters(authPresentationViewController: browser))
+            parameters.promptType = .login
+            parameters.loginHint = "MeganB@contoso.onmicrosoft.com"
+            parameters.extraQueryParameters = ["dc": "ESTS-PUB-WUS2"]
+            parameters.claimsRequest = try MSALClaimsRequest(jsonString: #"{"id_token":{"auth_time":{"essential":true}}}"#)
+            _ = try await app(env).acquireToken(with: parameters)
+            let query = try #require(browser.opened.first.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems })
+            func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+            #expect(value("prompt") == "login")
+            #expect(value("login_hint") == "MeganB@contoso.onmicrosoft.com")
+            #expect(value("dc") == "ESTS-PUB-WUS2")
+            #expect(value("claims")?.contains("auth_time") == true)
+            #expect(MSALPromptType.default == .promptIfNecessary)
+            #expect(throws: MSALError.self) { _ = try MSALClaimsRequest(jsonString: "[1]") }
+        }
+    }
+
     @Test("the web view's presenting object opens the pages when it is a browser launcher")
     func webviewParameters() throws {
         final class ViewController {}
@@ -176,5 +197,22 @@ struct CompatibilityAPITests {
             #expect(!seen.contains { $0.1.contains("MeganB") || $0.1.contains(result.accessToken) || $0.2 })
             #expect(MSALGlobalConfig.loggerConfig.logMaskingLevel == .settingsMaskAllPII)
         }
+    }
+}
+
+/// Remembers the pages it opens and hands them to the scripted user.
+private final class RecordingLauncher: BrowserLauncher {
+    private let user: AutomatedUser
+    private let urls = Mutex<[URL]>([])
+
+    init(forwardingTo user: AutomatedUser) {
+        self.user = user
+    }
+
+    var opened: [URL] { urls.withLock { $0 } }
+
+    func open(_ url: URL) async throws {
+        urls.withLock { $0.append(url) }
+        try await user.open(url)
     }
 }

@@ -26,17 +26,33 @@ open class MSALTokenParameters: MSALParameters {
     }
 }
 
-/// A claims request (MSAL's `MSALClaimsRequest`): the JSON of OpenID Connect's `claims` parameter.
-public final class MSALClaimsRequest: Sendable {
-    private let json: String
+/// How to sign out (MSAL's `MSALSignoutParameters`).
+public final class MSALSignoutParameters: MSALParameters {
+    /// Also end the identity provider's browser session by opening its sign-out page (false by default).
+    public var signoutFromBrowser = false
+    /// The browser that opens the sign-out page.
+    public let webviewParameters: MSALWebviewParameters
 
-    /// - Throws: ``MSALError`` `internal` / `invalidParameter` when the text is not a JSON object.
-    public init(jsonString: String) throws {
-        guard (try? JSONSerialization.jsonObject(with: Data(jsonString.utf8))) is [String: Any] else {
-            throw MSALError.internal(.invalidParameter, "The claims request is not a JSON object.")
-        }
-        json = jsonString
+    public init(webviewParameters: MSALWebviewParameters) {
+        self.webviewParameters = webviewParameters
+    }
+}
+
+/// Which accounts ``MSALPublicClientApplication/accountsFromDevice(for:completionBlock:)`` returns
+/// (MSAL's `MSALAccountEnumerationParameters`).
+public final class MSALAccountEnumerationParameters: MSALParameters {
+    public var identifier: String?
+    public var username: String?
+
+    /// All accounts.
+    override public init() {}
+
+    public init(identifier: String?) {
+        self.identifier = identifier
     }
 
-    public func jsonString() -> String { json }
+    public init(identifier: String?, username: String) {
+        self.identifier = identifier
+        self.username = username
+    }
 }

@@ -16,34 +16,3 @@ public final class MSALWebviewParameters {
         browserLauncher = authPresentationViewController as? any BrowserLauncher
     }
 }
-
-/// How to sign out (MSAL's `MSALSignoutParameters`).
-public final class MSALSignoutParameters: MSALParameters {
-    /// Also end the identity provider's browser session by opening its sign-out page (false by default).
-    public var signoutFromBrowser = false
-    /// The browser that opens the sign-out page.
-    public let webviewParameters: MSALWebviewParameters
-
-    public init(webviewParameters: MSALWebviewParameters) {
-        self.webviewParameters = webviewParameters
-    }
-}
-
-/// Which accounts ``MSALPublicClientApplication/accountsFromDevice(for:completionBlock:)`` returns
-/// (MSAL's `MSALAccountEnumerationParameters`).
-public final class MSALAccountEnumerationParameters: MSALParameters {
-    public var identifier: String?
-    public var username: String?
-
-    /// All accounts.
-    override public init() {}
-
-    public init(identifier: String?) {
-        self.identifier = identifier
-    }
-
-    public init(identifier: String?, username: String) {
-        self.identifier = identifier
-        self.username = username
-    }
-}
