@@ -130,6 +130,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "CompatibilityTests",
+            dependencies: [
+                "MSAL",
+                "EmulatorAutomation",
+                "IdentityEmulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "CLITests",
             dependencies: [
                 "MSAL",

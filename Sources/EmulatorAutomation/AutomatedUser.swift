@@ -35,7 +35,7 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
     /// Queues what the user does next time a sign-in page shows.
     public func then(_ choice: Choice) { choices.withLock { $0.append(choice) } }
 
-    /// The pages seen, by kind (`signin`, `picker`, `consent`), in order.
+    /// The pages seen, by kind (`signin`, `picker`, `consent`, `signedout`), in order.
     public var pagesSeen: [String] { visited.withLock { $0 } }
 
     public func open(_ url: URL) async throws {
@@ -67,6 +67,9 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
                 default:
                     result = try await submit(page, base: url, button: "cancel", fields: [:])
                 }
+            } else if page.contains("You signed out") {
+                visited.withLock { $0.append("signedout") }
+                return
             } else if page.contains("Permissions requested") {
                 visited.withLock { $0.append("consent") }
                 result = try await submit(page, base: url, button: consent ? "accept" : "cancel", fields: [:])

@@ -49,6 +49,9 @@ struct ProtocolUnitTests {
         #expect(Scopes.decorated(["User.Read", "openid"]) == ["User.Read", "openid", "profile", "offline_access"])
         #expect(Scopes.isSubset(["user.read"], of: ["user.read", "mail.read", "openid"]))
         #expect(!Scopes.isSubset(["Files.Read"], of: ["user.read"]))
+        #expect(Scopes.isSubset(["https://graph.microsoft.com/User.Read"], of: ["user.read"]))
+        #expect(Scopes.isSubset(["User.Read"], of: ["00000003-0000-0000-c000-000000000000/user.read"]))
+        #expect(!Scopes.isSubset(["api://b7c4e1a9/User.Read"], of: ["user.read"]))
         #expect(Scopes.declined(requested: ["User.Read", "Mail.Read", "offline_access"], granted: ["User.Read", "openid"]) == ["Mail.Read"])
         #expect(Scopes.declined(requested: ["https://graph.microsoft.com/User.Read"], granted: ["User.Read"]).isEmpty)
     }

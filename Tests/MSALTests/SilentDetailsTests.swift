@@ -123,7 +123,8 @@ struct SilentDetailsTests {
             try await app.signOut(adele.account)
             (current, previous) = try await app.currentAccount()
             #expect(current == megan.account)
-            #expect(previous == nil)
+            #expect(previous == adele.account)
+            #expect(previous?.username == "AdeleV@contoso.onmicrosoft.com")
         }
     }
 }

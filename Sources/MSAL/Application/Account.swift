@@ -57,3 +57,33 @@ public struct AuthenticationResult: Sendable {
     /// `Bearer <token>`, the `Authorization` header value.
     public var authorizationHeader: String { "Bearer \(accessToken)" }
 }
+
+/// An account an app signed in (or signed in before), as the cache's account metadata keeps it: enough
+/// to name the account after its tokens are gone (MSAL's "previous account" after a sign-out).
+struct PrincipalAccount: Sendable {
+    let homeAccountID: String
+    let username: String?
+    let environment: String?
+
+    init(homeAccountID: String, username: String?, environment: String?) {
+        self.homeAccountID = homeAccountID
+        self.username = username
+        self.environment = environment
+    }
+
+    init(_ account: Account) {
+        self.init(homeAccountID: account.identifier, username: account.username, environment: account.environment)
+    }
+}
+
+extension Account {
+    /// A signed-out account known only from the account metadata: no claims, no tenant profiles.
+    init(signedOut principal: PrincipalAccount) {
+        let parts = principal.homeAccountID.split(separator: ".", maxSplits: 1).map(String.init)
+        homeAccountID = ID(identifier: principal.homeAccountID, objectID: parts[0], tenantID: parts.count > 1 ? parts[1] : "")
+        username = principal.username ?? ""
+        environment = principal.environment ?? ""
+        accountClaims = [:]
+        tenantProfiles = []
+    }
+}

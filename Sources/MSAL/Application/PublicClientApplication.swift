@@ -22,7 +22,7 @@ public final class PublicClientApplication: Sendable {
     ///   `CancellationError` when the task is cancelled (the listener is closed either way).
     public func acquireTokenInteractively(_ parameters: InteractiveParameters) async throws -> AuthenticationResult {
         let result = try await InteractiveFlow(app: core).run(parameters)
-        try await core.cache.setPrincipal(clientID: core.configuration.clientID, homeAccountID: result.account.identifier)
+        try await core.cache.setPrincipal(clientID: core.configuration.clientID, PrincipalAccount(result.account))
         return result
     }
 
@@ -35,7 +35,7 @@ public final class PublicClientApplication: Sendable {
     public func acquireTokenByDeviceCode(scopes: [String], authority: Authority? = nil, claims: String? = nil,
                                          onCode: @Sendable (DeviceCodeInfo) async throws -> Void) async throws -> AuthenticationResult {
         let result = try await DeviceCodeFlow(app: core).run(scopes: scopes, authority: authority, claims: claims, onCode: onCode)
-        try await core.cache.setPrincipal(clientID: core.configuration.clientID, homeAccountID: result.account.identifier)
+        try await core.cache.setPrincipal(clientID: core.configuration.clientID, PrincipalAccount(result.account))
         return result
     }
 
@@ -57,14 +57,15 @@ public final class PublicClientApplication: Sendable {
     /// The signed-in account of a single-account app and the one signed in before it, remembered
     /// across runs (MSAL's `getCurrentAccount`).
     ///
-    /// - Returns: `current` is the last account signed in, or the only cached one; `previous` the one before.
+    /// - Returns: `current` is the last account signed in, or the only cached one; `previous` the one
+    ///   before, also after it signed out (then with its identifier, username and environment only).
     /// - Throws: ``MSALError`` `ambiguousAccount` when several accounts are cached and none was signed in last.
     public func currentAccount() async throws -> (current: Account?, previous: Account?) {
         let all = try await accounts()
         let (principal, previous) = try await core.cache.principal(clientID: core.configuration.clientID)
         func find(_ id: String?) -> Account? { id.flatMap { id in all.first { $0.identifier.caseInsensitiveCompare(id) == .orderedSame } } }
-        let previousAccount = find(previous)
-        if let current = find(principal) { return (current, previousAccount) }
+        let previousAccount = find(previous?.homeAccountID) ?? previous.map(Account.init(signedOut:))
+        if let current = find(principal?.homeAccountID) { return (current, previousAccount) }
         guard all.count <= 1 else {
             throw MSALError.internal(.ambiguousAccount, "Several accounts are signed in; pick one with accounts() or account(username:).")
         }
@@ -83,13 +84,15 @@ public final class PublicClientApplication: Sendable {
 
     /// Signs the account out of this app: forgets its tokens (and the family refresh token) and, with
     /// `fromBrowser`, opens the identity provider's sign-out page to end the browser session too.
-    public func signOut(_ account: Account, fromBrowser: Bool = false) async throws {
+    ///
+    /// - Parameter browser: opens the sign-out page; the app's browser when `nil`.
+    public func signOut(_ account: Account, fromBrowser: Bool = false, browser: (any BrowserLauncher)? = nil) async throws {
         let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
         try await removeAccount(account)
         guard fromBrowser, let endSession = endpoints.endSession else { return }
         var url = URLComponents(url: endSession, resolvingAgainstBaseURL: false)!
         url.queryItems = [URLQueryItem(name: "client_id", value: core.configuration.clientID)]
-        try await core.configuration.browser.open(url.url!)
+        try await (browser ?? core.configuration.browser).open(url.url!)
     }
 
     /// Removes the account's tokens for this app from the cache.
@@ -99,8 +102,8 @@ public final class PublicClientApplication: Sendable {
         try await core.cache.removeAccount(homeAccountID: account.identifier, clientID: core.configuration.clientID,
                                            familyID: metadata?.familyID)
         let (current, _) = try await core.cache.principal(clientID: core.configuration.clientID)
-        if current?.caseInsensitiveCompare(account.identifier) == .orderedSame {
-            try await core.cache.setPrincipal(clientID: core.configuration.clientID, homeAccountID: nil)
+        if current?.homeAccountID.caseInsensitiveCompare(account.identifier) == .orderedSame {
+            try await core.cache.setPrincipal(clientID: core.configuration.clientID, nil)
         }
     }
 

@@ -168,30 +168,37 @@ public actor TokenCache {
     // MARK: Current account
 
     /// The account an app last signed in (`current`) and the one before it (`previous`), kept across runs.
-    func principal(clientID: String) async throws -> (current: String?, previous: String?) {
+    func principal(clientID: String) async throws -> (current: PrincipalAccount?, previous: PrincipalAccount?) {
         try await loadIfNeeded()
         return storedPrincipal(clientID: clientID)
     }
 
-    private func storedPrincipal(clientID: String) -> (current: String?, previous: String?) {
+    private func storedPrincipal(clientID: String) -> (current: PrincipalAccount?, previous: PrincipalAccount?) {
         guard case .object(let all)? = unknownSections[Self.accountMetadataSection],
               case .object(let entry)? = all[clientID.lowercasedIfNeeded]
         else { return (nil, nil) }
         func value(_ key: String) -> String? { if case .string(let s)? = entry[key], !s.isEmpty { return s }; return nil }
-        return (value("principal_home_account_id"), value("previous_home_account_id"))
+        func account(_ prefix: String) -> PrincipalAccount? {
+            value("\(prefix)_home_account_id").map {
+                PrincipalAccount(homeAccountID: $0, username: value("\(prefix)_username"), environment: value("\(prefix)_account_environment"))
+            }
+        }
+        return (account("principal"), account("previous"))
     }
 
     /// Records who is signed in now; the former principal becomes the previous one.
-    func setPrincipal(clientID: String, homeAccountID: String?) async throws {
+    func setPrincipal(clientID: String, _ account: PrincipalAccount?) async throws {
         try await change {
             let (current, previous) = storedPrincipal(clientID: clientID)
-            let newPrevious = current != nil && current?.lowercasedIfNeeded != homeAccountID?.lowercasedIfNeeded ? current : previous
+            let newPrevious = current != nil && current?.homeAccountID.lowercasedIfNeeded != account?.homeAccountID.lowercasedIfNeeded ? current : previous
             var all: [String: CacheValue] = [:]
             if case .object(let existing)? = unknownSections[Self.accountMetadataSection] { all = existing }
-            all[clientID.lowercasedIfNeeded] = .object([
-                "principal_home_account_id": homeAccountID.map(CacheValue.string) ?? .null,
-                "previous_home_account_id": newPrevious.map(CacheValue.string) ?? .null,
-            ])
+            func fields(_ prefix: String, _ account: PrincipalAccount?) -> [String: CacheValue] {
+                ["\(prefix)_home_account_id": account.map { .string($0.homeAccountID) } ?? .null,
+                 "\(prefix)_username": account?.username.map(CacheValue.string) ?? .null,
+                 "\(prefix)_account_environment": account?.environment.map(CacheValue.string) ?? .null]
+            }
+            all[clientID.lowercasedIfNeeded] = .object(fields("principal", account).merging(fields("previous", newPrevious)) { a, _ in a })
             unknownSections[Self.accountMetadataSection] = .object(all)
         }
     }

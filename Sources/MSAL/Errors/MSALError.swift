@@ -14,6 +14,9 @@ public struct MSALError: Error, CustomNSError, CustomStringConvertible, Sendable
         case serverProtectionPoliciesRequired = -50004
         case userCanceled = -50005
         case serverError = -50006
+        case insufficientDeviceStrength = -50007
+        case mdmEnrollmentCompletedNeedsRetry = -50008
+        case serverInvalidRequestResetPasswordRequired = -50142
     }
 
     /// Finer reasons, reported under `MSALInternalErrorCodeKey` (`MSALInternalError`).

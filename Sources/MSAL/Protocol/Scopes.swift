@@ -17,9 +17,15 @@ enum Scopes {
         return out
     }
 
-    /// True when every scope of `requested` is in `granted`, ignoring case and the reserved scopes.
+    /// True when every scope of `requested` is in `granted` (lower-cased), ignoring case and the reserved
+    /// scopes; a Graph scope matches in its short and URI forms (`User.Read`, `https://graph.microsoft.com/User.Read`).
     static func isSubset(_ requested: [String], of granted: Set<String>) -> Bool {
-        requested.allSatisfy { reserved.contains($0.lowercased()) || granted.contains($0.lowercased()) }
+        requested.allSatisfy { scope in
+            let lower = scope.lowercased()
+            guard !reserved.contains(lower), !granted.contains(lower) else { return true }
+            let short = normalizedGraph(lower)
+            return graphPrefixes.contains { granted.contains($0 + short) } || granted.contains(short)
+        }
     }
 
     static func lowercasedSet(_ scopes: [String]) -> Set<String> { Set(scopes.map { $0.lowercased() }) }
@@ -32,9 +38,11 @@ enum Scopes {
         }
     }
 
+    private static let graphPrefixes = ["https://graph.microsoft.com/", "00000003-0000-0000-c000-000000000000/"]
+
     private static func normalizedGraph(_ scope: String) -> String {
         let lower = scope.lowercased()
-        for prefix in ["https://graph.microsoft.com/", "00000003-0000-0000-c000-000000000000/"] where lower.hasPrefix(prefix) {
+        for prefix in graphPrefixes where lower.hasPrefix(prefix) {
             return String(lower.dropFirst(prefix.count))
         }
         return lower

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Settings every call takes (MSAL's `MSALParameters`).
+open class MSALParameters {
+    /// Where the completion block runs. When `nil`: the main queue for interactive sign-in and
+    /// sign-out, MSAL's serial completion queue for everything else ("the queue the response arrived on").
+    public var completionBlockQueue: DispatchQueue?
+
+    public init() {}
+}
+
+/// What a token request asks for (MSAL's `MSALTokenParameters`).
+open class MSALTokenParameters: MSALParameters {
+    public var scopes: [String]
+    /// The account to get a token for.
+    public var account: MSALAccount?
+    /// Another authority than the app's, e.g. a specific tenant.
+    public var authority: MSALAuthority?
+    /// Claims to request, e.g. from a claims challenge; a silent request with claims skips cached tokens.
+    public var claimsRequest: MSALClaimsRequest?
+    /// Extra query parameters for `/authorize` (interactive sign-in only).
+    public var extraQueryParameters: [String: String]?
+
+    public init(scopes: [String]) {
+        self.scopes = scopes
+    }
+}
+
+/// How to sign out (MSAL's `MSALSignoutParameters`).
+public final class MSALSignoutParameters: MSALParameters {
+    /// Also end the identity provider's browser session by opening its sign-out page (false by default).
+    public var signoutFromBrowser = false
+    /// The browser that opens the sign-out page.
+    public let webviewParameters: MSALWebviewParameters
+
+    public init(webviewParameters: MSALWebviewParameters) {
+        self.webviewParameters = webviewParameters
+    }
+}
+
+/// Which accounts ``MSALPublicClientApplication/accountsFromDevice(for:completionBlock:)`` returns
+/// (MSAL's `MSALAccountEnumerationParameters`).
+public final class MSALAccountEnumerationParameters: MSALParameters {
+    public var identifier: String?
+    public var username: String?
+
+    /// All accounts.
+    override public init() {}
+
+    public init(identifier: String?) {
+        self.identifier = identifier
+    }
+
+    public init(identifier: String?, username: String) {
+        self.identifier = identifier
+        self.username = username
+    }
+}
