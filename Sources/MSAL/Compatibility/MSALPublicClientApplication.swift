@@ -17,6 +17,11 @@ open class MSALPublicClientApplication: @unchecked Sendable {
     /// An app for `https://login.microsoftonline.com/common` with a loopback redirect.
     ///
     /// - Throws: ``MSALError`` `internal` / `invalidParameter` for an empty client id.
+    /// Wraps an app made by a subclass (native authentication).
+    init(application: PublicClientApplication) {
+        self.application = application
+    }
+
     public convenience init(clientId: String) throws {
         try self.init(configuration: MSALPublicClientApplicationConfig(clientId: clientId))
     }

@@ -30,6 +30,8 @@ open class MSALPublicClientApplicationConfig {
     public var transport: (any HTTPTransport)?
     /// The time source token lifetimes are judged by; the system clock by default (tests move their own).
     public var clock: any TimeSource = SystemTimeSource()
+    /// Linux: how the library waits (password-reset polling, retry delays); tests make it instant.
+    public var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
     /// A configuration for `https://login.microsoftonline.com/common` and a loopback redirect.
     public convenience init(clientId: String) {
@@ -59,6 +61,7 @@ open class MSALPublicClientApplicationConfig {
         configuration.browser = browserLauncher
         if let transport { configuration.transport = transport }
         configuration.clock = clock
+        configuration.sleep = sleep
         configuration.logger = MSALGlobalConfig.loggerConfig.logger()
         configuration.piiLoggingEnabled = MSALGlobalConfig.loggerConfig.logMaskingLevel != .settingsMaskAllPII
         return configuration

@@ -49,12 +49,7 @@ public final class NativeAuthApplication: Sendable {
     ///
     /// - Throws: ``MSALError`` for discovery and cache errors.
     public func currentAccount() async throws -> NativeAuthUserAccount? {
-        guard let account = try await application.currentAccount().current else { return nil }
-        let core = engine.core
-        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
-        let idToken = try await core.cache.idToken(homeAccountID: account.identifier, clientID: core.configuration.clientID,
-                                                   realm: account.homeAccountID.tenantID, environments: endpoints.aliases)
-        return NativeAuthUserAccount(app: application, account: account, idToken: idToken?.secret, scopes: [])
+        try await engine.currentUser()
     }
 
     private static func check(username: String, password: String?) throws {

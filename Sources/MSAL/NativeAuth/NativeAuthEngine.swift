@@ -46,9 +46,18 @@ struct NativeAuthEngine: Sendable {
         for other in try await app.accounts() where other.identifier != result.account.identifier {
             try await app.removeAccount(other)
         }
-        try await core.cache.setPrincipal(clientID: core.configuration.clientID, homeAccountID: result.account.identifier)
+        try await core.cache.setPrincipal(clientID: core.configuration.clientID, PrincipalAccount(result.account))
         core.log.info("native sign-in finished", ["grant": grant], pii: ["username": result.account.username])
         return NativeAuthUserAccount(app: app, account: result.account, idToken: result.idToken, scopes: scopes)
+    }
+
+    /// The signed-in user from the cache (the app's current account) with its ID token, or `nil`.
+    func currentUser() async throws -> NativeAuthUserAccount? {
+        guard let account = try await app.currentAccount().current else { return nil }
+        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
+        let idToken = try await core.cache.idToken(homeAccountID: account.identifier, clientID: core.configuration.clientID,
+                                                   realm: account.homeAccountID.tenantID, environments: endpoints.aliases)
+        return NativeAuthUserAccount(app: app, account: account, idToken: idToken?.secret, scopes: [])
     }
 
     /// The scopes asked for plus `openid offline_access profile`, without duplicates, in order.

@@ -39,7 +39,8 @@ final class Console: Sendable {
         }
     }
 
-    static let failurePrefixes = ["Could not", "Couldn't", "Unable", "Didn't find", "Received error", "Device info not returned"]
+    static let failurePrefixes = ["Could not", "Couldn't", "Unable", "Didn't find", "Received error", "Device info not returned",
+                                  "Unsuccessful", "Error retrieving", "Invalid API"]
 
     private let state = Mutex(State())
 

@@ -54,6 +54,19 @@ final class TutorialEnvironment: Sendable {
     var clientID: String { Directory.DemoIDs.publicClient }
     /// The External ID demo app.
     var externalClientID: String { Directory.DemoIDs.externalPublicClient }
+    /// The sample APIs' application ids.
+    var api1: String { Directory.DemoIDs.api1 }
+    var api2: String { Directory.DemoIDs.api2 }
+
+    /// The last one-time code the emulator "emailed" to `address`.
+    func lastCode(to address: String) async throws -> String {
+        let outbox = try await admin("GET", "outbox")
+        let messages = (outbox["messages"] as? [[String: Any]]) ?? []
+        guard let code = messages.last(where: { ($0["to"] as? String) == address })?["code"] as? String else {
+            throw Console.Failure(description: "no code was sent to \(address)")
+        }
+        return code
+    }
     /// `kAuthority`: the emulator standing in for `https://login.microsoftonline.com/{tenant}`.
     func authority(_ tenant: String) -> String { "\(emulator.baseURL.absoluteString)/\(tenant)" }
     /// `kGraphEndpoint`: the emulator serves Graph's `/v1.0/me` too.

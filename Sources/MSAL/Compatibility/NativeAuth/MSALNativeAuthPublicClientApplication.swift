@@ -1,0 +1,200 @@
+import Foundation
+
+/// The challenge types an app can present (MSAL's `MSALNativeAuthChallengeTypes`); `redirect` is always added.
+public struct MSALNativeAuthChallengeTypes: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let OOB = MSALNativeAuthChallengeTypes(rawValue: 1 << 0)
+    public static let password = MSALNativeAuthChallengeTypes(rawValue: 1 << 1)
+
+    var core: NativeAuthChallengeTypes {
+        var types: NativeAuthChallengeTypes = []
+        if contains(.OOB) { types.insert(.oob) }
+        if contains(.password) { types.insert(.password) }
+        return types
+    }
+}
+
+/// The configuration of a native-auth app: a client on an External ID (`ciamlogin.com`) authority.
+public final class MSALNativeAuthPublicClientApplicationConfig: MSALPublicClientApplicationConfig, @unchecked Sendable {
+    public let challengeTypes: MSALNativeAuthChallengeTypes
+
+    /// - Parameter authority: the External ID tenant, e.g. `https://contoso.ciamlogin.com/contoso.onmicrosoft.com`,
+    ///   or the identity emulator's External ID tenant.
+    public init(clientId: String, authority: MSALCIAMAuthority, challengeTypes: MSALNativeAuthChallengeTypes) {
+        self.challengeTypes = challengeTypes
+        super.init(clientId: clientId, redirectUri: nil, authority: authority)
+    }
+
+    /// `https://<tenantSubdomain>.ciamlogin.com/<tenantSubdomain>.onmicrosoft.com`.
+    ///
+    /// - Throws: ``MSALError`` `invalidParameter` when the subdomain makes no valid URL.
+    public convenience init(clientId: String, tenantSubdomain: String, challengeTypes: MSALNativeAuthChallengeTypes) throws {
+        guard let url = URL(string: "https://\(tenantSubdomain).ciamlogin.com/\(tenantSubdomain).onmicrosoft.com") else {
+            throw MSALError.internal(.invalidParameter, "The tenant subdomain makes no valid URL.")
+        }
+        self.init(clientId: clientId, authority: try MSALCIAMAuthority(url: url), challengeTypes: challengeTypes)
+    }
+}
+
+/// MSAL's native-authentication app: sign-up, sign-in and password reset with the app's own screens,
+/// reported to delegates on the main actor. Every classic call of ``MSALPublicClientApplication`` works too.
+///
+/// `@unchecked Sendable` invariant: as the superclass, only `let`s of Sendable types.
+public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplication, @unchecked Sendable {
+    let engine: NativeAuthEngine
+
+    /// - Throws: ``MSALError`` `invalidParameter` for an empty client id.
+    public init(nativeAuthConfiguration configuration: MSALNativeAuthPublicClientApplicationConfig) throws {
+        let core = try configuration.coreConfiguration()
+        let application = try PublicClientApplication(configuration: core)
+        engine = NativeAuthEngine(app: application, challengeTypes: configuration.challengeTypes.core.wireValue)
+        super.init(application: application)
+    }
+
+    /// An app on `https://<tenantSubdomain>.ciamlogin.com`.
+    ///
+    /// - Throws: ``MSALError`` `invalidParameter` for an empty client id or a bad subdomain.
+    public convenience init(clientId: String, tenantSubdomain: String, challengeTypes: MSALNativeAuthChallengeTypes,
+                            redirectUri: String? = nil) throws {
+        let configuration = try MSALNativeAuthPublicClientApplicationConfig(
+            clientId: clientId, tenantSubdomain: tenantSubdomain, challengeTypes: challengeTypes)
+        configuration.redirectUri = redirectUri
+        try self.init(nativeAuthConfiguration: configuration)
+    }
+
+    /// An app on any External ID authority URL, e.g. the identity emulator's
+    /// `http://127.0.0.1:8400/contosocustomers.onmicrosoft.com`.
+    ///
+    /// - Throws: ``MSALError`` `invalidParameter` for an empty client id or an invalid URL.
+    public convenience init(clientId: String, authorityURL: URL, challengeTypes: MSALNativeAuthChallengeTypes) throws {
+        try self.init(nativeAuthConfiguration: MSALNativeAuthPublicClientApplicationConfig(
+            clientId: clientId, authority: try MSALCIAMAuthority(url: authorityURL), challengeTypes: challengeTypes))
+    }
+
+    // MARK: Entry points
+
+    /// Starts a sign-in; the outcome goes to `delegate` on the main actor.
+    public func signIn(parameters: MSALNativeAuthSignInParameters, delegate: any SignInStartDelegate) {
+        let (engine, username, password, scopes) = (engine, parameters.username, parameters.password, parameters.scopes ?? [])
+        NativeDelegates.run {
+            do {
+                guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    return await delegate.onSignInStartError(error: SignInStartError(type: .invalidUsername))
+                }
+                if let password, password.isEmpty {
+                    return await delegate.onSignInStartError(error: SignInStartError(type: .invalidCredentials))
+                }
+                await NativeDelegates.signInStart(try await engine.signIn(username: username, password: password, scopes: scopes), delegate)
+            } catch {
+                await delegate.onSignInStartError(error: SignInStartError(type: .generalError, error))
+            }
+        }
+    }
+
+    /// Starts a sign-in (the MSAL 1.x form the tutorials use).
+    public func signIn(username: String, password: String? = nil, scopes: [String]? = nil, correlationId: UUID? = nil,
+                       delegate: any SignInStartDelegate) {
+        let parameters = MSALNativeAuthSignInParameters(username: username)
+        parameters.password = password
+        parameters.scopes = scopes
+        parameters.correlationId = correlationId
+        signIn(parameters: parameters, delegate: delegate)
+    }
+
+    /// Starts a sign-up; the outcome goes to `delegate` on the main actor.
+    public func signUp(parameters: MSALNativeAuthSignUpParameters, delegate: any SignUpStartDelegate) {
+        let (engine, username, password) = (engine, parameters.username, parameters.password)
+        let attributes = (parameters.attributes ?? [:]).mapValues { "\($0)" }
+        NativeDelegates.run {
+            do {
+                guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    return await delegate.onSignUpStartError(error: SignUpStartError(type: .invalidUsername))
+                }
+                if let password, password.isEmpty {
+                    return await delegate.onSignUpStartError(error: SignUpStartError(type: .invalidPassword))
+                }
+                await NativeDelegates.signUpStart(try await engine.signUp(username: username, password: password, attributes: attributes), delegate)
+            } catch {
+                await delegate.onSignUpStartError(error: SignUpStartError(type: .generalError, error))
+            }
+        }
+    }
+
+    /// Starts a sign-up (the MSAL 1.x form).
+    public func signUp(username: String, password: String? = nil, attributes: [String: Any]? = nil, correlationId: UUID? = nil,
+                       delegate: any SignUpStartDelegate) {
+        let parameters = MSALNativeAuthSignUpParameters(username: username)
+        parameters.password = password
+        parameters.attributes = attributes
+        parameters.correlationId = correlationId
+        signUp(parameters: parameters, delegate: delegate)
+    }
+
+    /// Starts a password reset; the outcome goes to `delegate` on the main actor.
+    public func resetPassword(parameters: MSALNativeAuthResetPasswordParameters, delegate: any ResetPasswordStartDelegate) {
+        let (engine, username) = (engine, parameters.username)
+        NativeDelegates.run {
+            do {
+                guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    return await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .invalidUsername))
+                }
+                await NativeDelegates.resetStart(try await engine.resetPassword(username: username), delegate)
+            } catch {
+                await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .generalError, error))
+            }
+        }
+    }
+
+    /// Starts a password reset (the MSAL 1.x form).
+    public func resetPassword(username: String, correlationId: UUID? = nil, delegate: any ResetPasswordStartDelegate) {
+        let parameters = MSALNativeAuthResetPasswordParameters(username: username)
+        parameters.correlationId = correlationId
+        resetPassword(parameters: parameters, delegate: delegate)
+    }
+
+    /// The signed-in user from the cache, or `nil`. Blocks until the cache answers, as MSAL does.
+    public func getNativeAuthUserAccount(correlationId: UUID? = nil) -> MSALNativeAuthUserAccountResult? {
+        let engine = engine
+        let user = try? Completion.wait { try await engine.currentUser() }
+        return user.flatMap { $0 }.map(MSALNativeAuthUserAccountResult.init)
+    }
+}
+
+/// Parameters of ``MSALNativeAuthPublicClientApplication/signIn(parameters:delegate:)``.
+public final class MSALNativeAuthSignInParameters: @unchecked Sendable {
+    // Unchecked: a parameter object filled on one thread before the call, which copies what it needs.
+    public let username: String
+    public var password: String?
+    public var scopes: [String]?
+    public var correlationId: UUID?
+    public init(username: String) { self.username = username }
+}
+
+/// Parameters of ``MSALNativeAuthPublicClientApplication/signUp(parameters:delegate:)``.
+public final class MSALNativeAuthSignUpParameters: @unchecked Sendable {
+    // Unchecked: a parameter object filled on one thread before the call, which copies what it needs.
+    public let username: String
+    public var password: String?
+    /// User attributes by name; values are sent as strings.
+    public var attributes: [String: Any]?
+    public var correlationId: UUID?
+    public init(username: String) { self.username = username }
+}
+
+/// Parameters of ``MSALNativeAuthPublicClientApplication/resetPassword(parameters:delegate:)``.
+public final class MSALNativeAuthResetPasswordParameters: @unchecked Sendable {
+    // Unchecked: a parameter object filled on one thread before the call, which copies what it needs.
+    public let username: String
+    public var correlationId: UUID?
+    public init(username: String) { self.username = username }
+}
+
+/// Parameters of ``MSALNativeAuthUserAccountResult/getAccessToken(parameters:delegate:)``.
+public final class MSALNativeAuthGetAccessTokenParameters: @unchecked Sendable {
+    // Unchecked: a parameter object filled on one thread before the call, which copies what it needs.
+    public var forceRefresh = false
+    public var scopes: [String]?
+    public var correlationId: UUID?
+    public init() {}
+}

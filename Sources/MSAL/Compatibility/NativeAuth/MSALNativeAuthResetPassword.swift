@@ -1,0 +1,90 @@
+import Foundation
+
+/// Receives the outcome of ``MSALNativeAuthPublicClientApplication/resetPassword(parameters:delegate:)``.
+@MainActor public protocol ResetPasswordStartDelegate: AnyObject, Sendable {
+    func onResetPasswordStartError(error: ResetPasswordStartError)
+    func onResetPasswordCodeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+}
+
+/// Receives the outcome of ``ResetPasswordCodeRequiredState/submitCode(code:delegate:)``.
+@MainActor public protocol ResetPasswordVerifyCodeDelegate: AnyObject, Sendable {
+    func onResetPasswordVerifyCodeError(error: VerifyCodeError, newState: ResetPasswordCodeRequiredState?)
+    func onPasswordRequired(newState: ResetPasswordRequiredState)
+}
+
+/// Receives the outcome of ``ResetPasswordRequiredState/submitPassword(password:delegate:)``.
+@MainActor public protocol ResetPasswordRequiredDelegate: AnyObject, Sendable {
+    func onResetPasswordRequiredError(error: PasswordRequiredError, newState: ResetPasswordRequiredState?)
+    func onResetPasswordCompleted(newState: SignInAfterResetPasswordState)
+}
+
+/// Receives the outcome of ``ResetPasswordCodeRequiredState/resendCode(delegate:)``.
+@MainActor public protocol ResetPasswordResendCodeDelegate: AnyObject, Sendable {
+    func onResetPasswordResendCodeError(error: ResendCodeError, newState: ResetPasswordCodeRequiredState?)
+    func onResetPasswordResendCodeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+}
+
+extension ResetPasswordCodeRequiredState {
+    /// Submits the code; the outcome goes to `delegate` on the main actor.
+    public func submitCode(code: String, delegate: any ResetPasswordVerifyCodeDelegate) {
+        NativeDelegates.run {
+            do {
+                switch try await submitCode(code) {
+                case .newPasswordRequired(let state): await delegate.onPasswordRequired(newState: state)
+                case .invalidCode(let state): await delegate.onResetPasswordVerifyCodeError(error: VerifyCodeError(type: .invalidCode), newState: state)
+                default: await delegate.onResetPasswordVerifyCodeError(error: VerifyCodeError(type: .generalError), newState: nil)
+                }
+            } catch {
+                await delegate.onResetPasswordVerifyCodeError(error: VerifyCodeError(type: .generalError, error), newState: nil)
+            }
+        }
+    }
+
+    /// Sends a new code; the outcome goes to `delegate` on the main actor.
+    public func resendCode(delegate: any ResetPasswordResendCodeDelegate) {
+        NativeDelegates.run {
+            do {
+                guard case .codeRequired(let state, let delivery) = try await resendCode() else {
+                    return await delegate.onResetPasswordResendCodeError(error: ResendCodeError(), newState: nil)
+                }
+                await delegate.onResetPasswordResendCodeRequired(newState: state, sentTo: delivery.sentTo,
+                                                                  channelTargetType: MSALNativeAuthChannelType(delivery.channel),
+                                                                  codeLength: delivery.codeLength)
+            } catch {
+                await delegate.onResetPasswordResendCodeError(error: ResendCodeError(error), newState: nil)
+            }
+        }
+    }
+}
+
+extension ResetPasswordRequiredState {
+    /// Submits the new password and waits until it is applied; the outcome goes to `delegate` on the main actor.
+    public func submitPassword(password: String, delegate: any ResetPasswordRequiredDelegate) {
+        NativeDelegates.run {
+            do {
+                switch try await submitPassword(password) {
+                case .completed(let state): await delegate.onResetPasswordCompleted(newState: state)
+                case .invalidPassword(_, let state): await delegate.onResetPasswordRequiredError(error: PasswordRequiredError(type: .invalidPassword), newState: state)
+                default: await delegate.onResetPasswordRequiredError(error: PasswordRequiredError(type: .generalError), newState: nil)
+                }
+            } catch {
+                await delegate.onResetPasswordRequiredError(error: PasswordRequiredError(type: .generalError, error), newState: nil)
+            }
+        }
+    }
+}
+
+extension NativeDelegates {
+    /// Reports a password reset start's result to its delegate.
+    static func resetStart(_ result: ResetPasswordResult, _ delegate: any ResetPasswordStartDelegate) async {
+        switch result {
+        case .codeRequired(let state, let delivery):
+            await delegate.onResetPasswordCodeRequired(newState: state, sentTo: delivery.sentTo,
+                                                       channelTargetType: MSALNativeAuthChannelType(delivery.channel), codeLength: delivery.codeLength)
+        case .userNotFound: await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .userNotFound))
+        case .userHasNoPassword: await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .userDoesNotHavePassword))
+        case .browserRequired: await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .browserRequired))
+        default: await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .generalError))
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+
+/// Receives the outcome of ``MSALNativeAuthPublicClientApplication/signIn(parameters:delegate:)``.
+@MainActor public protocol SignInStartDelegate: AnyObject, Sendable {
+    func onSignInStartError(error: SignInStartError)
+    func onSignInCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+    func onSignInPasswordRequired(newState: SignInPasswordRequiredState)
+    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
+}
+
+extension SignInStartDelegate {
+    public func onSignInCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+        onSignInStartError(error: SignInStartError(type: .generalError, message: NativeDelegates.notImplemented("onSignInCodeRequired")))
+    }
+    public func onSignInPasswordRequired(newState: SignInPasswordRequiredState) {
+        onSignInStartError(error: SignInStartError(type: .generalError, message: NativeDelegates.notImplemented("onSignInPasswordRequired")))
+    }
+    public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
+        onSignInStartError(error: SignInStartError(type: .generalError, message: NativeDelegates.notImplemented("onSignInCompleted")))
+    }
+}
+
+/// Receives the outcome of ``SignInPasswordRequiredState/submitPassword(password:delegate:)``.
+@MainActor public protocol SignInPasswordRequiredDelegate: AnyObject, Sendable {
+    func onSignInPasswordRequiredError(error: PasswordRequiredError, newState: SignInPasswordRequiredState?)
+    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
+}
+
+extension SignInPasswordRequiredDelegate {
+    public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
+        onSignInPasswordRequiredError(error: PasswordRequiredError(type: .generalError, message: NativeDelegates.notImplemented("onSignInCompleted")),
+                                      newState: nil)
+    }
+}
+
+/// Receives the outcome of ``SignInCodeRequiredState/submitCode(code:delegate:)``.
+@MainActor public protocol SignInVerifyCodeDelegate: AnyObject, Sendable {
+    func onSignInVerifyCodeError(error: VerifyCodeError, newState: SignInCodeRequiredState?)
+    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
+}
+
+/// Receives the outcome of ``SignInCodeRequiredState/resendCode(delegate:)``.
+@MainActor public protocol SignInResendCodeDelegate: AnyObject, Sendable {
+    func onSignInResendCodeError(error: ResendCodeError, newState: SignInCodeRequiredState?)
+    func onSignInResendCodeCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+}
+
+/// Receives the outcome of signing in after a sign-up.
+@MainActor public protocol SignInAfterSignUpDelegate: AnyObject, Sendable {
+    func onSignInAfterSignUpError(error: SignInAfterSignUpError)
+    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
+}
+
+/// Receives the outcome of signing in after a password reset.
+@MainActor public protocol SignInAfterResetPasswordDelegate: AnyObject, Sendable {
+    func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError)
+    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
+}
+
+extension SignInPasswordRequiredState {
+    /// Submits the password; the outcome goes to `delegate` on the main actor.
+    public func submitPassword(password: String, delegate: any SignInPasswordRequiredDelegate) {
+        NativeDelegates.run {
+            do {
+                switch try await submitPassword(password) {
+                case .completed(let user): await delegate.onSignInCompleted(result: MSALNativeAuthUserAccountResult(user))
+                case .invalidPassword(let state): await delegate.onSignInPasswordRequiredError(error: PasswordRequiredError(type: .invalidPassword), newState: state)
+                case .browserRequired(let reason): await delegate.onSignInPasswordRequiredError(error: PasswordRequiredError(type: .browserRequired, message: reason), newState: nil)
+                default: await delegate.onSignInPasswordRequiredError(error: PasswordRequiredError(type: .generalError), newState: nil)
+                }
+            } catch {
+                await delegate.onSignInPasswordRequiredError(error: PasswordRequiredError(type: .generalError, error), newState: nil)
+            }
+        }
+    }
+}
+
+extension SignInCodeRequiredState {
+    /// Submits the code; the outcome goes to `delegate` on the main actor.
+    public func submitCode(code: String, delegate: any SignInVerifyCodeDelegate) {
+        NativeDelegates.run {
+            do {
+                switch try await submitCode(code) {
+                case .completed(let user): await delegate.onSignInCompleted(result: MSALNativeAuthUserAccountResult(user))
+                case .invalidCode(let state): await delegate.onSignInVerifyCodeError(error: VerifyCodeError(type: .invalidCode), newState: state)
+                case .browserRequired: await delegate.onSignInVerifyCodeError(error: VerifyCodeError(type: .browserRequired), newState: nil)
+                default: await delegate.onSignInVerifyCodeError(error: VerifyCodeError(type: .generalError), newState: nil)
+                }
+            } catch {
+                await delegate.onSignInVerifyCodeError(error: VerifyCodeError(type: .generalError, error), newState: nil)
+            }
+        }
+    }
+
+    /// Sends a new code; the outcome goes to `delegate` on the main actor.
+    public func resendCode(delegate: any SignInResendCodeDelegate) {
+        NativeDelegates.run {
+            do {
+                guard case .codeRequired(let state, let delivery) = try await resendCode() else {
+                    return await delegate.onSignInResendCodeError(error: ResendCodeError(), newState: nil)
+                }
+                await delegate.onSignInResendCodeCodeRequired(newState: state, sentTo: delivery.sentTo,
+                                                               channelTargetType: MSALNativeAuthChannelType(delivery.channel),
+                                                               codeLength: delivery.codeLength)
+            } catch {
+                await delegate.onSignInResendCodeError(error: ResendCodeError(error), newState: nil)
+            }
+        }
+    }
+}
+
+extension NativeDelegates {
+    /// Reports a sign-in start's result to its delegate.
+    static func signInStart(_ result: SignInResult, _ delegate: any SignInStartDelegate) async {
+        switch result {
+        case .completed(let user): await delegate.onSignInCompleted(result: MSALNativeAuthUserAccountResult(user))
+        case .codeRequired(let state, let delivery):
+            await delegate.onSignInCodeRequired(newState: state, sentTo: delivery.sentTo,
+                                                channelTargetType: MSALNativeAuthChannelType(delivery.channel), codeLength: delivery.codeLength)
+        case .passwordRequired(let state): await delegate.onSignInPasswordRequired(newState: state)
+        case .invalidPassword, .invalidCode: await delegate.onSignInStartError(error: SignInStartError(type: .invalidCredentials))
+        case .userNotFound: await delegate.onSignInStartError(error: SignInStartError(type: .userNotFound))
+        case .browserRequired: await delegate.onSignInStartError(error: SignInStartError(type: .browserRequired))
+        }
+    }
+
+    /// Reports a sign-in after sign-up or reset: `completed`, or the error `fail` makes.
+    static func signInAfter(_ result: SignInResult, completed: @MainActor (MSALNativeAuthUserAccountResult) -> Void,
+                            fail: @MainActor (Bool) -> Void) async {
+        switch result {
+        case .completed(let user): await completed(MSALNativeAuthUserAccountResult(user))
+        case .browserRequired: await fail(true)
+        default: await fail(false)
+        }
+    }
+}
+
+extension SignInAfterSignUpState {
+    /// Signs the new user in; the outcome goes to `delegate` on the main actor.
+    public func signIn(scopes: [String]? = nil, correlationId: UUID? = nil, delegate: any SignInAfterSignUpDelegate) {
+        NativeDelegates.run {
+            do {
+                await NativeDelegates.signInAfter(try await signIn(scopes: scopes ?? []),
+                    completed: { delegate.onSignInCompleted(result: $0) },
+                    fail: { delegate.onSignInAfterSignUpError(error: SignInAfterSignUpError(browserRequired: $0)) })
+            } catch {
+                await delegate.onSignInAfterSignUpError(error: SignInAfterSignUpError(error))
+            }
+        }
+    }
+}
+
+extension SignInAfterResetPasswordState {
+    /// Signs the user in with the new password; the outcome goes to `delegate` on the main actor.
+    public func signIn(scopes: [String]? = nil, correlationId: UUID? = nil, delegate: any SignInAfterResetPasswordDelegate) {
+        NativeDelegates.run {
+            do {
+                await NativeDelegates.signInAfter(try await signIn(scopes: scopes ?? []),
+                    completed: { delegate.onSignInCompleted(result: $0) },
+                    fail: { delegate.onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError(browserRequired: $0)) })
+            } catch {
+                await delegate.onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError(error))
+            }
+        }
+    }
+}

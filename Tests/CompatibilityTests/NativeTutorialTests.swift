@@ -1,0 +1,77 @@
+import Foundation
+import MSAL
+import Testing
+
+@Suite("Tutorial seed 001 and the native-auth delegate API", .timeLimit(.minutes(1)))
+struct NativeTutorialTests {
+    @Test("seed 001: sign in with email and password, tokens for API 1 and API 2, both APIs called, then the cached token reused")
+    func twoAPIs() async throws {
+        try await TutorialEnvironment.with { environment in
+            let vc = try await MainActor.run { try Seed001ViewController(environment: environment) }
+            await MainActor.run {
+                vc.emailTextField.text = "jane@example.com"
+                vc.passwordTextField.text = "Jane-Demo-Pass4"
+                vc.signInPressed(vc)
+            }
+            try await vc.console.expect("Signed in: jane@example.com")
+            await MainActor.run { vc.protectedApi1Pressed(vc) }
+            try await vc.console.expect("Retrieving access token to use with API 1...")
+            try await vc.console.expect("Accessed API successfully using access token.")
+            await MainActor.run { vc.protectedApi2Pressed(vc) }
+            try await vc.console.expect("Retrieving access token to use with API 2...")
+            let api2 = try await vc.console.expect("Accessed API successfully using access token.")
+            #expect(api2.contains("ToDoList API 2"))
+            let (one, two) = await MainActor.run { (vc.accessTokenAPI1, vc.accessTokenAPI2) }
+            #expect(one != nil && two != nil && one != two)
+            await MainActor.run { vc.protectedApi1Pressed(vc) }
+            try await vc.console.expect("Accessed API successfully using access token.")
+            #expect(try await environment.tokenRequests() == ["password", "refresh_token", "refresh_token"])
+        }
+    }
+
+    @Test("delegates: sign-up step by step, errors with MSAL's flags, a password reset, and a missing optional method")
+    func delegateFlows() async throws {
+        try await TutorialEnvironment.with { environment in
+            let app = try await MainActor.run { try Seed001ViewController(environment: environment).nativeAuth! }
+            let recorder = await NativeRecorder()
+
+            app.signIn(username: "nobody@example.com", password: "Whatever-1", delegate: recorder)
+            #expect(try await recorder.next().signInError?.isUserNotFound == true)
+            app.signIn(username: "jane@example.com", password: "Wrong-Pass-1", delegate: recorder)
+            #expect(try await recorder.next().signInError?.isInvalidCredentials == true)
+            app.signUp(username: "jane@example.com", password: "Another-Pass-1", delegate: recorder)
+            #expect(try await recorder.next().signUpError?.isUserAlreadyExists == true)
+
+            let email = "delegate.user@example.org"
+            app.signUp(username: email, attributes: ["displayName": "Delegate User"], delegate: recorder)
+            guard case .signUpCode(let code, let sentTo) = try await recorder.next() else { Issue.record("code"); return }
+            #expect(sentTo == "d***@e******.org")
+            code.submitCode(code: "1", delegate: recorder)
+            guard case .verifyCodeError(let wrong, let retry?) = try await recorder.next() else { Issue.record("wrong code"); return }
+            #expect(wrong.isInvalidCode)
+            retry.submitCode(code: try await environment.lastCode(to: email), delegate: recorder)
+            guard case .signUpPassword(let password) = try await recorder.next() else { Issue.record("password"); return }
+            password.submitPassword(password: "weakweakweak", delegate: recorder)
+            guard case .passwordError(let weak, let again?) = try await recorder.next() else { Issue.record("weak"); return }
+            #expect(weak.isInvalidPassword)
+            again.submitPassword(password: "Strong-Enough-9", delegate: recorder)
+            guard case .attributesRequired(let names, let attributes) = try await recorder.next() else { Issue.record("attributes"); return }
+            #expect(names == ["country"])
+            attributes.submitAttributes(attributes: ["country": "NZ"], delegate: recorder)
+            guard case .signUpCompleted(let after) = try await recorder.next() else { Issue.record("completed"); return }
+            after.signIn(delegate: recorder)
+            guard case .signedIn(let user) = try await recorder.next() else { Issue.record("signed in"); return }
+            #expect(user.account.username == email)
+            #expect(app.getNativeAuthUserAccount()?.account.username == email)
+
+            app.resetPassword(username: "sam@example.com", delegate: recorder)
+            guard case .resetError(let noPassword) = try await recorder.next() else { Issue.record("reset"); return }
+            #expect(noPassword.isUserDoesNotHavePassword)
+
+            let minimal = await MinimalDelegate()
+            app.signIn(username: "sam@example.com", delegate: minimal)
+            let message = try await minimal.error()
+            #expect(message == "MSALNativeAuth has called the delegate method onSignInCodeRequired that has not been implemented")
+        }
+    }
+}
