@@ -81,7 +81,8 @@ struct DemoStory {
             let left = try await app.accounts().map(\.username)
             narrator.detail("\(signedIn.account.username) signed out; still signed in: \(left.isEmpty ? "nobody" : left.joined(separator: ", "))")
         }
-        return 8
+        try await NativeDemoSteps(emulator: emulator, http: http, clock: clock, narrator: narrator).run(from: 9)
+        return 8 + NativeDemoSteps.stepCount
     }
 
     private func makeApp(clientID: String, tenant: String, user: AutomatedUser) throws -> PublicClientApplication {

@@ -1,0 +1,89 @@
+import AsyncHTTPClient
+import Foundation
+import IdentityEmulator
+import MSAL
+
+/// The native-authentication part of the demo (tutorial seed 001): a customer signs up with the app's
+/// own prompts, signs in with email and password, gets tokens for two APIs from the one sign-in, and
+/// resets a forgotten password. Codes are read from the emulator's outbox, as a customer reads email.
+struct NativeDemoSteps {
+    let emulator: RunningEmulator
+    let http: HTTPClient
+    let clock: DemoClock
+    let narrator: Narrator
+
+    private let ids = Directory.DemoIDs.self
+    static let stepCount = 3
+
+    func run(from first: Int) async throws {
+        let app = try makeApp()
+        let email = "new.customer@example.com"
+        try await narrator.step(first, "Native auth: sign up a new customer (email code, password, attributes)") {
+            guard case .codeRequired(let state, let delivery) = try await app.signUp(
+                username: email, password: "Demo-Customer-Pass5", attributes: ["displayName": "New Customer"]) else {
+                throw DemoError("sign-up did not ask for the email code")
+            }
+            narrator.detail("an \(delivery.codeLength)-digit code was emailed to \(delivery.sentTo); the customer types it in")
+            guard case .attributesRequired(let attributes, let required) = try await state.submitCode(try await lastCode(to: email)) else {
+                throw DemoError("sign-up did not ask for the missing attributes")
+            }
+            narrator.detail("the tenant also needs: \(required.map(\.name).joined(separator: ", "))")
+            guard case .completed(let after) = try await attributes.submitAttributes(["country": "NZ"]),
+                  case .completed(let user) = try await after.signIn() else {
+                throw DemoError("sign-up did not finish")
+            }
+            narrator.detail("\(user.accountClaims["name"] ?? "?") signed up and is signed in, without typing the password again")
+        }
+        try await narrator.step(first + 1, "Native auth: sign in with email and password, tokens for API 1 and API 2, calls to both") {
+            guard case .completed(let user) = try await app.signIn(username: "jane@example.com", password: "Jane-Demo-Pass4") else {
+                throw DemoError("Jane could not sign in")
+            }
+            narrator.detail("\(user.account.username) signed in (the app keeps one customer signed in)")
+            for (name, path, api) in [("API 1", "api1/todolist", ids.api1), ("API 2", "api2/todolist", ids.api2)] {
+                let scopes = ["api://\(api)/ToDoList.Read", "api://\(api)/ToDoList.ReadWrite"]
+                let token = try await user.getAccessToken(scopes: scopes)
+                let again = try await user.getAccessToken(scopes: scopes)
+                let response = try await app.application.send(HTTPRequest(method: .get, url: emulator.baseURL.appendingPathComponent(path)),
+                                                              scopes: scopes, account: user.account)
+                guard response.status == 200 else { throw DemoError("\(name) answered HTTP \(response.status)") }
+                narrator.detail("\(name): token from the \(token.source == .cache ? "cache" : "refresh token"), then from the \(again.source == .cache ? "cache" : "network"); HTTP 200")
+            }
+            try await user.signOut()
+            narrator.detail("signed out (no network call)")
+        }
+        try await narrator.step(first + 2, "Native auth: a forgotten password reset by email code, then signed in") {
+            guard case .codeRequired(let state, _) = try await app.resetPassword(username: "jane@example.com"),
+                  case .newPasswordRequired(let password) = try await state.submitCode(try await lastCode(to: "jane@example.com")) else {
+                throw DemoError("the reset did not accept the emailed code")
+            }
+            guard case .invalidPassword(let problem, let retry) = try await password.submitPassword("password") else {
+                throw DemoError("a weak password was accepted")
+            }
+            narrator.detail("\"password\" refused (\(problem.rawValue)); a stronger one is accepted")
+            guard case .completed(let after) = try await retry.submitPassword("Renewed-Pass-66"),
+                  case .completed(let user) = try await after.signIn() else {
+                throw DemoError("the reset did not finish")
+            }
+            narrator.detail("\(user.account.username) signed in with the new password")
+        }
+    }
+
+    private func makeApp() throws -> NativeAuthApplication {
+        var configuration = try PublicClientApplicationConfiguration(
+            clientID: ids.externalPublicClient, authority: Authority(emulator.authority("contosocustomers.onmicrosoft.com").absoluteString))
+        configuration.clock = clock
+        configuration.sleep = { [clock] duration in await clock.sleep(duration) }
+        return try NativeAuthApplication(configuration: configuration)
+    }
+
+    /// The code the emulator "emailed" last to `address`.
+    private func lastCode(to address: String) async throws -> String {
+        let response = try await http.get(url: emulator.baseURL.appendingPathComponent("_emulator/outbox").absoluteString).get()
+        let body = response.body.map { Data($0.readableBytesView) } ?? Data()
+        let messages = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["messages"] as? [[String: Any]] ?? []
+        guard let code = messages.last(where: { ($0["to"] as? String) == address })?["code"] as? String else {
+            throw DemoError("no code was emailed to \(address)")
+        }
+        return code
+    }
+}
