@@ -114,7 +114,8 @@ struct AuthorizeTests {
             let location = try await browser.submitForRedirect(consent, button: "accept")
             let code = try #require(redirectParameters(location)["code"])
             let result = try await emulator.token(request.tenant, request.redemption(code: code))
-            #expect(try result.string("scope") == "api://\(Directory.DemoIDs.api1)/ToDoList.Read profile openid email")
+            // ESTS echoes the OpenID scopes only for Graph; another API's token lists its own scopes.
+            #expect(try result.string("scope") == "api://\(Directory.DemoIDs.api1)/ToDoList.Read")
 
             var again = AuthorizationRequest()
             again.prompt = "consent"
