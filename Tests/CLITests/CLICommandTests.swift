@@ -6,7 +6,7 @@ import NIOSSL
 import Testing
 
 /// The built `msal` binary against an in-process emulator, one command after another, as a user would.
-@Suite("msal commands against the emulator")
+@Suite("msal commands against the emulator", .timeLimit(.minutes(5)))
 struct CLICommandTests {
     static let megan = ("MeganB@contoso.onmicrosoft.com", "Megan-Demo-Pass1")
     static let api1 = "api://\(Directory.DemoIDs.api1)/ToDoList.Read"

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// One token cache file, two MSALs: the `msal` binary and the real MSAL Python, against the emulator over TLS.
-@Suite("Sharing the cache file with MSAL Python")
+@Suite("Sharing the cache file with MSAL Python", .timeLimit(.minutes(5)))
 struct CacheInteropTests {
     static let contoso = Directory.DemoIDs.contosoTenant
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("The msal binary")
+@Suite("The msal binary", .timeLimit(.minutes(5)))
 struct DemoCommandTests {
     /// The built `msal` next to this test bundle (both are products of the same build).
     static var binary: URL {

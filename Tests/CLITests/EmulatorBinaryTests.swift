@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("The identity-emulator binary")
+@Suite("The identity-emulator binary", .timeLimit(.minutes(5)))
 struct EmulatorBinaryTests {
     static var binary: URL {
         DemoCommandTests.binary.deletingLastPathComponent().appendingPathComponent("identity-emulator")

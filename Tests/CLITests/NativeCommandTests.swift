@@ -69,11 +69,13 @@ struct NativeCommandTests {
             _ = try await process.waitForOutput { $0.contains("too weak") ? true : nil }
             process.send("Strong-Enough-8")
             _ = try await process.waitForOutput { $0.contains("country: ") ? true : nil }
+            process.send("nz")
+            _ = try await process.waitForOutput { $0.contains("Not accepted: country.") ? true : nil }
             process.send("NZ")
             let result = try await process.finish()
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == "Signed up and signed in as Cli Customer <\(email)>.\n")
-            #expect(result.stderr.contains("A 8-digit code was sent to c***@e******.org."))
+            #expect(result.stderr.contains("A one-time code (8 digits) was sent to c***@e******.org."))
 
             let again = try await sandbox.msal(["native", "signup", "--email", email, "--password", "Strong-Enough-8"], Self.client)
             #expect(again.status == 1 && again.stderr.contains("already has an account"))

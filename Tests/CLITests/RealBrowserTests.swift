@@ -4,7 +4,7 @@ import Testing
 
 /// `msal login` completed by a real browser: headless Chromium, driven over WebDriver, fills in the
 /// emulator's sign-in page and follows the redirect to msal's loopback listener.
-@Suite("msal login in a real browser")
+@Suite("msal login in a real browser", .timeLimit(.minutes(5)))
 struct RealBrowserTests {
     @Test("headless Chromium signs in through the emulator's pages and msal login completes")
     func chromiumSignsIn() async throws {

@@ -128,6 +128,17 @@ struct NativeSignInTests {
         }
     }
 
+    @Test("printing a result or state shows no password, username or continuation token")
+    func statesPrintNoSecrets() async throws {
+        try await Harness.with { h in
+            let result = try await h.nativeApp().signIn(username: Harness.sam, password: "Given-Up-Front-1")
+            let (state, _) = try Expect.code(result)
+            for text in ["\(result)", String(reflecting: result), "\(state)", String(reflecting: state)] {
+                #expect(!text.contains("Given-Up-Front-1") && !text.contains(Harness.sam) && !text.contains("uY29udGludWF0aW9u"), "\(text)")
+            }
+        }
+    }
+
     @Test("nothing personal in the logs: no username, password, code or token")
     func noPIIInLogs() async throws {
         try await Harness.with { h in

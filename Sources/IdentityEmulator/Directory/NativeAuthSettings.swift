@@ -85,7 +85,7 @@ public struct SignUpAttribute: Codable, Sendable {
     func accepts(_ value: String) -> Bool {
         guard !value.trimmingCharacters(in: .whitespaces).isEmpty, value.count <= 256 else { return false }
         guard let regex else { return true }
-        return value.range(of: regex, options: .regularExpression) != nil
+        return value.range(of: "^(?:\(regex))$", options: .regularExpression) != nil
     }
 }
 

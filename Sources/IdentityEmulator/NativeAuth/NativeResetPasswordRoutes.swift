@@ -71,22 +71,22 @@ struct NativeResetPasswordRoutes: Sendable {
         return support.answer([("continuation_token", .string(issued)), ("poll_interval", .int(1))], request: request)
     }
 
+    /// `in_progress` answers keep the same continuation token (clients poll with it); `succeeded` gives
+    /// the token that signs the user in.
     private func poll(_ request: Request, _ caller: NativeAuthSupport.Caller, _ form: FormBody) async throws(EntraError) -> Response {
-        let (_, flow) = try await support.take(form, kind: .resetPassword, caller: caller)
+        let (token, flow) = try await support.take(form, kind: .resetPassword, caller: caller)
         guard case .resetting(let pollsLeft) = flow.stage else { throw .invalidContinuationToken }
         var next = flow
-        let status: String
         if pollsLeft > 0 {
             next.stage = .resetting(pollsLeft: pollsLeft - 1)
-            status = "in_progress"
-        } else {
-            guard let user = support.core.state.index.user(named: flow.username) else { throw .nativeUserNotFound }
-            next.stage = .completed(userID: user.id)
-            status = "succeeded"
+            await support.core.state.restoreContinuation(token, next)
+            return support.answer([("status", .string("in_progress")), ("continuation_token", .string(token))], request: request)
         }
+        guard let user = support.core.state.index.user(named: flow.username) else { throw .nativeUserNotFound }
+        next.stage = .completed(userID: user.id)
         let issued = await support.issue(next, caller: caller)
         return support.answer([
-            ("status", .string(status)), ("continuation_token", .string(issued)),
+            ("status", .string("succeeded")), ("continuation_token", .string(issued)),
             ("expires_in", .int(caller.settings.continuationTokenLifetime)),
         ], request: request)
     }

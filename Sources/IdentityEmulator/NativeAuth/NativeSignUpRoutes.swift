@@ -53,6 +53,8 @@ struct NativeSignUpRoutes: Sendable {
     private func `continue`(_ request: Request, _ caller: NativeAuthSupport.Caller, _ form: FormBody) async throws(EntraError) -> Response {
         let (token, flow) = try await support.take(form, kind: .signUp, caller: caller)
         var next = flow
+        // What the token keeps after an answer the user can correct (valid attributes of a partly invalid set too).
+        var retained = flow
         do throws(EntraError) {
             switch (form.nonEmpty("grant_type"), flow.stage) {
             case ("oob", .codeSent):
@@ -69,6 +71,7 @@ struct NativeSignUpRoutes: Sendable {
                 let attributes = try parseAttributes(form)
                 let merged = flow.attributes.merging(attributes) { _, new in new }
                 let invalid = invalidAttributes(merged, settings: caller.settings)
+                retained.attributes = merged.filter { !invalid.contains($0.key) }
                 guard invalid.isEmpty else { throw .attributeValidationFailed(invalid, continuationToken: token) }
                 next.attributes = merged
             case (nil, _):
@@ -77,7 +80,7 @@ struct NativeSignUpRoutes: Sendable {
                 throw .invalidContinuationToken
             }
         } catch {
-            if error.error == "invalid_grant" { await support.core.state.restoreContinuation(token, flow) }
+            if error.error == "invalid_grant" { await support.core.state.restoreContinuation(token, retained) }
             throw error
         }
         return try await advance(next, caller: caller, request: request)
@@ -95,9 +98,8 @@ struct NativeSignUpRoutes: Sendable {
             next.stage = .needsAttributes
             throw .attributesRequired(missing, continuationToken: await support.issue(next, caller: caller))
         }
-        guard support.core.state.index.user(named: flow.username) == nil else { throw .userAlreadyExists }
         let user = makeUser(flow, tenantID: caller.tenant.id)
-        await support.core.state.addUser(user)
+        guard await support.core.state.addUser(user) else { throw .userAlreadyExists }
         next.stage = .completed(userID: user.id)
         let token = await support.issue(next, caller: caller)
         return support.answer([("continuation_token", .string(token)), ("expires_in", .int(caller.settings.continuationTokenLifetime))],

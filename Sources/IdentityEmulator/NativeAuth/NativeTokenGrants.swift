@@ -18,6 +18,8 @@ struct NativeTokenGrants: Sendable {
 
     func token(_ c: GrantContext, grantType: String) async throws(EntraError) -> Response {
         let caller = try support.caller(segment: c.segment, form: c.form)
+        // Scopes first: a typo there must not spend a correct sign-in's continuation token.
+        let scopes = try ScopeSet(parsing: c.form.nonEmpty("scope") ?? "openid offline_access profile", index: support.core.state.index)
         let kinds: Set<NativeFlow.Kind> = grantType == "continuation_token" ? [.signUp, .resetPassword] : [.signIn]
         let (token, flow) = try await support.take(c.form, kinds: kinds, caller: caller)
         let index = support.core.state.index
@@ -43,8 +45,6 @@ struct NativeTokenGrants: Sendable {
             if error.error == "invalid_grant" { await support.core.state.restoreContinuation(token, flow) }
             throw error
         }
-        let rawScope = c.form.nonEmpty("scope") ?? "openid offline_access profile"
-        let scopes = try ScopeSet(parsing: rawScope, index: index)
         return try await minting.userTokens(c, membership: membership, scopes: scopes, nonce: nil)
     }
 }

@@ -43,7 +43,9 @@ struct SignUpStep: Sendable {
         }
         let user = User(id: core.state.guid(), tenant: tenant.id, userPrincipalName: draft.email,
                         password: draft.password, displayName: draft.displayName, mail: draft.email)
-        await core.state.addUser(user)
+        guard await core.state.addUser(user) else {
+            return flow.signUpPage(flowID, pending, error: "An account with this email address already exists. Sign in instead.")
+        }
         let sessionID = await core.state.signIn(userID: user.id, session: cookie)
         return await flow.proceed(flowID: flowID, user: user, sessionID: sessionID, setCookie: true)
     }

@@ -211,7 +211,11 @@ actor EmulatorState {
 
     // MARK: Outbox, request log, scenarios
 
-    func send(_ message: OutboxMessage) { outbox.append(message) }
+    /// Keeps the most recent 10,000 messages.
+    func send(_ message: OutboxMessage) {
+        if outbox.count >= 10_000 { outbox.removeFirst(outbox.count - 9_999) }
+        outbox.append(message)
+    }
 
     /// Keeps the most recent 10,000 requests, so a long run under load does not grow without bound.
     func log(method: String, path: String, grantType: String?, clientID: String?, status: Int) {
@@ -261,14 +265,20 @@ actor EmulatorState {
 
     // MARK: Directory
 
-    /// Adds a user (sign-up on the External ID tenant).
-    func addUser(_ user: User) {
-        directory.withLock { index in
+    /// Adds a user (sign-up on the External ID tenant) unless one with the same name exists.
+    ///
+    /// - Returns: false when the name is taken (two sign-ups for one email raced).
+    @discardableResult
+    func addUser(_ user: User) -> Bool {
+        let added = directory.withLock { index in
+            guard index.user(named: user.userPrincipalName) == nil else { return false }
             var updated = index.directory
             updated.users.append(user)
             index = DirectoryIndex(updated)
+            return true
         }
         adminConsent = [:]
+        return added
     }
 
     /// Changes a user in place (a password reset).

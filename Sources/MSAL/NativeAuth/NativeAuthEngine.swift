@@ -21,9 +21,16 @@ struct NativeAuthEngine: Sendable {
         return try NativeAuthAnswer(response)
     }
 
-    /// The error for a failure the flow does not turn into a result.
+    /// The error for a failure the flow does not turn into a result; a username the server calls
+    /// invalid (`invalid_request`, 90100) is `invalidParameter`, as an empty one is.
     func error(_ failure: NativeAuthAnswer.Failure, correlationID: UUID) -> MSALError {
-        failure.oauth.msalError(httpStatus: 400, correlationID: correlationID)
+        var error = failure.oauth.msalError(httpStatus: 400, correlationID: correlationID)
+        if failure.error == "invalid_request", failure.firstCode == 90100,
+           failure.oauth.description?.contains("username") == true {
+            error = MSALError(.internal, internalCode: .invalidParameter, "The username is not valid.", oauthError: failure.error,
+                              stsErrorCodes: failure.oauth.errorCodes, httpStatus: 400, correlationID: correlationID)
+        }
+        return error
     }
 
     /// Posts a grant to the token endpoint with the scopes and `client_info`.
@@ -60,11 +67,8 @@ struct NativeAuthEngine: Sendable {
         return NativeAuthUserAccount(app: app, account: account, idToken: idToken?.secret, scopes: [])
     }
 
-    /// The scopes asked for plus `openid offline_access profile`, without duplicates, in order.
-    static func scopes(_ requested: [String]) -> [String] {
-        var seen = Set<String>()
-        return (requested + ["openid", "offline_access", "profile"]).filter { seen.insert($0.lowercased()).inserted }
-    }
+    /// The scopes asked for plus `openid profile offline_access`, without duplicates, in order.
+    static func scopes(_ requested: [String]) -> [String] { Scopes.decorated(requested) }
 }
 
 /// Which challenges the app can present; `redirect` (fall back to the browser) is always declared.

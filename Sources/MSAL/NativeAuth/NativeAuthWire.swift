@@ -27,7 +27,6 @@ struct NativeAuthAnswer: Sendable {
         var error: String { oauth.error }
         var subError: String? { oauth.subError }
         var firstCode: Int? { oauth.errorCodes.first }
-        var isPasswordProblem: Bool { subError.flatMap(PasswordProblem.init(rawValue:)) != nil }
     }
 
     let continuationToken: String?

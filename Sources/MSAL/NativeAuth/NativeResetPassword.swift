@@ -54,7 +54,8 @@ public struct ResetPasswordRequiredState: Sendable {
     let username: String
     let correlationID: UUID
 
-    /// Submits the new password and waits (at most five polls) until the identity platform applied it.
+    /// Submits the new password and waits (at most five polls, each after `poll_interval` seconds, at most 10)
+    /// until the identity platform applied it; polls use the submit answer's token, as MSAL does.
     ///
     /// - Throws: ``MSALError`` when the state was already used or expired, when the reset failed or did
     ///   not finish in five polls, and for server and transport failures.
@@ -67,15 +68,15 @@ public struct ResetPasswordRequiredState: Sendable {
             }
             return .invalidPassword(problem, self)
         }
-        var token = try answer.requireContinuationToken()
-        let interval = max(answer.pollInterval ?? 2, 1)
+        let token = try answer.requireContinuationToken()
+        let interval = min(max(answer.pollInterval ?? 2, 1), 10)
         for _ in 0..<5 {
             try await engine.core.configuration.sleep(.seconds(interval))
             let poll = try await engine.send(.resetPoll, [("continuation_token", token)], correlationID: correlationID)
             if let failure = poll.failure { throw engine.error(failure, correlationID: correlationID) }
-            token = try poll.requireContinuationToken()
             switch poll.status?.lowercased() {
             case "succeeded":
+                let token = try poll.requireContinuationToken()
                 engine.core.log.info("native password reset finished", pii: ["username": username])
                 return .completed(SignInAfterResetPasswordState(engine: engine, continuationToken: token, username: username,
                                                                 correlationID: correlationID))

@@ -24,6 +24,11 @@ struct SignInContext: Sendable {
     let password: String?
     let scopes: [String]
     let correlationID: UUID
+
+    /// The same context once the password given up front was used: it is not kept or sent again.
+    var withoutPassword: SignInContext {
+        SignInContext(username: username, password: nil, scopes: scopes, correlationID: correlationID)
+    }
 }
 
 /// The sign-in waits for the one-time code the user received.
@@ -95,12 +100,13 @@ extension NativeAuthEngine {
         let token = try answer.requireContinuationToken()
         switch answer.challengeType?.lowercased() {
         case "password":
-            let state = SignInPasswordRequiredState(engine: self, continuationToken: token, context: context)
+            let state = SignInPasswordRequiredState(engine: self, continuationToken: token, context: context.withoutPassword)
             guard let password = context.password else { return .passwordRequired(state) }
             return try await state.submitPassword(password)
         case "oob":
             if context.password != nil { core.log.warning("the user signs in with a code; the password given is not used") }
-            return .codeRequired(SignInCodeRequiredState(engine: self, continuationToken: token, context: context), answer.delivery)
+            return .codeRequired(SignInCodeRequiredState(engine: self, continuationToken: token, context: context.withoutPassword),
+                                 answer.delivery)
         default:
             throw MSALError.internal(.invalidResponse, "The challenge answer has an unknown challenge_type.")
         }

@@ -27,6 +27,9 @@ struct SignUpContext: Sendable {
     let username: String
     let password: String?
     let correlationID: UUID
+
+    /// The same context once the password given up front was used: it is not kept or sent again.
+    var withoutPassword: SignUpContext { SignUpContext(username: username, password: nil, correlationID: correlationID) }
 }
 
 /// Sign-up waits for the code sent to the user's email.
@@ -113,7 +116,7 @@ extension NativeAuthEngine {
         case "oob":
             return .codeRequired(SignUpCodeRequiredState(engine: self, continuationToken: token, context: context), answer.delivery)
         case "password":
-            let state = SignUpPasswordRequiredState(engine: self, continuationToken: token, context: context)
+            let state = SignUpPasswordRequiredState(engine: self, continuationToken: token, context: context.withoutPassword)
             guard let password = context.password else { return .passwordRequired(state) }
             return try await state.submitPassword(password)
         default:

@@ -23,7 +23,7 @@ struct NativeDemoSteps {
                 username: email, password: "Demo-Customer-Pass5", attributes: ["displayName": "New Customer"]) else {
                 throw DemoError("sign-up did not ask for the email code")
             }
-            narrator.detail("an \(delivery.codeLength)-digit code was emailed to \(delivery.sentTo); the customer types it in")
+            narrator.detail("a one-time code (\(delivery.codeLength) digits) was emailed to \(delivery.sentTo); the customer types it in")
             guard case .attributesRequired(let attributes, let required) = try await state.submitCode(try await lastCode(to: email)) else {
                 throw DemoError("sign-up did not ask for the missing attributes")
             }

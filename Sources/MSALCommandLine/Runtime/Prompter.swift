@@ -25,22 +25,32 @@ struct Prompter: Sendable {
 
     private func read(_ prompt: String, secret: Bool) async throws -> String {
         console.errRaw(prompt)
-        let hideInput = secret && isTerminal
-        let answer = try await Self.readLineOffThePool(hidingInput: hideInput)
-        if hideInput { console.err("") }
-        guard let answer else { throw UsageError("Standard input ended while waiting for: \(prompt.trimmingCharacters(in: .whitespaces))") }
-        return answer.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Echo goes off here and comes back however the read ends, Ctrl-C included.
+        let saved = secret && isTerminal ? Self.echoOff() : nil
+        defer {
+            if var saved {
+                tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+                console.err("")
+            }
+        }
+        guard let answer = try await Self.readLineOffThePool() else {
+            throw UsageError("Standard input ended while waiting for: \(prompt.trimmingCharacters(in: .whitespaces))")
+        }
+        // A secret keeps its spaces; only the line ending goes.
+        return secret ? answer.trimmingCharacters(in: .newlines) : answer.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Reads one line on a thread of its own (a blocking read must not hold a cooperative thread);
     /// cancellation returns at once and leaves the read to end with the process.
-    private static func readLineOffThePool(hidingInput: Bool) async throws -> String? {
+    private static func readLineOffThePool() async throws -> String? {
         let once = Mutex<CheckedContinuation<String?, any Error>?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 once.withLock { $0 = continuation }
+                // Cancelled before the continuation was stored: onCancel found nothing to resume.
+                if Task.isCancelled { once.withLock { $0.take() }?.resume(throwing: CancellationError()) }
                 Thread {
-                    let line = hidingInput ? readWithoutEcho() : Swift.readLine(strippingNewline: true)
+                    let line = Swift.readLine(strippingNewline: true)
                     once.withLock { $0.take() }?.resume(returning: line)
                 }.start()
             }
@@ -49,13 +59,13 @@ struct Prompter: Sendable {
         }
     }
 
-    private static func readWithoutEcho() -> String? {
+    /// Turns terminal echo off and returns the settings to restore, or `nil` when they cannot be read.
+    private static func echoOff() -> termios? {
         var saved = termios()
-        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return Swift.readLine(strippingNewline: true) }
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
-        defer { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
-        return Swift.readLine(strippingNewline: true)
+        return saved
     }
 }

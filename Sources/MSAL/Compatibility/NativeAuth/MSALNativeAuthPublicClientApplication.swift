@@ -87,7 +87,7 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
                 }
                 await NativeDelegates.signInStart(try await engine.signIn(username: username, password: password, scopes: scopes), delegate)
             } catch {
-                await delegate.onSignInStartError(error: SignInStartError(type: .generalError, error))
+                await delegate.onSignInStartError(error: SignInStartError(type: NativeDelegates.isInvalidUsername(error) ? .invalidUsername : .generalError, error))
             }
         }
     }
@@ -116,7 +116,7 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
                 }
                 await NativeDelegates.signUpStart(try await engine.signUp(username: username, password: password, attributes: attributes), delegate)
             } catch {
-                await delegate.onSignUpStartError(error: SignUpStartError(type: .generalError, error))
+                await delegate.onSignUpStartError(error: SignUpStartError(type: NativeDelegates.isInvalidUsername(error) ? .invalidUsername : .generalError, error))
             }
         }
     }
@@ -141,7 +141,7 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
                 }
                 await NativeDelegates.resetStart(try await engine.resetPassword(username: username), delegate)
             } catch {
-                await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .generalError, error))
+                await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: NativeDelegates.isInvalidUsername(error) ? .invalidUsername : .generalError, error))
             }
         }
     }

@@ -163,7 +163,7 @@ extension NativeDelegates {
         case .completed(let state): await delegate.onSignUpCompleted(newState: state)
         case .passwordRequired(let state): await delegate.onSignUpPasswordRequired(newState: state)
         case .attributesRequired(let state, let attributes): await delegate.onSignUpAttributesRequired(attributes: attributes, newState: state)
-        default: await delegate.onSignUpStepNotHandled("Unexpected sign-up step: \(result)")
+        default: await delegate.onSignUpStepNotHandled("The sign-up answered with a step this delegate cannot take.")
         }
     }
 }

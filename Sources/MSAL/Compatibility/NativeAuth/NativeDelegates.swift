@@ -6,6 +6,11 @@ enum NativeDelegates {
         Task { await work() }
     }
 
+    /// True for the error a start gives for a username the server calls invalid.
+    static func isInvalidUsername(_ error: any Error) -> Bool {
+        (error as? MSALError)?.internalCode == .invalidParameter
+    }
+
     /// The message MSAL gives when a result needs a delegate method the app did not implement.
     static func notImplemented(_ method: String) -> String {
         "MSALNativeAuth has called the delegate method \(method) that has not been implemented"

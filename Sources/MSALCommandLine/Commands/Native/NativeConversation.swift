@@ -4,6 +4,7 @@ import MSAL
 /// Walks a native-auth flow with the person at the terminal: asks for what each step needs, says what
 /// went wrong in words, and gives up after a few wrong answers.
 struct NativeConversation: Sendable {
+    /// Wrong answers (codes, passwords, attributes) allowed before giving up.
     static let attempts = 5
 
     let context: CommandContext
@@ -19,25 +20,28 @@ struct NativeConversation: Sendable {
     /// Asks for a code and submits it; `resend` asks for a new one instead.
     private func code<Result>(_ delivery: CodeDelivery?, submit: (String) async throws -> Result,
                               resend: () async throws -> Result) async throws -> Result {
-        if let delivery { console.err("A \(delivery.codeLength)-digit code was sent to \(delivery.sentTo).") }
+        if let delivery { console.err("A one-time code (\(delivery.codeLength) digits) was sent to \(delivery.sentTo).") }
         let answer = try await prompter.line("Code (or 'resend'): ")
         return answer.lowercased() == "resend" ? try await resend() : try await submit(answer)
     }
 
     func signIn(_ first: SignInResult, username: String) async throws -> NativeAuthUserAccount {
         var result = first
-        for _ in 0..<Self.attempts {
+        var wrongAnswers = 0
+        while true {
             switch result {
             case .completed(let user):
                 return user
             case .codeRequired(let state, let delivery):
                 result = try await code(delivery, submit: state.submitCode, resend: state.resendCode)
             case .invalidCode(let state):
+                try Self.countWrongAnswer(&wrongAnswers)
                 console.err("That code is wrong or has expired.")
                 result = try await code(nil, submit: state.submitCode, resend: state.resendCode)
             case .passwordRequired(let state):
                 result = try await state.submitPassword(prompter.secret("Password: "))
             case .invalidPassword(let state):
+                try Self.countWrongAnswer(&wrongAnswers)
                 console.err("Wrong password.")
                 result = try await state.submitPassword(prompter.secret("Password: "))
             case .userNotFound:
@@ -46,29 +50,32 @@ struct NativeConversation: Sendable {
                 throw Self.browserRequired(reason)
             }
         }
-        throw CommandFailure("Too many wrong answers; start again.")
     }
 
     func signUp(_ first: SignUpResult, username: String, retry: (String) async throws -> SignUpResult) async throws -> SignInAfterSignUpState {
         var result = first
-        for _ in 0..<Self.attempts {
+        var wrongAnswers = 0
+        while true {
             switch result {
             case .completed(let state):
                 return state
             case .codeRequired(let state, let delivery):
                 result = try await code(delivery, submit: state.submitCode, resend: state.resendCode)
             case .invalidCode(let state):
+                try Self.countWrongAnswer(&wrongAnswers)
                 console.err("That code is wrong or has expired.")
                 result = try await code(nil, submit: state.submitCode, resend: state.resendCode)
             case .passwordRequired(let state):
                 result = try await state.submitPassword(prompter.secret("Choose a password: "))
             case .invalidPassword(let problem, let state):
+                try Self.countWrongAnswer(&wrongAnswers)
                 console.err(Self.explain(problem))
                 let password = try await prompter.secret("Choose a password: ")
                 if let state { result = try await state.submitPassword(password) } else { result = try await retry(password) }
             case .attributesRequired(let state, let attributes):
                 result = try await state.submitAttributes(ask(attributes.filter(\.required).map(\.name)))
             case .attributesInvalid(let names, let state):
+                try Self.countWrongAnswer(&wrongAnswers)
                 guard let state else {
                     throw UsageError("The tenant does not accept the attribute(s) \(names.joined(separator: ", ")); check --attribute.")
                 }
@@ -80,19 +87,20 @@ struct NativeConversation: Sendable {
                 throw Self.browserRequired(reason)
             }
         }
-        throw CommandFailure("Too many wrong answers; start again.")
     }
 
     func resetPassword(_ first: ResetPasswordResult, username: String, newPassword: String?) async throws -> SignInAfterResetPasswordState {
         var result = first
         var given = newPassword
-        for _ in 0..<Self.attempts {
+        var wrongAnswers = 0
+        while true {
             switch result {
             case .completed(let state):
                 return state
             case .codeRequired(let state, let delivery):
                 result = try await code(delivery, submit: state.submitCode, resend: state.resendCode)
             case .invalidCode(let state):
+                try Self.countWrongAnswer(&wrongAnswers)
                 console.err("That code is wrong or has expired.")
                 result = try await code(nil, submit: state.submitCode, resend: state.resendCode)
             case .newPasswordRequired(let state):
@@ -102,6 +110,7 @@ struct NativeConversation: Sendable {
                 console.err("Changing the password…")
                 result = try await state.submitPassword(password)
             case .invalidPassword(let problem, let state):
+                try Self.countWrongAnswer(&wrongAnswers)
                 console.err(Self.explain(problem))
                 result = try await state.submitPassword(prompter.secret("New password: "))
             case .userNotFound:
@@ -112,7 +121,12 @@ struct NativeConversation: Sendable {
                 throw Self.browserRequired(reason)
             }
         }
-        throw CommandFailure("Too many wrong answers; start again.")
+    }
+
+    /// Counts a wrong answer; the fifth ends the conversation.
+    private static func countWrongAnswer(_ count: inout Int) throws {
+        count += 1
+        if count >= attempts { throw CommandFailure("Too many wrong answers; start again.") }
     }
 
     private func ask(_ names: [String]) async throws -> [String: String] {
