@@ -110,6 +110,8 @@ let package = Package(
             dependencies: [
                 "MSAL",
                 "IdentityEmulator",
+                "EmulatorAutomation",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

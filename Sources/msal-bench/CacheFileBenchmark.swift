@@ -30,7 +30,12 @@ struct CacheFileBenchmark {
 
     /// `count` accounts signed in to one app, each with an access, refresh and ID token: what
     /// MSAL Python's `TokenCache.add()` writes for them.
-    static func document(accounts count: Int) -> [String: Any] {
+    ///
+    /// - Parameters:
+    ///   - compact: short secrets, for files that only need the shape (the silent benchmark).
+    ///   - issuedAt: when the tokens were cached (Unix seconds); they expire an hour later.
+    static func document(accounts count: Int, compact: Bool = false, issuedAt: Int = 1_795_000_000) -> [String: Any] {
+        let scale = compact ? 0 : 1
         let environment = "login.microsoftonline.com"
         let client = "04b07795-8ddb-461a-bbee-02f9e1bf7b46"
         let tenant = "8b5d2f1e-4c3a-4e6f-9a1b-2c3d4e5f6a7b"
@@ -40,16 +45,16 @@ struct CacheFileBenchmark {
             let home = "\(oid).\(tenant)"
             let target = "User.Read email openid profile"
             sections["AccessToken"]!["\(home)-\(environment)-accesstoken-\(client)-\(tenant)-\(target)".lowercased()] = [
-                "credential_type": "AccessToken", "secret": "eyJ0eXAiOiJKV1Qi.\(String(repeating: "a", count: 1200)).\(index)",
+                "credential_type": "AccessToken", "secret": "eyJ0eXAiOiJKV1Qi.\(String(repeating: "a", count: 1200 * scale)).\(index)",
                 "home_account_id": home, "environment": environment, "client_id": client, "target": target, "realm": tenant,
-                "token_type": "Bearer", "cached_at": "1795000000", "expires_on": "1795003600", "extended_expires_on": "1795003600",
+                "token_type": "Bearer", "cached_at": "\(issuedAt)", "expires_on": "\(issuedAt + 3600)", "extended_expires_on": "\(issuedAt + 3600)",
             ]
             sections["RefreshToken"]!["\(home)-\(environment)-refreshtoken-\(client)--\(target)".lowercased()] = [
-                "credential_type": "RefreshToken", "secret": "1.AXYA\(String(repeating: "r", count: 700)).\(index)", "home_account_id": home,
-                "environment": environment, "client_id": client, "target": target, "last_modification_time": "1795000000",
+                "credential_type": "RefreshToken", "secret": "1.AXYA\(String(repeating: "r", count: 700 * scale)).\(index)", "home_account_id": home,
+                "environment": environment, "client_id": client, "target": target, "last_modification_time": "\(issuedAt)",
             ]
             sections["IdToken"]!["\(home)-\(environment)-idtoken-\(client)-\(tenant)-"] = [
-                "credential_type": "IdToken", "secret": "eyJ0eXAiOiJKV1Qi.\(String(repeating: "i", count: 900)).\(index)",
+                "credential_type": "IdToken", "secret": "eyJ0eXAiOiJKV1Qi.\(String(repeating: "i", count: 900 * scale)).\(index)",
                 "home_account_id": home, "environment": environment, "realm": tenant, "client_id": client,
             ]
             sections["Account"]!["\(home)-\(environment)-\(tenant)"] = [

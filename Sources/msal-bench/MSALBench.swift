@@ -3,15 +3,20 @@ import IdentityEmulator
 
 /// `msal-bench`: release-mode benchmarks, one table, each figure next to its anchor.
 ///
-/// Run with `swift run -c release msal-bench [cache] [emulator]` (all sections without arguments).
+/// Run with `swift run -c release msal-bench [silent] [signin] [cli] [cache] [emulator]` (all sections
+/// without arguments).
 @main
 struct MSALBench {
     static func main() async throws {
-        let sections = Set(CommandLine.arguments.dropFirst()).isEmpty ? ["cache", "emulator"] : Set(CommandLine.arguments.dropFirst())
+        let all: Set<String> = ["silent", "signin", "cli", "cache", "emulator"]
+        let sections = Set(CommandLine.arguments.dropFirst()).isEmpty ? all : Set(CommandLine.arguments.dropFirst())
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let duration = Duration.seconds(Int(ProcessInfo.processInfo.environment["MSAL_BENCH_SECONDS"] ?? "5") ?? 5)
         print("msal-bench — \(Date().formatted(.iso8601)), \(cores) cores, release build")
         var rows: [(String, String, String)] = []
+        if sections.contains("silent") { rows += try await silentRows() }
+        if sections.contains("signin") { rows += try await signInRows() }
+        if sections.contains("cli") { rows += try await cliRows() }
         if sections.contains("cache") { rows += try await cacheFileRows() }
         if sections.contains("emulator") {
             let signing = try await SigningBenchmark.signaturesPerSecond(duration: duration, concurrency: cores)
@@ -25,8 +30,63 @@ struct MSALBench {
         }
         let width = rows.map(\.0.count).max() ?? 0
         for row in rows {
-            print(row.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + row.1.padding(toLength: 12, withPad: " ", startingAt: 0) + "  " + row.2)
+            print(row.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + row.1.padding(toLength: max(12, rows.map(\.1.count).max() ?? 0), withPad: " ", startingAt: 0) + "  " + row.2)
         }
+    }
+
+    /// Silent cache hits with 1 to 100,000 accounts, next to MSAL Python's `acquire_token_silent`.
+    static func silentRows() async throws -> [(String, String, String)] {
+        var rows: [(String, String, String)] = []
+        // Issued now, so MSAL Python (which reads the system clock) finds the tokens valid too.
+        let issuedAt = Int(Date().timeIntervalSince1970)
+        let environment = ProcessInfo.processInfo.environment
+        let sizes = environment["MSAL_BENCH_SILENT_SIZES"]?.split(separator: ",").compactMap { Int($0) } ?? [1, 100, 10_000, 100_000]
+        let calls = environment["MSAL_BENCH_SILENT_CALLS"].flatMap { Int($0) } ?? 20_000
+        for accounts in sizes {
+            let ours = try await SilentHitBenchmark(accounts: accounts, calls: calls, issuedAt: issuedAt).run()
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("msal-bench-silent-\(UUID().uuidString).json")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try JSONSerialization.data(withJSONObject: CacheFileBenchmark.document(accounts: accounts, compact: true, issuedAt: issuedAt)).write(to: file)
+            let python = try? PythonAnchor.run(script: "bench/msal_python_silent.py", arguments: [file.path, "2"])
+            let anchor: String
+            if let subset = python?["subset_us"] as? Double, let exact = python?["exact_us"] as? Double {
+                anchor = String(format: "MSAL Python %@ subset, %@ exact: %.0f× faster (target ≤ 2 µs, flat)",
+                                Self.micro(subset), Self.micro(exact), subset / ours.median.microseconds)
+            } else {
+                anchor = "MSAL Python not found (set MSAL_PYTHON)"
+            }
+            rows.append(("silent hit, \(accounts.formatted()) accounts (median / p99)",
+                         String(format: "%.2f / %.2f µs", ours.median.microseconds, ours.p99.microseconds),
+                         anchor + (ours.requests == 1 ? "" : "; \(ours.requests) network requests")))
+        }
+        return rows
+    }
+
+    /// Interactive sign-in latency and single-flight refreshes through an in-process emulator.
+    static func signInRows() async throws -> [(String, String, String)] {
+        let result = try await SignInBenchmarks().run(signIns: 21, callers: [100, 1000])
+        return [("interactive sign-in end to end, scripted browser (median of 21)", result.interactiveMedian.milliseconds, "")]
+            + result.singleFlight.map { flight in
+                ("\(flight.callers) concurrent silent calls, expired token", flight.total.milliseconds,
+                 "\(flight.refreshes) refresh request\(flight.refreshes == 1 ? "" : "s") (target: exactly 1)")
+            }
+    }
+
+    /// Whole-process `msal token` next to MSAL Python doing the same.
+    static func cliRows() async throws -> [(String, String, String)] {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("msal")
+        let python = ProcessInfo.processInfo.environment["MSAL_PYTHON"] ?? ".build-python/bin/python"
+        let hasPython = FileManager.default.isExecutableFile(atPath: python)
+        let result = try await CLIStartBenchmark(runs: 11).run(msalBinary: binary, python: hasPython ? python : nil)
+        let anchor = result.python.map {
+            String(format: "MSAL Python script %@: %.0f× faster (target ≤ 20 ms)", $0.milliseconds,
+                   $0.microseconds / result.msal.microseconds)
+        } ?? "MSAL Python not found (set MSAL_PYTHON)"
+        return [("CLI start: whole-process `msal token`, one-account cache (median of 11)", result.msal.milliseconds, anchor)]
+    }
+
+    private static func micro(_ value: Double) -> String {
+        value >= 1000 ? String(format: "%.1f ms", value / 1000) : String(format: "%.1f µs", value)
     }
 
     /// Load and save of a 10,000-account file, here and in MSAL Python (when it is installed).
@@ -51,6 +111,8 @@ struct MSALBench {
 }
 
 extension Duration {
+    var microseconds: Double { Double(components.seconds) * 1e6 + Double(components.attoseconds) / 1e12 }
+
     var milliseconds: String {
         String(format: "%.1f ms", Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15)
     }

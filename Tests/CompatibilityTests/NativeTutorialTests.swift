@@ -33,7 +33,7 @@ struct NativeTutorialTests {
     func delegateFlows() async throws {
         try await TutorialEnvironment.with { environment in
             let app = try await MainActor.run { try Seed001ViewController(environment: environment).nativeAuth! }
-            let recorder = await NativeRecorder()
+            let recorder = NativeRecorder()
 
             app.signIn(username: "nobody@example.com", password: "Whatever-1", delegate: recorder)
             #expect(try await recorder.next().signInError?.isUserNotFound == true)
@@ -68,7 +68,7 @@ struct NativeTutorialTests {
             guard case .resetError(let noPassword) = try await recorder.next() else { Issue.record("reset"); return }
             #expect(noPassword.isUserDoesNotHavePassword)
 
-            let minimal = await MinimalDelegate()
+            let minimal = MinimalDelegate()
             app.signIn(username: "sam@example.com", delegate: minimal)
             let message = try await minimal.error()
             #expect(message == "MSALNativeAuth has called the delegate method onSignInCodeRequired that has not been implemented")

@@ -14,6 +14,9 @@ struct AuthorityEndpoints: Sendable {
     /// Environments (`host[:port]`, and each host alone as MSAL Python writes it) that are the same
     /// identity provider (instance discovery aliases).
     let aliases: Set<String>
+    /// The tenant the issuer names (its first path segment); `nil` for a `{tenantid}` issuer, whose
+    /// tenant is each account's own. Worked out once, not on every silent call.
+    let issuerTenant: String?
 
     /// Reads the OpenID configuration document and checks that it belongs to `authority`.
     ///
@@ -36,6 +39,9 @@ struct AuthorityEndpoints: Sendable {
         endSession = (object["end_session_endpoint"] as? String).flatMap { URL(string: fill($0)) }
         self.jwks = jwks
         self.issuer = issuer
+        let segments = URL(string: issuer.replacingOccurrences(of: "{tenantid}", with: "tenantid"))?.pathComponents ?? []
+        let tenant = segments.count > 1 ? segments[1] : authority.tenant
+        issuerTenant = tenant == "tenantid" || tenant.isEmpty ? nil : tenant
         let all = aliases.union([authority.environment])
         self.aliases = all.union(all.map(Self.withoutPort))
         try Self.checkIssuer(issuer, authority: authority, aliases: self.aliases)

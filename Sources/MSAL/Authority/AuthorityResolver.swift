@@ -1,11 +1,14 @@
 import Foundation
+import Synchronization
 
 /// Discovers authorities once and remembers them: instance discovery (validation and aliases) for
 /// unknown Entra hosts, then the OpenID configuration document.
 actor AuthorityResolver {
     private let transport: any HTTPTransport
     private let knownEnvironments: Set<String>
-    private var resolved: [URL: AuthorityEndpoints] = [:]
+    /// Discovered endpoints, readable without a hop onto the actor (every silent call reads them); the
+    /// last one asked for is checked first, by equality rather than hashing.
+    private nonisolated let resolved = Mutex<(last: AuthorityEndpoints?, all: [URL: AuthorityEndpoints])>((nil, [:]))
     private var inFlight: [URL: Task<AuthorityEndpoints, any Error>] = [:]
 
     /// Public-cloud aliases (instance discovery metadata), used without asking the network.
@@ -21,14 +24,25 @@ actor AuthorityResolver {
     ///
     /// - Throws: ``MSALError`` `failedAuthorityValidation` for an unknown instance or tenant,
     ///   `invalidResponse` for a broken document, transport errors.
-    func endpoints(for authority: Authority) async throws -> AuthorityEndpoints {
-        if let known = resolved[authority.url] { return known }
+    nonisolated func endpoints(for authority: Authority) async throws -> AuthorityEndpoints {
+        let known = resolved.withLock { state -> AuthorityEndpoints? in
+            if let last = state.last, last.authority.url == authority.url { return last }
+            state.last = state.all[authority.url] ?? state.last
+            return state.all[authority.url]
+        }
+        if let known { return known }
+        return try await discoverOnce(authority)
+    }
+
+    /// Discovers `authority`, sharing one discovery among concurrent first callers.
+    private func discoverOnce(_ authority: Authority) async throws -> AuthorityEndpoints {
+        if let known = resolved.withLock({ $0.all[authority.url] }) { return known }
         if let running = inFlight[authority.url] { return try await running.value }
         let task = Task { try await discover(authority) }
         inFlight[authority.url] = task
         defer { inFlight[authority.url] = nil }
         let endpoints = try await task.value
-        resolved[authority.url] = endpoints
+        resolved.withLock { $0.all[authority.url] = endpoints }
         return endpoints
     }
 

@@ -30,6 +30,7 @@ public actor TokenCache {
     private var appMetadata: [String: [AppMetadataEntry]] = [:]
     private var unknownSections: [String: CacheValue] = [:]
     private var opaqueEntries: [String: [String: CacheValue]] = [:]
+    private var scopeSets: [String: (set: Set<String>, list: [String])] = [:]
 
     /// - Parameter persistence: where to keep the cache between runs; in memory only when `nil`.
     public init(persistence: (any TokenCachePersistence)? = nil) {
@@ -44,8 +45,32 @@ public actor TokenCache {
                      scopes: [String]) async throws -> AccessTokenEntry? {
         try await loadIfNeeded()
         return accessTokens[RealmKey(homeAccountID, clientID, realm)]?.first {
-            environments.contains($0.environment.lowercasedIfNeeded) && Scopes.isSubset(scopes, of: $0.scopeSet)
+            environments.contains($0.environment.lowercasedIfNeeded) && Scopes.isSubset(scopes, of: scopeSet(of: $0.target).set)
         }
+    }
+
+    /// The access token for `scopes` (as ``accessToken(homeAccountID:clientID:realm:environments:scopes:)``)
+    /// with the ID token of the same account, client and tenant, in one visit to the cache.
+    ///
+    /// - Returns: the tokens and the access token's scopes as a list.
+    func cachedTokens(homeAccountID: String, clientID: String, realm: String, environments: Set<String>,
+                      scopes: [String]) async throws -> (AccessTokenEntry, IDTokenEntry?, [String])? {
+        guard let token = try await accessToken(homeAccountID: homeAccountID, clientID: clientID, realm: realm,
+                                                environments: environments, scopes: scopes)
+        else { return nil }
+        let idToken = idTokens[RealmKey(homeAccountID, clientID, realm)]?.first { environments.contains($0.environment.lowercasedIfNeeded) }
+        return (token, idToken, scopeSet(of: token.target).list)
+    }
+
+    /// The lower-cased scopes of a `target`, remembered: many tokens share a few targets, and a silent
+    /// hit should not split and lower-case the string again.
+    private func scopeSet(of target: String) -> (set: Set<String>, list: [String]) {
+        if let known = scopeSets[target] { return known }
+        if scopeSets.count >= 4096 { scopeSets.removeAll(keepingCapacity: true) }
+        let list = target.split(separator: " ").map(String.init)
+        let entry = (Scopes.lowercasedSet(list), list)
+        scopeSets[target] = entry
+        return entry
     }
 
     /// Refresh tokens of the account usable by `clientID`: its own, then the family's, newest first.
@@ -65,16 +90,21 @@ public actor TokenCache {
         return idTokens[RealmKey(homeAccountID, clientID, realm)]?.first { environments.contains($0.environment.lowercasedIfNeeded) }
     }
 
-    /// ID tokens of an account for this client in every tenant.
-    func idTokens(homeAccountID: String, clientID: String) async throws -> [IDTokenEntry] {
+    /// ID tokens of an account for this client in these tenants (direct lookups, no scan).
+    func idTokens(homeAccountID: String, clientID: String, realms: [String]) async throws -> [IDTokenEntry] {
         try await loadIfNeeded()
-        return idTokens.filter { $0.key.homeAccountID == homeAccountID.lowercasedIfNeeded && $0.key.clientID == clientID.lowercasedIfNeeded }
-            .flatMap(\.value)
+        return Set(realms.map { RealmKey(homeAccountID, clientID, $0) }).flatMap { idTokens[$0] ?? [] }
     }
 
     func accounts() async throws -> [AccountEntry] {
         try await loadIfNeeded()
         return accountEntries.values.flatMap { $0 }
+    }
+
+    /// The account entries (one per tenant and environment) of one home account.
+    func accounts(homeAccountID: String) async throws -> [AccountEntry] {
+        try await loadIfNeeded()
+        return accountEntries[homeAccountID.lowercasedIfNeeded] ?? []
     }
 
     func appMetadata(clientID: String, environments: Set<String>) async throws -> AppMetadataEntry? {

@@ -8,10 +8,10 @@ struct AccountBuilder: Sendable {
     /// All accounts on `environments` (any environment when `nil`).
     func accounts(environments: Set<String>?) async throws -> [Account] {
         let entries = try await cache.accounts().filter { environments?.contains($0.environment.lowercased()) ?? true }
+        let groups = Dictionary(grouping: entries) { $0.homeAccountID.lowercased() }
         var result: [Account] = []
-        for home in Set(entries.map { $0.homeAccountID.lowercased() }).sorted() {
-            let group = entries.filter { $0.homeAccountID.lowercased() == home }
-            if let account = try await build(group) { result.append(account) }
+        for home in groups.keys.sorted() {
+            if let account = try await build(groups[home]!) { result.append(account) }
         }
         return result
     }
@@ -20,8 +20,8 @@ struct AccountBuilder: Sendable {
     ///
     /// - Throws: ``MSALError`` `accountRequired` when the cache has no such account.
     func account(homeAccountID: String, environments: Set<String>?) async throws -> Account {
-        let group = try await cache.accounts().filter {
-            $0.homeAccountID.caseInsensitiveCompare(homeAccountID) == .orderedSame && (environments?.contains($0.environment.lowercased()) ?? true)
+        let group = try await cache.accounts(homeAccountID: homeAccountID).filter {
+            environments?.contains($0.environment.lowercased()) ?? true
         }
         guard let account = try await build(group) else {
             throw MSALError(.interactionRequired, internalCode: .accountRequired, "The account is not in the token cache; sign in interactively.")
@@ -34,7 +34,7 @@ struct AccountBuilder: Sendable {
         let parts = first.homeAccountID.split(separator: ".", maxSplits: 1).map(String.init)
         let uid = parts.first ?? first.homeAccountID
         let utid = parts.count > 1 ? parts[1] : ""
-        let idTokens = try await cache.idTokens(homeAccountID: first.homeAccountID, clientID: clientID)
+        let idTokens = try await cache.idTokens(homeAccountID: first.homeAccountID, clientID: clientID, realms: group.map(\.realm))
         var profiles: [TenantProfile] = []
         for entry in group {
             let claims = idTokens.first { $0.realm.caseInsensitiveCompare(entry.realm) == .orderedSame }

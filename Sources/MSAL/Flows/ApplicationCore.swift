@@ -1,13 +1,15 @@
 import Foundation
 
 /// What every flow shares: configuration, discovery, the wire client, the cache and validation.
-struct ApplicationCore: Sendable {
+/// A class, so a flow holds it by reference instead of copying a dozen fields on every call.
+final class ApplicationCore: Sendable {
     let configuration: PublicClientApplicationConfiguration
     let resolver: AuthorityResolver
     let tokenClient: TokenClient
     let responseHandler: TokenResponseHandler
     let refreshes: SingleFlight<AuthenticationResult>
     let log: PrivacyLogger
+    let correlationIDs = CorrelationIDs()
 
     init(_ configuration: PublicClientApplicationConfiguration) {
         self.configuration = configuration

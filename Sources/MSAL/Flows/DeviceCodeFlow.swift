@@ -7,7 +7,7 @@ struct DeviceCodeFlow: Sendable {
     func run(scopes: [String], authority: Authority?, claims: String?,
              onCode: @Sendable (DeviceCodeInfo) async throws -> Void) async throws -> AuthenticationResult {
         let config = app.configuration
-        let correlationID = UUID()
+        let correlationID = app.correlationIDs.next()
         let endpoints = try await app.resolver.endpoints(for: authority ?? config.authority)
         let deviceEndpoint = endpoints.deviceAuthorization
             ?? URL(string: endpoints.token.absoluteString.replacingOccurrences(of: "/token", with: "/devicecode"))!

@@ -7,7 +7,7 @@ struct InteractiveFlow: Sendable {
 
     func run(_ parameters: InteractiveParameters) async throws -> AuthenticationResult {
         let config = app.configuration
-        let correlationID = UUID()
+        let correlationID = app.correlationIDs.next()
         let authority = parameters.authority ?? config.authority
         let endpoints = try await app.resolver.endpoints(for: authority)
         guard let redirect = URLComponents(string: config.redirectURI), redirect.scheme == "http",

@@ -6,17 +6,20 @@ struct SilentFlow: Sendable {
     let app: ApplicationCore
 
     func run(_ parameters: SilentParameters) async throws -> AuthenticationResult {
-        let config = app.configuration
-        var authority = parameters.authority ?? config.authority
+        var authority = parameters.authority ?? app.configuration.authority
         if authority.isMultiTenant { authority = authority.replacingTenant(parameters.account.homeAccountID.tenantID) }
         let endpoints = try await app.resolver.endpoints(for: authority)
         let realm = Self.realm(of: endpoints, account: parameters.account)
-        let now = config.clock.now()
+        let now = app.configuration.clock.now()
         if !parameters.forceRefresh, parameters.claims == nil,
-           let token = try await app.cache.accessToken(homeAccountID: parameters.account.identifier, clientID: config.clientID,
-                                                       realm: realm, environments: endpoints.aliases, scopes: parameters.scopes),
-           token.expiresOn > now.addingTimeInterval(config.tokenExpirationBuffer), token.cachedAt <= now.addingTimeInterval(IDTokenValidator.skew),
-           let cached = try await cachedResult(token, endpoints: endpoints, realm: realm) {
+           let (token, idToken, grantedScopes) = try await app.cache.cachedTokens(
+               homeAccountID: parameters.account.identifier, clientID: app.configuration.clientID, realm: realm,
+               environments: endpoints.aliases, scopes: parameters.scopes),
+           token.expiresOn > now.addingTimeInterval(app.configuration.tokenExpirationBuffer),
+           token.cachedAt <= now.addingTimeInterval(IDTokenValidator.skew),
+           let idToken,
+           let cached = try await cachedResult(token, idToken: idToken, scopes: grantedScopes, account: parameters.account,
+                                               endpoints: endpoints, realm: realm) {
             app.log.debug("access token from the cache", ["realm": realm], pii: ["username": parameters.account.username])
             guard let refreshOn = token.refreshOn, refreshOn <= now else { return cached }
             do {
@@ -32,21 +35,20 @@ struct SilentFlow: Sendable {
     /// The tenant the tokens are stored under: the issuer's tenant, or the account's home tenant for
     /// `{tenantid}` issuers.
     static func realm(of endpoints: AuthorityEndpoints, account: Account) -> String {
-        let segments = URL(string: endpoints.issuer.replacingOccurrences(of: "{tenantid}", with: "tenantid"))?.pathComponents ?? []
-        let tenant = segments.count > 1 ? segments[1] : endpoints.authority.tenant
-        return tenant == "tenantid" || tenant.isEmpty ? account.homeAccountID.tenantID : tenant
+        endpoints.issuerTenant ?? account.homeAccountID.tenantID
     }
 
-    private func cachedResult(_ token: AccessTokenEntry, endpoints: AuthorityEndpoints, realm: String) async throws -> AuthenticationResult? {
-        let config = app.configuration
-        guard let idToken = try await app.cache.idToken(homeAccountID: token.homeAccountID, clientID: config.clientID,
-                                                        realm: realm, environments: endpoints.aliases)
-        else { return nil }
-        let account = try await app.accounts.account(homeAccountID: token.homeAccountID, environments: endpoints.aliases)
-        guard let profile = account.tenantProfiles.first(where: { $0.tenantID.caseInsensitiveCompare(realm) == .orderedSame }) else { return nil }
+    /// The cached token as a result. The caller's account is reused when it has a profile for the
+    /// realm (no rebuilding on the hot path); otherwise the account is built from the cache.
+    private func cachedResult(_ token: AccessTokenEntry, idToken: IDTokenEntry, scopes: [String], account given: Account,
+                              endpoints: AuthorityEndpoints, realm: String) async throws -> AuthenticationResult? {
+        let matchesRealm = { (profile: TenantProfile) in profile.tenantID == realm || profile.tenantID.lowercased() == realm.lowercased() }
+        let account = given.tenantProfiles.contains(where: matchesRealm)
+            ? given : try await app.accounts.account(homeAccountID: token.homeAccountID, environments: endpoints.aliases)
+        guard let profile = account.tenantProfiles.first(where: matchesRealm) else { return nil }
         return AuthenticationResult(
-            accessToken: token.secret, expiresOn: token.expiresOn, scopes: token.target.split(separator: " ").map(String.init),
-            idToken: idToken.secret, account: account, tenantProfile: profile, correlationID: UUID(), source: .cache)
+            accessToken: token.secret, expiresOn: token.expiresOn, scopes: scopes,
+            idToken: idToken.secret, account: account, tenantProfile: profile, correlationID: app.correlationIDs.next(), source: .cache)
     }
 
     /// One refresh per account, tenant, scope set and claims at a time; concurrent callers share it.
@@ -73,7 +75,7 @@ struct SilentFlow: Sendable {
         let previous = try await app.cache.idToken(homeAccountID: home, clientID: config.clientID, realm: realm, environments: endpoints.aliases)
         let expectedObjectID = previous.flatMap { try? JWT($0.secret) }.flatMap { $0.string("oid") ?? $0.string("sub") }
         let claims = try ClaimsRequest.merged(parameters.claims, capabilities: config.clientCapabilities)
-        let correlationID = UUID()
+        let correlationID = app.correlationIDs.next()
         var lastError: MSALError?
         for candidate in candidates {
             var form: [(String, String)] = [

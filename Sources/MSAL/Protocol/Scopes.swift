@@ -21,7 +21,7 @@ enum Scopes {
     /// scopes; a Graph scope matches in its short and URI forms (`User.Read`, `https://graph.microsoft.com/User.Read`).
     static func isSubset(_ requested: [String], of granted: Set<String>) -> Bool {
         requested.allSatisfy { scope in
-            let lower = scope.lowercased()
+            let lower = scope.lowercasedIfNeeded
             guard !reserved.contains(lower), !granted.contains(lower) else { return true }
             let short = normalizedGraph(lower)
             return graphPrefixes.contains { granted.contains($0 + short) } || granted.contains(short)
