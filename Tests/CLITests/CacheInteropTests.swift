@@ -56,6 +56,10 @@ struct CacheInteropTests {
 
     @Test("(c) both write the same file 100 times while the other reads: no entry lost, the file always valid")
     func concurrentWriters() async throws {
+        // Our writes fsync under the lock. Right after a clean build the disk still flushes gigabytes of
+        // build output, an fsync can then take seconds, and msal-extensions gives up on the lock after 5 s:
+        // start from a flushed disk, so the test measures the protocol, not the page cache.
+        sync()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msal-shared-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
