@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import EmulatorAutomation
 import Foundation
 import IdentityEmulator
 import Testing
@@ -63,7 +64,7 @@ struct NativeCommandTests {
             let process = try sandbox.start(["native", "signup", "--email", email, "--attribute", "displayName=Cli Customer"],
                                             Self.client, takingInput: true)
             _ = try await process.waitForOutput { $0.contains("Code (or 'resend'): ") ? true : nil }
-            process.send(try await Self.lastCode(emulator, to: email))
+            process.send(try await Outbox(base: emulator.baseURL, http: .shared).lastCode(to: email))
             _ = try await process.waitForOutput { $0.contains("Choose a password: ") ? true : nil }
             process.send("weakpassword")
             _ = try await process.waitForOutput { $0.contains("too weak") ? true : nil }
@@ -94,7 +95,7 @@ struct NativeCommandTests {
             _ = try await reset.waitForOutput { $0.contains("Code (or 'resend'): ") ? true : nil }
             reset.send("resend")
             _ = try await reset.waitForOutput { $0.components(separatedBy: "Code (or 'resend'): ").count > 2 ? true : nil }
-            reset.send(try await Self.lastCode(emulator, to: "jane@example.com"))
+            reset.send(try await Outbox(base: emulator.baseURL, http: .shared).lastCode(to: "jane@example.com"))
             let done = try await reset.finish()
             #expect(done.status == 0, "\(done.stderr)")
             #expect(done.stdout == "Password changed; signed in as Jane Customer <jane@example.com>.\n")
@@ -105,7 +106,7 @@ struct NativeCommandTests {
 
             let sam = try sandbox.start(["native", "signin", "--email", "sam@example.com"], Self.client, takingInput: true)
             _ = try await sam.waitForOutput { $0.contains("Code (or 'resend'): ") ? true : nil }
-            sam.send(try await Self.lastCode(emulator, to: "sam@example.com"))
+            sam.send(try await Outbox(base: emulator.baseURL, http: .shared).lastCode(to: "sam@example.com"))
             let samResult = try await sam.finish()
             #expect(samResult.status == 0, "\(samResult.stderr)")
             #expect(samResult.stdout == "Signed in as Sam Codeonly <sam@example.com>.\n")
@@ -114,12 +115,5 @@ struct NativeCommandTests {
 
     static func json(_ result: CLIResult) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
-    }
-
-    static func lastCode(_ emulator: RunningEmulator, to address: String) async throws -> String {
-        let response = try await HTTPClient.shared.get(url: emulator.baseURL.appendingPathComponent("_emulator/outbox").absoluteString).get()
-        let body = response.body.map { Data($0.readableBytesView) } ?? Data()
-        let messages = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["messages"] as? [[String: Any]] ?? []
-        return try #require(messages.last { ($0["to"] as? String) == address }?["code"] as? String)
     }
 }

@@ -6,6 +6,12 @@ import Testing
 struct NativeAuthEndpointTests {
     static let tenant = "contosocustomers.onmicrosoft.com"
 
+    /// The code in the outbox's newest message.
+    private func lastCode(_ emulator: TestEmulator) async throws -> String {
+        let outbox = try await emulator.get("/_emulator/outbox").json
+        return try #require(((outbox["messages"] as? [any Sendable])?.last as? [String: any Sendable])?["code"] as? String)
+    }
+
     private func post(_ emulator: TestEmulator, _ path: String, _ form: [(String, String)],
                       client: String = Directory.DemoIDs.externalPublicClient, tenant: String = tenant) async throws -> HTTPResult {
         try await emulator.post("/\(tenant)/\(path)", form: [("client_id", client)] + form)
@@ -62,8 +68,7 @@ struct NativeAuthEndpointTests {
 
             let start = try await post(emulator, "signup/v1.0/start", [("username", "a@example.org"), types])
             let challenge = try await post(emulator, "signup/v1.0/challenge", [("continuation_token", try #require(try start.string("continuation_token"))), types])
-            let outbox = try await emulator.get("/_emulator/outbox").json
-            let code = try #require(((outbox["messages"] as? [any Sendable])?.last as? [String: any Sendable])?["code"] as? String)
+            let code = try await lastCode(emulator)
             let verified = try await post(emulator, "signup/v1.0/continue", [
                 ("continuation_token", try #require(try challenge.string("continuation_token"))), ("grant_type", "oob"), ("oob", code)])
             try #expect((verified.string("error")) == "credential_required")
@@ -91,8 +96,7 @@ struct NativeAuthEndpointTests {
             let types = ("challenge_type", "oob redirect")
             let start = try await post(emulator, "signup/v1.0/start", [("username", "code.only@example.org"), types])
             let challenge = try await post(emulator, "signup/v1.0/challenge", [("continuation_token", try #require(try start.string("continuation_token"))), types])
-            let outbox = try await emulator.get("/_emulator/outbox").json
-            let code = try #require(((outbox["messages"] as? [any Sendable])?.last as? [String: any Sendable])?["code"] as? String)
+            let code = try await lastCode(emulator)
             let done = try await post(emulator, "signup/v1.0/continue", [
                 ("continuation_token", try #require(try challenge.string("continuation_token"))), ("grant_type", "oob"), ("oob", code)])
             #expect(done.status == 200, "\(done.body)")

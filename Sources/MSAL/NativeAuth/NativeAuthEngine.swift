@@ -36,7 +36,7 @@ struct NativeAuthEngine: Sendable {
     /// Posts a grant to the token endpoint with the scopes and `client_info`.
     func token(_ grant: String, _ fields: [(String, String)], scopes: [String], correlationID: UUID) async throws -> NativeAuthAnswer {
         try await send(.token, [("grant_type", grant)] + fields + [
-            ("scope", Self.scopes(scopes).joined(separator: " ")), ("client_info", "true"),
+            ("scope", Scopes.decorated(scopes).joined(separator: " ")), ("client_info", "true"),
         ], correlationID: correlationID)
     }
 
@@ -48,7 +48,7 @@ struct NativeAuthEngine: Sendable {
         let response = try TokenResponse(json: answer.body)
         let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
         let result = try await core.responseHandler.handle(response, .init(
-            endpoints: endpoints, requestedScopes: Self.scopes(scopes), nonce: nil, expectedObjectID: nil, grant: grant,
+            endpoints: endpoints, requestedScopes: Scopes.decorated(scopes), nonce: nil, expectedObjectID: nil, grant: grant,
             usedRefreshToken: nil, correlationID: correlationID))
         for other in try await app.accounts() where other.identifier != result.account.identifier {
             try await app.removeAccount(other)
@@ -67,8 +67,6 @@ struct NativeAuthEngine: Sendable {
         return NativeAuthUserAccount(app: app, account: account, idToken: idToken?.secret, scopes: [])
     }
 
-    /// The scopes asked for plus `openid profile offline_access`, without duplicates, in order.
-    static func scopes(_ requested: [String]) -> [String] { Scopes.decorated(requested) }
 }
 
 /// Which challenges the app can present; `redirect` (fall back to the browser) is always declared.

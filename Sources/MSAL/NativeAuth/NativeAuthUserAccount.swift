@@ -21,7 +21,7 @@ public struct NativeAuthUserAccount: Sendable {
     /// - Throws: ``MSALError`` `interactionRequired` when the refresh token no longer works (sign in again),
     ///   server and transport errors.
     public func getAccessToken(scopes: [String] = [], forceRefresh: Bool = false) async throws -> AuthenticationResult {
-        let requested = scopes.isEmpty ? NativeAuthEngine.scopes(self.scopes) : scopes
+        let requested = scopes.isEmpty ? Scopes.decorated(self.scopes) : scopes
         return try await app.acquireTokenSilently(SilentParameters(scopes: requested, account: account, forceRefresh: forceRefresh))
     }
 

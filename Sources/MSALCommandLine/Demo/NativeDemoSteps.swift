@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import EmulatorAutomation
 import Foundation
 import IdentityEmulator
 import MSAL
@@ -17,6 +18,7 @@ struct NativeDemoSteps {
 
     func run(from first: Int) async throws {
         let app = try makeApp()
+        let outbox = Outbox(base: emulator.baseURL, http: http)
         let email = "new.customer@example.com"
         try await narrator.step(first, "Native auth: sign up a new customer (email code, password, attributes)") {
             guard case .codeRequired(let state, let delivery) = try await app.signUp(
@@ -24,7 +26,7 @@ struct NativeDemoSteps {
                 throw DemoError("sign-up did not ask for the email code")
             }
             narrator.detail("a one-time code (\(delivery.codeLength) digits) was emailed to \(delivery.sentTo); the customer types it in")
-            guard case .attributesRequired(let attributes, let required) = try await state.submitCode(try await lastCode(to: email)) else {
+            guard case .attributesRequired(let attributes, let required) = try await state.submitCode(try await outbox.lastCode(to: email)) else {
                 throw DemoError("sign-up did not ask for the missing attributes")
             }
             narrator.detail("the tenant also needs: \(required.map(\.name).joined(separator: ", "))")
@@ -53,7 +55,7 @@ struct NativeDemoSteps {
         }
         try await narrator.step(first + 2, "Native auth: a forgotten password reset by email code, then signed in") {
             guard case .codeRequired(let state, _) = try await app.resetPassword(username: "jane@example.com"),
-                  case .newPasswordRequired(let password) = try await state.submitCode(try await lastCode(to: "jane@example.com")) else {
+                  case .newPasswordRequired(let password) = try await state.submitCode(try await outbox.lastCode(to: "jane@example.com")) else {
                 throw DemoError("the reset did not accept the emailed code")
             }
             guard case .invalidPassword(let problem, let retry) = try await password.submitPassword("password") else {
@@ -74,16 +76,5 @@ struct NativeDemoSteps {
         configuration.clock = clock
         configuration.sleep = { [clock] duration in await clock.sleep(duration) }
         return try NativeAuthApplication(configuration: configuration)
-    }
-
-    /// The code the emulator "emailed" last to `address`.
-    private func lastCode(to address: String) async throws -> String {
-        let response = try await http.get(url: emulator.baseURL.appendingPathComponent("_emulator/outbox").absoluteString).get()
-        let body = response.body.map { Data($0.readableBytesView) } ?? Data()
-        let messages = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["messages"] as? [[String: Any]] ?? []
-        guard let code = messages.last(where: { ($0["to"] as? String) == address })?["code"] as? String else {
-            throw DemoError("no code was emailed to \(address)")
-        }
-        return code
     }
 }

@@ -60,12 +60,7 @@ final class TutorialEnvironment: Sendable {
 
     /// The last one-time code the emulator "emailed" to `address`.
     func lastCode(to address: String) async throws -> String {
-        let outbox = try await admin("GET", "outbox")
-        let messages = (outbox["messages"] as? [[String: Any]]) ?? []
-        guard let code = messages.last(where: { ($0["to"] as? String) == address })?["code"] as? String else {
-            throw Console.Failure(description: "no code was sent to \(address)")
-        }
-        return code
+        try await Outbox(base: emulator.baseURL, http: http).lastCode(to: address)
     }
     /// `kAuthority`: the emulator standing in for `https://login.microsoftonline.com/{tenant}`.
     func authority(_ tenant: String) -> String { "\(emulator.baseURL.absoluteString)/\(tenant)" }

@@ -1,3 +1,4 @@
+import EmulatorAutomation
 import Foundation
 import Logging
 import MSAL
@@ -26,10 +27,7 @@ extension Harness {
 
     /// The last one-time code the emulator "emailed" to `address`.
     func lastCode(to address: String) async throws -> String {
-        let outbox = try await admin("GET", "outbox")
-        let messages = (outbox["messages"] as? [[String: Any]]) ?? []
-        let mine = messages.filter { ($0["to"] as? String)?.caseInsensitiveCompare(address) == .orderedSame }
-        return try #require(mine.last?["code"] as? String, "no code was sent to \(address)")
+        try await Outbox(base: emulator.baseURL, http: http).lastCode(to: address)
     }
 }
 
