@@ -57,8 +57,8 @@ struct CacheInteropTests {
     @Test("(c) both write the same file 100 times while the other reads: no entry lost, the file always valid")
     func concurrentWriters() async throws {
         // Our writes fsync under the lock. Right after a clean build the disk still flushes gigabytes of
-        // build output, an fsync can then take seconds, and msal-extensions gives up on the lock after 5 s:
-        // start from a flushed disk, so the test measures the protocol, not the page cache.
+        // build output and an fsync can take seconds: start from a flushed disk. (The Python side adds
+        // again if msal-extensions' 5 s lock wait still runs out; `lock_timeouts` in its report counts it.)
         sync()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msal-shared-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -85,6 +85,7 @@ struct CacheInteropTests {
         let result = try await python.finish()
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data((result.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any]
+        #expect(report?["written"] as? Int == 100, "\(result.stdout)")
         #expect(report?["invalid_reads"] as? Int == 0, "\(result.stdout)")
         #expect(setAside.withLock { $0 } == 0, "a torn read was taken for a corrupt file")
 

@@ -21,7 +21,7 @@ final class CacheFileLock: StorageLock {
     /// - Parameter sleep: how to pause between attempts (tests make it instant).
     /// - Throws: ``MSALError`` `cacheLocked` after `timeout`; `cacheUnavailable` when the lock file
     ///   cannot be created (a read-only folder).
-    static func acquire(path: String, timeout: Duration, sleep: @Sendable (Duration) async throws -> Void) async throws -> CacheFileLock {
+    nonisolated(nonsending) static func acquire(path: String, timeout: Duration, sleep: @Sendable (Duration) async throws -> Void) async throws -> CacheFileLock {
         var waited = Duration.zero
         var pause = Duration.milliseconds(5)
         while true {
@@ -54,7 +54,12 @@ final class CacheFileLock: StorageLock {
             if errno == EEXIST || errno == EINTR { return nil }
             throw MSALError.internal(.cacheUnavailable, "The token cache's lock file \(path) cannot be created: \(String(cString: strerror(errno))).")
         }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        // We created the file, but a peer may have opened it first: one checking for staleness holds
+        // the flock for a moment and leaves the file (it names no dead process); one that locks by flock
+        // alone deletes it when done. Wait for the flock, then keep the lock only if the path still names
+        // our file: walking away instead would leave an empty lock file nobody could prove stale.
+        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
+        guard namesSameFile(path, fd) else {
             close(fd)
             return nil
         }
@@ -74,10 +79,11 @@ final class CacheFileLock: StorageLock {
         guard count > 0, let pid = Int32(String(decoding: buffer[..<count], as: UTF8.self).split(separator: " ").first ?? ""),
               pid > 0, kill(pid, 0) != 0, errno == ESRCH
         else { return false }
+        return namesSameFile(path, fd) && unlink(path) == 0
+    }
+
+    private static func namesSameFile(_ path: String, _ fd: Int32) -> Bool {
         var opened = stat(), current = stat()
-        guard fstat(fd, &opened) == 0, stat(path, &current) == 0, opened.st_ino == current.st_ino, opened.st_dev == current.st_dev else {
-            return false
-        }
-        return unlink(path) == 0
+        return fstat(fd, &opened) == 0 && stat(path, &current) == 0 && opened.st_ino == current.st_ino && opened.st_dev == current.st_dev
     }
 }

@@ -39,7 +39,7 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
     }
 
     /// - Throws: ``MSALError`` `cacheUnavailable` naming the path when the file exists but cannot be read.
-    public func load() async throws -> Data? {
+    public nonisolated(nonsending) func load() async throws -> Data? {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
@@ -61,7 +61,7 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
 
     /// - Throws: ``MSALError`` `cacheUnavailable` naming the path when the file or its folder is
     ///   read-only or cannot be written.
-    public func save(_ data: Data) async throws {
+    public nonisolated(nonsending) func save(_ data: Data) async throws {
         let folder = url.deletingLastPathComponent().path
         try createFolder(folder)
         var info = stat()
@@ -79,20 +79,20 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
     }
 
     /// Device, inode, size and modification time (ns) of the file; all zero when there is none.
-    public func version() async throws -> StorageVersion? {
+    public nonisolated(nonsending) func version() async throws -> StorageVersion? {
         var info = stat()
         guard stat(url.path, &info) == 0 else { return StorageVersion([0, 0, 0, 0]) }
         return StorageVersion([Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size),
                                Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)])
     }
 
-    public func lock() async throws -> (any StorageLock)? {
+    public nonisolated(nonsending) func lock() async throws -> (any StorageLock)? {
         try createFolder(url.deletingLastPathComponent().path)
         return try await CacheFileLock.acquire(path: url.path + ".lockfile", timeout: lockTimeout, sleep: sleep)
     }
 
     /// Renames the file to `<name>.corrupt-<UTC timestamp>` beside it.
-    public func setAside(reason: String) async throws -> String? {
+    public nonisolated(nonsending) func setAside(reason: String) async throws -> String? {
         let stamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false)
             .timeSeparator(.omitted).dateSeparator(.omitted).dateTimeSeparator(.standard))
         let copy = "\(url.path).corrupt-\(stamp)"
