@@ -4,29 +4,46 @@ import IdentityEmulator
 import NIOCore
 
 /// Refresh-token grants per second through an in-process emulator, driven over loopback HTTP by
-/// `concurrency` clients.
+/// `concurrency` keep-alive connections of a lean load generator (``LoopbackLoad``), next to the raw
+/// RS256 signing rate. The two alternate for `rounds` rounds, so a slower or faster spell of the
+/// machine (a shared VM's speed drifts) affects both sides of each round's ratio alike.
 struct EmulatorThroughput {
     let duration: Duration
     let concurrency: Int
+    let rounds: Int
 
-    func refreshGrantsPerSecond() async throws -> (perSecond: Double, failures: Int) {
+    struct Round {
+        let signaturesPerSecond: Double
+        let grantsPerSecond: Double
+        let failures: Int
+        var ratio: Double { grantsPerSecond / signaturesPerSecond }
+    }
+
+    /// - Returns: the rounds, in the order they ran.
+    /// - Throws: when the emulator cannot start or the load cannot connect.
+    func run(signingTasks: Int) async throws -> [Round] {
         let configuration = EmulatorConfiguration(port: 0, seed: 1, accessTokenLifetime: 3600)
         return try await IdentityEmulator.withRunning(configuration) { running in
-            var clientConfiguration = HTTPClient.Configuration()
-            clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = concurrency
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
-            do {
-                let result = try await measure(client, running: running)
-                try await client.shutdown()
-                return result
-            } catch {
-                try? await client.shutdown()
-                throw error
+            let request = try await refreshRequest(running)
+            let load = LoopbackLoad(host: "127.0.0.1", port: running.port, request: request, connections: concurrency)
+            var rounds: [Round] = []
+            for _ in 0..<self.rounds {
+                let signing = try await SigningBenchmark.signaturesPerSecond(duration: duration, concurrency: signingTasks)
+                let clock = ContinuousClock()
+                let start = clock.now
+                let result = try await load.run(until: .now() + .nanoseconds(Int64(duration.components.seconds) * 1_000_000_000
+                                                                             + duration.components.attoseconds / 1_000_000_000))
+                let elapsed = clock.now - start
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                rounds.append(Round(signaturesPerSecond: signing, grantsPerSecond: Double(result.ok) / seconds, failures: result.failed))
             }
+            return rounds
         }
     }
 
-    private func measure(_ client: HTTPClient, running: RunningEmulator) async throws -> (perSecond: Double, failures: Int) {
+    /// Signs in once (password grant) and returns the refresh-token request the load repeats.
+    private func refreshRequest(_ running: RunningEmulator) async throws -> ByteBuffer {
+        let client = HTTPClient.shared
         let tokenURL = running.authority("organizations").appendingPathComponent("oauth2/v2.0/token").absoluteString
         let ids = Directory.DemoIDs.self
         let login = try await post(client, tokenURL, [
@@ -40,33 +57,15 @@ struct EmulatorThroughput {
             ("client_id", ids.publicClient), ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
             ("scope", "User.Read openid profile offline_access"), ("client_info", "1"),
         ])
-        let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = start.advanced(by: duration)
-        let (ok, failed) = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
-            for _ in 0..<concurrency {
-                group.addTask {
-                    var ok = 0
-                    var failed = 0
-                    while clock.now < deadline {
-                        let result = try await post(client, tokenURL, body: body)
-                        if result.status == 200 { ok += 1 } else { failed += 1 }
-                    }
-                    return (ok, failed)
-                }
-            }
-            return try await group.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
-        }
-        let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return (Double(ok) / seconds, failed)
+        return ByteBuffer(string: "POST \(URL(string: tokenURL)!.path) HTTP/1.1\r\nHost: 127.0.0.1:\(running.port)\r\n"
+            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
     }
 
     private func post(_ client: HTTPClient, _ url: String, _ form: [(String, String)]) async throws -> (status: UInt, body: String) {
-        try await post(client, url, body: formEncode(form))
+        try await post(client, url, formEncode(form))
     }
 
-    private func post(_ client: HTTPClient, _ url: String, body: String) async throws -> (status: UInt, body: String) {
+    private func post(_ client: HTTPClient, _ url: String, _ body: String) async throws -> (status: UInt, body: String) {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")

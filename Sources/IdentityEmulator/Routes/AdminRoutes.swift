@@ -56,7 +56,7 @@ struct AdminRoutes: Sendable {
         }
         admin.get("requests") { request, _ in
             let filter = HTTPExchange.query(request).nonEmpty("path")
-            let served = await core.state.served.filter { filter == nil || $0.path.hasSuffix(filter!) }
+            let served = core.state.servedRequests().filter { filter == nil || $0.path.hasSuffix(filter!) }
             return HTTPExchange.json(.object([("requests", .array(served.map(\.json)))]))
         }
         admin.get("scenarios") { _, _ in

@@ -16,7 +16,7 @@ struct FaultInjectionMiddleware: RouterMiddleware {
             context.form = FormBody(encoded: Substring(String(buffer: try await request.collectBody(upTo: context.maxUploadSize))))
         }
         let response = try await respond(request, context: context, path: path, next: next)
-        await core.state.log(method: request.method.rawValue, path: path, grantType: context.form?["grant_type"],
+        core.state.log(method: request.method.rawValue, path: path, grantType: context.form?["grant_type"],
                              clientID: context.form?["client_id"], status: response.status.code)
         return response
     }

@@ -20,8 +20,10 @@ actor EmulatorState {
     private var sessions: [String: BrowserSession] = [:]
     private var userConsents: [String: Set<String>] = [:]
     private var revokedAt: [String: Date] = [:]
-    private(set) var outbox: [OutboxMessage] = []
-    private(set) var served: [ServedRequest] = []
+    private(set) var outbox = RecentLog<OutboxMessage>(capacity: 10_000)
+    /// The request log, written on every request: behind a lock rather than the actor, so logging
+    /// costs no hop onto the actor.
+    private nonisolated let served = Mutex(RecentLog<ServedRequest>(capacity: 10_000))
     private var scenarios: [Scenario] = []
     private var adminConsent: [String: Set<String>] = [:]
     private var nativeFlows: [String: NativeFlow] = [:]
@@ -48,7 +50,7 @@ actor EmulatorState {
         generator.withLock { $0 = seed.map(SeededRandom.init(seed:)) ?? SeededRandom() }
         offset.withLock { $0 = 0 }
         pending = [:]; codes = [:]; refreshTokens = [:]; devices = [:]; deviceCodeByUserCode = [:]
-        sessions = [:]; userConsents = [:]; revokedAt = [:]; outbox = []; served = []; scenarios = []
+        sessions = [:]; userConsents = [:]; revokedAt = [:]; outbox = RecentLog(capacity: 10_000); served.withLock { $0 = RecentLog(capacity: 10_000) }; scenarios = []
         adminConsent = [:]; nativeFlows = [:]
         armedScenarios.store(0, ordering: .relaxed)
     }
@@ -213,14 +215,16 @@ actor EmulatorState {
 
     /// Keeps the most recent 10,000 messages.
     func send(_ message: OutboxMessage) {
-        if outbox.count >= 10_000 { outbox.removeFirst(outbox.count - 9_999) }
         outbox.append(message)
     }
 
+    /// The most recent 10,000 requests, oldest first.
+    nonisolated func servedRequests() -> [ServedRequest] { served.withLock { Array($0) } }
+
     /// Keeps the most recent 10,000 requests, so a long run under load does not grow without bound.
-    func log(method: String, path: String, grantType: String?, clientID: String?, status: Int) {
-        if served.count >= 10_000 { served.removeFirst(served.count - 9_999) }
-        served.append(ServedRequest(method: method, path: path, grantType: grantType, clientID: clientID, status: status, at: now))
+    nonisolated func log(method: String, path: String, grantType: String?, clientID: String?, status: Int) {
+        let at = now
+        served.withLock { $0.append(ServedRequest(method: method, path: path, grantType: grantType, clientID: clientID, status: status, at: at)) }
     }
 
     func addScenario(_ scenario: Scenario) {

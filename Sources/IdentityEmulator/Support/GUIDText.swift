@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// Lower-case GUID text from 16 bytes, without `String(format:)` (it runs on every request).
 enum GUIDText {
@@ -15,9 +15,10 @@ enum GUIDText {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// A random (version 4) GUID.
-    static func random() -> String {
-        let u = UUID().uuid
-        return from([u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15])
-    }
+    /// Trace and request IDs only correlate log lines (they guard nothing), so a generator seeded once
+    /// serves them without a system call per request, and without taking from a seeded run's sequence.
+    private static let traceGenerator = Mutex(SeededRandom())
+
+    /// A random (version 4) GUID for trace and request IDs.
+    static func random() -> String { traceGenerator.withLock { $0.guid() } }
 }

@@ -63,10 +63,18 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
+    private static func needsEscaping(_ s: String) -> Bool {
+        func check(_ bytes: some Sequence<UInt8>) -> Bool {
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            return false
+        }
+        return s.utf8.withContiguousStorageIfAvailable { check($0) } ?? check(s.utf8)
+    }
+
     private static func writeString(_ s: String, to out: inout String) {
         out += "\""
         // Fast path: most strings (ids, tokens, URLs) need no escaping and are appended whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !needsEscaping(s) {
             out += s
             out += "\""
             return
