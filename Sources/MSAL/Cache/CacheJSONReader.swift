@@ -11,25 +11,37 @@ struct CacheJSONReader {
     }
 
     private let bytes: UnsafeRawBufferPointer
-    private var index = 0
+    /// The offset of the next byte to read; set it back to read a value again.
+    var position = 0
 
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
     /// Fails unless only whitespace follows the value.
     mutating func finish() throws {
         skipWhitespace()
-        guard index == bytes.count else { throw Malformed(offset: index, reason: "unexpected data after the JSON value") }
+        guard position == bytes.count else { throw Malformed(offset: position, reason: "unexpected data after the JSON value") }
     }
 
     /// Whether the next value is an object (without consuming it).
     mutating func nextIsObject() -> Bool {
         skipWhitespace()
-        return index < bytes.count && bytes[index] == UInt8(ascii: "{")
+        return position < bytes.count && bytes[position] == UInt8(ascii: "{")
     }
 
-    /// A member's key, made into a `String` only when asked (most entry keys are never needed).
+    /// Whether the next value is a string (without consuming it).
+    mutating func nextIsString() -> Bool {
+        skipWhitespace()
+        return position < bytes.count && bytes[position] == UInt8(ascii: "\"")
+    }
+
+    /// The next string value, not yet made into a `String`.
+    mutating func stringToken() throws -> Key { try rawString() }
+
+    /// A string (a member's key or a value), made into a `String` only when asked (most entry keys
+    /// are never needed).
     struct Key {
-        fileprivate let raw: UnsafeRawBufferPointer?
+        /// The bytes between the quotes, when they hold no escapes; valid while the reader's bytes are.
+        let raw: UnsafeRawBufferPointer?
         fileprivate let decoded: String?
 
         var string: String { decoded ?? String(decoding: raw!, as: UTF8.self) }
@@ -44,7 +56,7 @@ struct CacheJSONReader {
     mutating func objectWithKeys(_ member: (inout CacheJSONReader, Key) throws -> Void) throws {
         try expect(UInt8(ascii: "{"))
         skipWhitespace()
-        if peek() == UInt8(ascii: "}") { index += 1; return }
+        if peek() == UInt8(ascii: "}") { position += 1; return }
         while true {
             skipWhitespace()
             let key = try rawString()
@@ -54,7 +66,7 @@ struct CacheJSONReader {
             switch next() {
             case UInt8(ascii: ","): continue
             case UInt8(ascii: "}"): return
-            default: throw Malformed(offset: index - 1, reason: "expected ',' or '}'")
+            default: throw Malformed(offset: position - 1, reason: "expected ',' or '}'")
             }
         }
     }
@@ -76,17 +88,17 @@ struct CacheJSONReader {
             try object { reader, key in members[key] = try reader.value() }
             return .object(members)
         case UInt8(ascii: "["):
-            index += 1
+            position += 1
             var items: [CacheValue] = []
             skipWhitespace()
-            if peek() == UInt8(ascii: "]") { index += 1; return .array(items) }
+            if peek() == UInt8(ascii: "]") { position += 1; return .array(items) }
             while true {
                 items.append(try value())
                 skipWhitespace()
                 switch next() {
                 case UInt8(ascii: ","): continue
                 case UInt8(ascii: "]"): return .array(items)
-                default: throw Malformed(offset: index - 1, reason: "expected ',' or ']'")
+                default: throw Malformed(offset: position - 1, reason: "expected ',' or ']'")
                 }
             }
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
@@ -101,13 +113,13 @@ struct CacheJSONReader {
     private mutating func rawString() throws -> Key {
         skipWhitespace()
         try expect(UInt8(ascii: "\""))
-        let start = index
+        let start = position
         guard let base = bytes.baseAddress,
               let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), bytes.count - start)
         else { throw Malformed(offset: start, reason: "unterminated string") }
         let end = base.distance(to: UnsafeRawPointer(quote))
         if memchr(base + start, Int32(UInt8(ascii: "\\")), end - start) == nil {
-            index = end + 1
+            position = end + 1
             return Key(raw: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), decoded: nil)
         }
         return Key(raw: nil, decoded: try escapedString(from: start))
@@ -115,17 +127,17 @@ struct CacheJSONReader {
 
     private mutating func escapedString(from start: Int) throws -> String {
         var out: [UInt8] = []
-        index = start
+        position = start
         while true {
-            guard index < bytes.count else { throw Malformed(offset: start, reason: "unterminated string") }
-            let byte = bytes[index]
-            index += 1
+            guard position < bytes.count else { throw Malformed(offset: start, reason: "unterminated string") }
+            let byte = bytes[position]
+            position += 1
             switch byte {
             case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                guard index < bytes.count else { throw Malformed(offset: index, reason: "unterminated escape") }
-                let escape = bytes[index]
-                index += 1
+                guard position < bytes.count else { throw Malformed(offset: position, reason: "unterminated escape") }
+                let escape = bytes[position]
+                position += 1
                 switch escape {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
                 case UInt8(ascii: "b"): out.append(0x08)
@@ -135,14 +147,14 @@ struct CacheJSONReader {
                 case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
-                    if (0xD800..<0xDC00).contains(scalar), bytes.count - index >= 6,
-                       bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
-                        index += 2
+                    if (0xD800..<0xDC00).contains(scalar), bytes.count - position >= 6,
+                       bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") {
+                        position += 2
                         let low = try hex4()
                         scalar = (0xDC00..<0xE000).contains(low) ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
                     }
                     out.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
-                default: throw Malformed(offset: index - 1, reason: "unknown escape")
+                default: throw Malformed(offset: position - 1, reason: "unknown escape")
                 }
             default: out.append(byte)
             }
@@ -150,12 +162,12 @@ struct CacheJSONReader {
     }
 
     private mutating func hex4() throws -> UInt32 {
-        guard bytes.count - index >= 4 else { throw Malformed(offset: index, reason: "short \\u escape") }
+        guard bytes.count - position >= 4 else { throw Malformed(offset: position, reason: "short \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
-            index += 1
-            guard let digit = Self.hexValue(byte) else { throw Malformed(offset: index - 1, reason: "bad \\u escape") }
+            let byte = bytes[position]
+            position += 1
+            guard let digit = Self.hexValue(byte) else { throw Malformed(offset: position - 1, reason: "bad \\u escape") }
             value = value << 4 | digit
         }
         return value
@@ -171,9 +183,9 @@ struct CacheJSONReader {
     }
 
     private mutating func number() throws -> Double {
-        let start = index
-        while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
-        guard index > start, let value = Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+        let start = position
+        while position < bytes.count, Self.isNumberByte(bytes[position]) { position += 1 }
+        guard position > start, let value = Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
         else { throw Malformed(offset: start, reason: "expected a value") }
         return value
     }
@@ -185,29 +197,29 @@ struct CacheJSONReader {
 
     private mutating func literal(_ word: StaticString) throws {
         let count = word.utf8CodeUnitCount
-        guard bytes.count - index >= count, memcmp(bytes.baseAddress! + index, word.utf8Start, count) == 0 else {
-            throw Malformed(offset: index, reason: "expected a value")
+        guard bytes.count - position >= count, memcmp(bytes.baseAddress! + position, word.utf8Start, count) == 0 else {
+            throw Malformed(offset: position, reason: "expected a value")
         }
-        index += count
+        position += count
     }
 
     private mutating func expect(_ byte: UInt8) throws {
         skipWhitespace()
-        guard next() == byte else { throw Malformed(offset: max(index - 1, 0), reason: "expected '\(Character(Unicode.Scalar(byte)))'") }
+        guard next() == byte else { throw Malformed(offset: max(position - 1, 0), reason: "expected '\(Character(Unicode.Scalar(byte)))'") }
     }
 
     private mutating func next() -> UInt8? {
-        guard index < bytes.count else { return nil }
-        defer { index += 1 }
-        return bytes[index]
+        guard position < bytes.count else { return nil }
+        defer { position += 1 }
+        return bytes[position]
     }
 
-    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+    private func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
             default: return
             }
         }

@@ -287,6 +287,10 @@ public actor TokenCache {
         refreshTokens = [:]
         accountEntries = [:]
         appMetadata = [:]
+        accessTokens.reserveCapacity(contents.accessTokens.count)
+        idTokens.reserveCapacity(contents.idTokens.count)
+        refreshTokens.reserveCapacity(contents.refreshTokens.count)
+        accountEntries.reserveCapacity(contents.accounts.count)
         for entry in contents.accessTokens { accessTokens[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: []].append(entry) }
         for entry in contents.refreshTokens { refreshTokens[entry.homeAccountID.lowercasedIfNeeded, default: []].append(entry) }
         for entry in contents.idTokens { idTokens[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: []].append(entry) }

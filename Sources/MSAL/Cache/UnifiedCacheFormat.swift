@@ -20,44 +20,48 @@ enum UnifiedCacheFormat {
     // MARK: Encoding
 
     static func encode(_ contents: Contents) throws -> Data {
-        let known: [String: [(key: String, fields: [(String, CacheValue)])]] = [
-            "AccessToken": contents.accessTokens.map { (key($0), fields($0)) },
-            "RefreshToken": contents.refreshTokens.map { (key($0), fields($0)) },
-            "IdToken": contents.idTokens.map { (key($0), fields($0)) },
-            "Account": contents.accounts.map { (key($0), fields($0)) },
-            "AppMetadata": contents.appMetadata.map { (key($0), fields($0)) },
-        ]
-        var size = 64
-        for entries in known.values { for entry in entries { for field in entry.fields { if case .string(let s) = field.1 { size += s.utf8.count + 40 } } } }
+        var size = 4096 + 200 * contents.appMetadata.count
+        for entry in contents.accessTokens { size += entry.secret.utf8.count + 800 }
+        for entry in contents.refreshTokens { size += entry.secret.utf8.count + 600 }
+        for entry in contents.idTokens { size += entry.secret.utf8.count + 500 }
+        size += 600 * contents.accounts.count
         var writer = CacheJSONWriter(capacity: size)
         writer.object { writer in
-            for name in Set(known.keys).union(contents.unknownSections.keys).sorted() {
-                guard var entries = known[name] else {
-                    writer.member(name) { $0.value(contents.unknownSections[name]!) }
-                    continue
-                }
+            for name in Set(sections).union(contents.unknownSections.keys).sorted() {
                 let opaque = contents.opaqueEntries[name] ?? [:]
-                entries.removeAll { opaque[$0.key] != nil }
-                entries += opaque.map { ($0.key, [("", $0.value)]) }
-                entries.sort { $0.key < $1.key }
-                writer.member(name) { writer in
-                    writer.object { writer in
-                        for entry in entries {
-                            writer.member(entry.key) { writer in
-                                if entry.fields.count == 1, entry.fields[0].0.isEmpty {
-                                    writer.value(entry.fields[0].1)
-                                    return
-                                }
-                                writer.object { writer in
-                                    for (field, value) in entry.fields { writer.member(field) { $0.value(value) } }
-                                }
-                            }
-                        }
+                switch name {
+                case "AccessToken": section(&writer, name, contents.accessTokens, opaque: opaque, key: key, fields: write)
+                case "RefreshToken": section(&writer, name, contents.refreshTokens, opaque: opaque, key: key, fields: write)
+                case "IdToken": section(&writer, name, contents.idTokens, opaque: opaque, key: key, fields: write)
+                case "Account": section(&writer, name, contents.accounts, opaque: opaque, key: key, fields: write)
+                case "AppMetadata": section(&writer, name, contents.appMetadata, opaque: opaque, key: key, fields: write)
+                default: writer.member(name) { $0.value(contents.unknownSections[name]!) }
+                }
+            }
+        }
+        return writer.data()
+    }
+
+    /// One section, entries sorted by key; an opaque entry replaces a known one with the same key.
+    private static func section<Entry>(_ writer: inout CacheJSONWriter, _ name: String, _ entries: [Entry], opaque: [String: CacheValue],
+                                       key: (Entry) -> String, fields: (inout CacheJSONWriter, Entry) -> Void) {
+        var keyed: [(key: String, index: Int)] = []
+        keyed.reserveCapacity(entries.count + opaque.count)
+        for (index, entry) in entries.enumerated() {
+            let key = key(entry)
+            if opaque[key] == nil { keyed.append((key, index)) }
+        }
+        for key in opaque.keys { keyed.append((key, -1)) }
+        keyed.sort { $0.key < $1.key }
+        writer.member(name) { writer in
+            writer.object { writer in
+                for (key, index) in keyed {
+                    writer.member(key) { writer in
+                        if index < 0 { writer.value(opaque[key]!) } else { writer.object { fields(&$0, entries[index]) } }
                     }
                 }
             }
         }
-        return Data(writer.bytes)
     }
 
     static func key(_ e: AccessTokenEntry) -> String {
@@ -76,55 +80,73 @@ enum UnifiedCacheFormat {
 
     static func key(_ e: AppMetadataEntry) -> String { "appmetadata-\(e.environment)-\(e.clientID)" }
 
-    private static func stamp(_ date: Date) -> CacheValue { .string(String(Int(date.timeIntervalSince1970))) }
+    private static func stamp(_ date: Date) -> String { String(Int(date.timeIntervalSince1970)) }
 
     /// Fields in MSAL Python's order, then the ones other SDKs wrote, sorted.
-    private static func withExtra(_ fields: [(String, CacheValue)], _ extra: [String: CacheValue]) -> [(String, CacheValue)] {
-        extra.isEmpty ? fields : fields + extra.filter { key, _ in !fields.contains { $0.0 == key } }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    private static func writeExtra(_ writer: inout CacheJSONWriter, _ extra: [String: CacheValue], besides written: @autoclosure () -> [String]) {
+        guard !extra.isEmpty else { return }
+        let written = written()
+        for key in extra.keys.sorted() where !written.contains(key) { writer.member(key) { $0.value(extra[key]!) } }
     }
 
-    private static func fields(_ e: AccessTokenEntry) -> [(String, CacheValue)] {
-        var out: [(String, CacheValue)] = [
-            ("credential_type", .string("AccessToken")), ("secret", .string(e.secret)), ("home_account_id", .string(e.homeAccountID)),
-            ("environment", .string(e.environment)), ("client_id", .string(e.clientID)), ("target", .string(e.target)),
-            ("realm", .string(e.realm)), ("token_type", .string(e.tokenType)), ("cached_at", stamp(e.cachedAt)),
-            ("expires_on", stamp(e.expiresOn)), ("extended_expires_on", stamp(e.extendedExpiresOn)),
-        ]
-        if let refreshOn = e.refreshOn { out.append(("refresh_on", stamp(refreshOn))) }
-        return withExtra(out, e.extra)
+    private static func write(_ writer: inout CacheJSONWriter, _ e: AccessTokenEntry) {
+        writer.member("credential_type", "AccessToken")
+        writer.member("secret", e.secret)
+        writer.member("home_account_id", e.homeAccountID)
+        writer.member("environment", e.environment)
+        writer.member("client_id", e.clientID)
+        writer.member("target", e.target)
+        writer.member("realm", e.realm)
+        writer.member("token_type", e.tokenType)
+        writer.member("cached_at", stamp(e.cachedAt))
+        writer.member("expires_on", stamp(e.expiresOn))
+        writer.member("extended_expires_on", stamp(e.extendedExpiresOn))
+        if let refreshOn = e.refreshOn { writer.member("refresh_on", stamp(refreshOn)) }
+        writeExtra(&writer, e.extra, besides: ["credential_type", "secret", "home_account_id", "environment", "client_id", "target", "realm",
+                                               "token_type", "cached_at", "expires_on", "extended_expires_on"] + (e.refreshOn == nil ? [] : ["refresh_on"]))
     }
 
-    private static func fields(_ e: RefreshTokenEntry) -> [(String, CacheValue)] {
-        var out: [(String, CacheValue)] = [
-            ("credential_type", .string("RefreshToken")), ("secret", .string(e.secret)), ("home_account_id", .string(e.homeAccountID)),
-            ("environment", .string(e.environment)), ("client_id", .string(e.clientID)),
-        ]
-        if let target = e.target { out.append(("target", .string(target))) }
-        if let modified = e.lastModification { out.append(("last_modification_time", stamp(modified))) }
-        if let family = e.familyID { out.append(("family_id", .string(family))) }
-        return withExtra(out, e.extra)
+    private static func write(_ writer: inout CacheJSONWriter, _ e: RefreshTokenEntry) {
+        writer.member("credential_type", "RefreshToken")
+        writer.member("secret", e.secret)
+        writer.member("home_account_id", e.homeAccountID)
+        writer.member("environment", e.environment)
+        writer.member("client_id", e.clientID)
+        if let target = e.target { writer.member("target", target) }
+        if let modified = e.lastModification { writer.member("last_modification_time", stamp(modified)) }
+        if let family = e.familyID { writer.member("family_id", family) }
+        writeExtra(&writer, e.extra, besides: ["credential_type", "secret", "home_account_id", "environment", "client_id"]
+                                              + (e.target == nil ? [] : ["target"]) + (e.lastModification == nil ? [] : ["last_modification_time"])
+                                              + (e.familyID == nil ? [] : ["family_id"]))
     }
 
-    private static func fields(_ e: IDTokenEntry) -> [(String, CacheValue)] {
-        withExtra([
-            ("credential_type", .string("IdToken")), ("secret", .string(e.secret)), ("home_account_id", .string(e.homeAccountID)),
-            ("environment", .string(e.environment)), ("realm", .string(e.realm)), ("client_id", .string(e.clientID)),
-        ], e.extra)
+    private static func write(_ writer: inout CacheJSONWriter, _ e: IDTokenEntry) {
+        writer.member("credential_type", "IdToken")
+        writer.member("secret", e.secret)
+        writer.member("home_account_id", e.homeAccountID)
+        writer.member("environment", e.environment)
+        writer.member("realm", e.realm)
+        writer.member("client_id", e.clientID)
+        writeExtra(&writer, e.extra, besides: ["credential_type", "secret", "home_account_id", "environment", "realm", "client_id"])
     }
 
-    private static func fields(_ e: AccountEntry) -> [(String, CacheValue)] {
-        var out: [(String, CacheValue)] = [
-            ("home_account_id", .string(e.homeAccountID)), ("environment", .string(e.environment)), ("realm", .string(e.realm)),
-            ("local_account_id", .string(e.localAccountID)), ("username", .string(e.username)), ("authority_type", .string(e.authorityType)),
-        ]
-        if let source = e.accountSource { out.append(("account_source", .string(source))) }
-        return withExtra(out, e.extra)
+    private static func write(_ writer: inout CacheJSONWriter, _ e: AccountEntry) {
+        writer.member("home_account_id", e.homeAccountID)
+        writer.member("environment", e.environment)
+        writer.member("realm", e.realm)
+        writer.member("local_account_id", e.localAccountID)
+        writer.member("username", e.username)
+        writer.member("authority_type", e.authorityType)
+        if let source = e.accountSource { writer.member("account_source", source) }
+        writeExtra(&writer, e.extra, besides: ["home_account_id", "environment", "realm", "local_account_id", "username", "authority_type"]
+                                              + (e.accountSource == nil ? [] : ["account_source"]))
     }
 
-    private static func fields(_ e: AppMetadataEntry) -> [(String, CacheValue)] {
-        var out: [(String, CacheValue)] = [("client_id", .string(e.clientID)), ("environment", .string(e.environment))]
-        if let family = e.familyID { out.append(("family_id", .string(family))) }
-        return withExtra(out, e.extra)
+    private static func write(_ writer: inout CacheJSONWriter, _ e: AppMetadataEntry) {
+        writer.member("client_id", e.clientID)
+        writer.member("environment", e.environment)
+        if let family = e.familyID { writer.member("family_id", family) }
+        writeExtra(&writer, e.extra, besides: ["client_id", "environment"] + (e.familyID == nil ? [] : ["family_id"]))
     }
 
     // MARK: Decoding
@@ -138,6 +160,7 @@ enum UnifiedCacheFormat {
                 var reader = CacheJSONReader(raw)
                 guard reader.nextIsObject() else { throw CacheJSONReader.Malformed(offset: 0, reason: "not a JSON object") }
                 var contents = Contents()
+                var entries = CacheEntryReader()
                 try reader.object { reader, name in
                     guard let canonical = sections.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }), reader.nextIsObject() else {
                         contents.unknownSections[name] = try reader.value()
@@ -148,18 +171,19 @@ enum UnifiedCacheFormat {
                             contents.opaqueEntries[canonical, default: [:]][key.string] = try reader.value()
                             return
                         }
-                        let pairs = try reader.pairs()
-                        var fields = FieldReader(pairs)
+                        let start = reader.position
+                        try entries.read(&reader)
                         let used: Bool
                         switch canonical {
-                        case "AccessToken": used = fields.accessToken().map { contents.accessTokens.append($0) } != nil
-                        case "RefreshToken": used = fields.refreshToken().map { contents.refreshTokens.append($0) } != nil
-                        case "IdToken": used = fields.idToken().map { contents.idTokens.append($0) } != nil
-                        case "Account": used = fields.account().map { contents.accounts.append($0) } != nil
-                        default: used = fields.appMetadata().map { contents.appMetadata.append($0) } != nil
+                        case "AccessToken": used = entries.accessToken().map { contents.accessTokens.append($0) } != nil
+                        case "RefreshToken": used = entries.refreshToken().map { contents.refreshTokens.append($0) } != nil
+                        case "IdToken": used = entries.idToken().map { contents.idTokens.append($0) } != nil
+                        case "Account": used = entries.account().map { contents.accounts.append($0) } != nil
+                        default: used = entries.appMetadata().map { contents.appMetadata.append($0) } != nil
                         }
                         if !used {
-                            contents.opaqueEntries[canonical, default: [:]][key.string] = .object(Dictionary(pairs, uniquingKeysWith: { a, _ in a }))
+                            reader.position = start
+                            contents.opaqueEntries[canonical, default: [:]][key.string] = try reader.value()
                         }
                     }
                 }
@@ -169,83 +193,5 @@ enum UnifiedCacheFormat {
         } catch let error as CacheJSONReader.Malformed {
             throw MSALError.internal(.cacheCorrupted, "The token cache is not valid JSON (\(error)).")
         }
-    }
-}
-
-/// Reads one entry's fields, tolerating other SDKs' variants (numeric timestamps, capitalised keys),
-/// and leaves the fields it did not consume as `extra`.
-private struct FieldReader {
-    private var fields: [(String, CacheValue)]
-
-    /// - Parameter fields: the entry's fields, keys lowercased.
-    init(_ fields: [(String, CacheValue)]) { self.fields = fields }
-
-    private mutating func take(_ name: String) -> String? {
-        guard let index = fields.firstIndex(where: { $0.0 == name }) else { return nil }
-        switch fields.remove(at: index).1 {
-        case .string(let s): return s
-        case .number(let d): return CacheValue.text(of: d)
-        default: return nil
-        }
-    }
-
-    private mutating func date(_ name: String) -> Date? {
-        take(name).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
-    }
-
-    private var extra: [String: CacheValue] { fields.isEmpty ? [:] : Dictionary(fields, uniquingKeysWith: { a, _ in a }) }
-
-    mutating func accessToken() -> AccessTokenEntry? {
-        _ = take("credential_type")
-        guard let home = take("home_account_id"), let env = take("environment"), let client = take("client_id"),
-              let secret = take("secret"), let expires = date("expires_on")
-        else { return nil }
-        let realm = take("realm") ?? ""
-        let target = take("target") ?? ""
-        let tokenType = take("token_type") ?? "Bearer"
-        let cached = date("cached_at") ?? expires.addingTimeInterval(-3600)
-        let extended = date("extended_expires_on") ?? date("ext_expires_on") ?? expires
-        let refreshOn = date("refresh_on")
-        return AccessTokenEntry(homeAccountID: home, environment: env, clientID: client, realm: realm, target: target,
-                                secret: secret, tokenType: tokenType, cachedAt: cached, expiresOn: expires,
-                                extendedExpiresOn: extended, refreshOn: refreshOn, extra: extra)
-    }
-
-    mutating func refreshToken() -> RefreshTokenEntry? {
-        _ = take("credential_type")
-        guard let home = take("home_account_id"), let env = take("environment"), let client = take("client_id"),
-              let secret = take("secret")
-        else { return nil }
-        let target = take("target")
-        let family = take("family_id").flatMap { $0.isEmpty ? nil : $0 }
-        let modified = date("last_modification_time")
-        return RefreshTokenEntry(homeAccountID: home, environment: env, clientID: client, secret: secret, target: target,
-                                 familyID: family, lastModification: modified, extra: extra)
-    }
-
-    mutating func idToken() -> IDTokenEntry? {
-        _ = take("credential_type")
-        guard let home = take("home_account_id"), let env = take("environment"), let client = take("client_id"),
-              let secret = take("secret")
-        else { return nil }
-        let realm = take("realm") ?? ""
-        return IDTokenEntry(homeAccountID: home, environment: env, realm: realm, clientID: client, secret: secret, extra: extra)
-    }
-
-    mutating func account() -> AccountEntry? {
-        guard let home = take("home_account_id"), let env = take("environment") else { return nil }
-        let realm = take("realm") ?? ""
-        let local = take("local_account_id") ?? ""
-        let username = take("username") ?? ""
-        let type = take("authority_type") ?? "MSSTS"
-        let source = take("account_source")
-        return AccountEntry(homeAccountID: home, environment: env, realm: realm, localAccountID: local, username: username,
-                            authorityType: type, accountSource: source, extra: extra)
-    }
-
-    mutating func appMetadata() -> AppMetadataEntry? {
-        guard let client = take("client_id"), let env = take("environment") else { return nil }
-        let family = take("family_id").flatMap { $0.isEmpty ? nil : $0 }
-        return AppMetadataEntry(clientID: client, environment: env, familyID: family, extra: extra)
     }
 }

@@ -1,0 +1,200 @@
+import Foundation
+
+/// Reads cache entries straight from the JSON, one object at a time, into the entry types: known
+/// fields matched by name in any case (MSAL Go capitalises them), numeric timestamps accepted, values
+/// that repeat from entry to entry (environment, client, realm, scopes) shared instead of copied,
+/// and every other field kept as `extra`. One reader serves a whole file, reusing its buffers.
+struct CacheEntryReader {
+    enum Field: Int, CaseIterable {
+        case credentialType, secret, homeAccountID, environment, clientID, realm, target, tokenType, cachedAt, expiresOn
+        case extendedExpiresOn, extExpiresOn, refreshOn, lastModificationTime, familyID, localAccountID, username
+        case authorityType, accountSource
+
+        var name: String {
+            switch self {
+            case .credentialType: "credential_type"
+            case .secret: "secret"
+            case .homeAccountID: "home_account_id"
+            case .environment: "environment"
+            case .clientID: "client_id"
+            case .realm: "realm"
+            case .target: "target"
+            case .tokenType: "token_type"
+            case .cachedAt: "cached_at"
+            case .expiresOn: "expires_on"
+            case .extendedExpiresOn: "extended_expires_on"
+            case .extExpiresOn: "ext_expires_on"
+            case .refreshOn: "refresh_on"
+            case .lastModificationTime: "last_modification_time"
+            case .familyID: "family_id"
+            case .localAccountID: "local_account_id"
+            case .username: "username"
+            case .authorityType: "authority_type"
+            case .accountSource: "account_source"
+            }
+        }
+
+        /// Values most entries of a file share, worth comparing with the previous entry's.
+        var repeats: Bool {
+            switch self {
+            case .credentialType, .environment, .clientID, .realm, .target, .tokenType, .familyID, .authorityType, .accountSource: true
+            default: false
+            }
+        }
+
+        /// Field names by length, as bytes, for matching keys without making strings of them.
+        static let byLength: [[(Field, [UInt8])]] = {
+            var table = [[(Field, [UInt8])]](repeating: [], count: 32)
+            for field in allCases { table[field.name.utf8.count].append((field, Array(field.name.utf8))) }
+            return table
+        }()
+
+        /// The field a key names, compared without regard to ASCII case.
+        init?(_ key: CacheJSONReader.Key) {
+            guard let raw = key.raw else {
+                guard let field = Self.allCases.first(where: { $0.name == key.string.lowercased() }) else { return nil }
+                self = field
+                return
+            }
+            guard raw.count < Self.byLength.count else { return nil }
+            for (field, name) in Self.byLength[raw.count] where Self.equalFolded(raw, name) {
+                self = field
+                return
+            }
+            return nil
+        }
+
+        private static func equalFolded(_ raw: UnsafeRawBufferPointer, _ lowercase: [UInt8]) -> Bool {
+            for index in 0..<raw.count {
+                let byte = raw[index]
+                if (byte &- 0x41 < 26 ? byte | 0x20 : byte) != lowercase[index] { return false }
+            }
+            return true
+        }
+    }
+
+    private var values = [String?](repeating: nil, count: Field.allCases.count)
+    /// Which values were JSON numbers (MSAL Go's timestamps), so unused ones are written back as numbers.
+    private var numeric = [Bool](repeating: false, count: Field.allCases.count)
+    private var extra: [(String, CacheValue)] = []
+    /// The previous entry's value of each repeating field: its bytes in the file and the string made of them.
+    private var previous = [(raw: UnsafeRawBufferPointer, string: String)?](repeating: nil, count: Field.allCases.count)
+
+    /// Reads the entry object at the reader's position.
+    ///
+    /// - Throws: ``CacheJSONReader/Malformed`` when the JSON is broken.
+    mutating func read(_ reader: inout CacheJSONReader) throws {
+        for index in values.indices {
+            values[index] = nil
+            numeric[index] = false
+        }
+        extra.removeAll(keepingCapacity: true)
+        try reader.objectWithKeys { reader, key in
+            guard let field = Field(key), values[field.rawValue] == nil else {
+                extra.append((key.string.lowercasedIfNeeded, try reader.value()))
+                return
+            }
+            if reader.nextIsString() {
+                values[field.rawValue] = string(try reader.stringToken(), field)
+                return
+            }
+            switch try reader.value() {
+            case .number(let number):
+                values[field.rawValue] = CacheValue.text(of: number)
+                numeric[field.rawValue] = true
+            case let other:
+                extra.append((field.name, other))  // written back as it was unless the entry has the field
+            }
+        }
+    }
+
+    private mutating func string(_ token: CacheJSONReader.Key, _ field: Field) -> String {
+        guard field.repeats, let raw = token.raw else { return token.string }
+        if let last = previous[field.rawValue], last.raw.count == raw.count,
+           raw.count == 0 || memcmp(last.raw.baseAddress!, raw.baseAddress!, raw.count) == 0 {
+            return last.string
+        }
+        let string = token.string
+        previous[field.rawValue] = (raw, string)
+        return string
+    }
+
+    private func text(_ field: Field) -> String? { values[field.rawValue] }
+
+    /// Unix seconds, usually all digits (read without `strtod`), otherwise any number.
+    private func date(_ field: Field) -> Date? {
+        guard let text = text(field) else { return nil }
+        var seconds = 0
+        var digits = 0
+        for byte in text.utf8 {
+            guard byte &- UInt8(ascii: "0") < 10, digits < 15 else { return Double(text).map(Date.init(timeIntervalSince1970:)) }
+            seconds = seconds * 10 + Int(byte &- UInt8(ascii: "0"))
+            digits += 1
+        }
+        return digits == 0 ? nil : Date(timeIntervalSince1970: Double(seconds))
+    }
+
+    private var extraFields: [String: CacheValue] { extra.isEmpty ? [:] : Dictionary(extra, uniquingKeysWith: { first, _ in first }) }
+
+    func accessToken() -> AccessTokenEntry? {
+        guard let home = text(.homeAccountID), let environment = text(.environment), let client = text(.clientID),
+              let secret = text(.secret), let expires = date(.expiresOn)
+        else { return nil }
+        return AccessTokenEntry(
+            homeAccountID: home, environment: environment, clientID: client, realm: text(.realm) ?? "", target: text(.target) ?? "",
+            secret: secret, tokenType: text(.tokenType) ?? "Bearer", cachedAt: date(.cachedAt) ?? expires.addingTimeInterval(-3600),
+            expiresOn: expires, extendedExpiresOn: date(.extendedExpiresOn) ?? date(.extExpiresOn) ?? expires,
+            refreshOn: date(.refreshOn),
+            extra: extraFields.merging(unused([.localAccountID, .username, .authorityType, .accountSource, .familyID, .lastModificationTime]
+                                              + (date(.extendedExpiresOn) == nil ? [] : [.extExpiresOn]))) { a, _ in a })
+    }
+
+    func refreshToken() -> RefreshTokenEntry? {
+        guard let home = text(.homeAccountID), let environment = text(.environment), let client = text(.clientID),
+              let secret = text(.secret)
+        else { return nil }
+        return RefreshTokenEntry(
+            homeAccountID: home, environment: environment, clientID: client, secret: secret, target: text(.target),
+            familyID: text(.familyID).flatMap { $0.isEmpty ? nil : $0 }, lastModification: date(.lastModificationTime),
+            extra: extraFields.merging(unused([.realm, .tokenType, .cachedAt, .expiresOn, .extendedExpiresOn, .extExpiresOn, .refreshOn,
+                                               .localAccountID, .username, .authorityType, .accountSource])) { a, _ in a })
+    }
+
+    func idToken() -> IDTokenEntry? {
+        guard let home = text(.homeAccountID), let environment = text(.environment), let client = text(.clientID),
+              let secret = text(.secret)
+        else { return nil }
+        return IDTokenEntry(
+            homeAccountID: home, environment: environment, realm: text(.realm) ?? "", clientID: client, secret: secret,
+            extra: extraFields.merging(unused([.target, .tokenType, .cachedAt, .expiresOn, .extendedExpiresOn, .extExpiresOn, .refreshOn,
+                                               .lastModificationTime, .familyID, .localAccountID, .username, .authorityType, .accountSource])) { a, _ in a })
+    }
+
+    func account() -> AccountEntry? {
+        guard let home = text(.homeAccountID), let environment = text(.environment) else { return nil }
+        return AccountEntry(
+            homeAccountID: home, environment: environment, realm: text(.realm) ?? "", localAccountID: text(.localAccountID) ?? "",
+            username: text(.username) ?? "", authorityType: text(.authorityType) ?? "MSSTS", accountSource: text(.accountSource),
+            extra: extraFields.merging(unused([.credentialType, .secret, .clientID, .target, .tokenType, .cachedAt, .expiresOn,
+                                               .extendedExpiresOn, .extExpiresOn, .refreshOn, .lastModificationTime, .familyID])) { a, _ in a })
+    }
+
+    func appMetadata() -> AppMetadataEntry? {
+        guard let client = text(.clientID), let environment = text(.environment) else { return nil }
+        return AppMetadataEntry(
+            clientID: client, environment: environment, familyID: text(.familyID).flatMap { $0.isEmpty ? nil : $0 },
+            extra: extraFields.merging(unused([.credentialType, .secret, .homeAccountID, .realm, .target, .tokenType, .cachedAt, .expiresOn,
+                                               .extendedExpiresOn, .extExpiresOn, .refreshOn, .lastModificationTime, .localAccountID,
+                                               .username, .authorityType, .accountSource])) { a, _ in a })
+    }
+
+    /// Known fields an entry of this kind does not use, which are kept like unknown ones.
+    private func unused(_ fields: [Field]) -> [String: CacheValue] {
+        var out: [String: CacheValue] = [:]
+        for field in fields {
+            guard let value = text(field) else { continue }
+            out[field.name] = numeric[field.rawValue] ? .number(Double(value) ?? 0) : .string(value)
+        }
+        return out
+    }
+}
