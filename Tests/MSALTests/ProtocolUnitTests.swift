@@ -29,6 +29,7 @@ struct ProtocolUnitTests {
 
     @Test("plain http is refused off loopback; a URL without tenant is refused", arguments: [
         "http://login.microsoftonline.com/common", "https://login.microsoftonline.com", "not a url",
+        "http://127.evil.example/common", "http://127.0.0.1.evil.example/common", "http://127.0.0.999/common",
     ])
     func badAuthorities(input: String) {
         #expect(throws: MSALError.self) { try Authority(input) }
@@ -74,11 +75,12 @@ struct ProtocolUnitTests {
 
     @Test("Retry-After as seconds or an HTTP date")
     func retryAfter() {
-        #expect(TokenClient.retryAfterSeconds("7") == 7)
-        #expect(TokenClient.retryAfterSeconds("2.5") == 2.5)
         let now = Date(timeIntervalSince1970: 1_795_000_000)
+        #expect(TokenClient.retryAfterSeconds("7", now: now) == 7)
+        #expect(TokenClient.retryAfterSeconds("2.5", now: now) == 2.5)
         #expect(TokenClient.retryAfterSeconds("Wed, 18 Nov 2026 11:06:50 GMT", now: now) == 10)
-        #expect(TokenClient.retryAfterSeconds("soon") == nil)
+        #expect(TokenClient.retryAfterSeconds("Wed, 18 Nov 2026 11:06:30 GMT", now: now) == 0)
+        #expect(TokenClient.retryAfterSeconds("soon", now: now) == nil)
     }
 
     @Test("the unified cache round-trips MSAL Python's sample and keeps unknown data")

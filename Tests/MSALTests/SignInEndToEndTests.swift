@@ -89,22 +89,14 @@ struct SignInEndToEndTests {
         }
     }
 
-    @Test("cancelling in the browser is userCanceled; a wrong state is refused")
-    func cancelAndState() async throws {
+    @Test("cancelling in the browser is userCanceled")
+    func cancel() async throws {
         try await Harness.with { h in
             let app = try h.app(user: h.user(.cancel))
             let cancelled = try await #require(throws: MSALError.self) {
                 try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
             }
             #expect(cancelled.code == .userCanceled)
-
-            try await h.scenario("authorize", "wrongState")
-            let tampered = try h.app(user: h.user(Harness.megan))
-            let error = try await #require(throws: MSALError.self) {
-                try await tampered.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
-            }
-            #expect(error.internalCode == .invalidState)
-            #expect(try await h.tokenRequests().isEmpty)
         }
     }
 
@@ -154,37 +146,6 @@ struct SignInEndToEndTests {
             }
             #expect(tokens.count == 1)
             #expect(try await h.tokenRequests().filter { $0 == "refresh_token" }.count == 1)
-        }
-    }
-
-    @Test("each bad ID token fails with invalidIDToken and caches nothing", arguments: [
-        "idTokenBadSignature", "idTokenAlgNone", "idTokenWrongNonce", "idTokenWrongAudience", "idTokenWrongIssuer",
-        "idTokenExpired", "idTokenIssuedInFuture",
-    ])
-    func badIDTokens(fault: String) async throws {
-        try await Harness.with { h in
-            try await h.scenario("token", fault)
-            let app = try h.app(user: h.user(Harness.megan))
-            let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
-            }
-            #expect(error.internalCode == .invalidIDToken, "\(error)")
-            #expect(try await app.accounts().isEmpty)
-        }
-    }
-
-    @Test("on refresh, an ID token for another user is refused and nothing is cached")
-    func refreshForAnotherUser() async throws {
-        try await Harness.with { h in
-            let app = try h.app(user: h.user(Harness.megan))
-            let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
-            try await h.scenario("token", "idTokenOtherUser")
-            let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
-            }
-            #expect(error.internalCode == .invalidIDToken)
-            let again = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
-            #expect(again.accessToken == first.accessToken)
         }
     }
 }

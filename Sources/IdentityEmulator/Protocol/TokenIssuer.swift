@@ -45,7 +45,7 @@ struct TokenIssuer: Sendable {
         if scopes.oidc.contains("email"), let mail = subject.user.mail { claims.append(("email", .string(mail))) }
         claims.append(("oid", .string(subject.objectID)))
         claims.append(("tid", .string(subject.tenant.id)))
-        if let nonce {
+        if let nonce, fault != .idTokenMissingNonce {
             claims.append(("nonce", .string(fault == .idTokenWrongNonce ? "not-\(nonce)" : nonce)))
         }
         claims.append(("aio", .string(Self.opaqueClaim("aio", subject.objectID, iat))))
@@ -53,6 +53,9 @@ struct TokenIssuer: Sendable {
         switch fault {
         case .idTokenAlgNone:
             return JWT.unsigned(payload)
+        case .idTokenUnknownKid:
+            let stranger = try SigningKey.generate(now: now)
+            return try JWT.sign(payload, with: stranger)
         case .idTokenBadSignature:
             let token = try JWT.sign(payload, with: key)
             let cut = token.index(token.endIndex, offsetBy: -12)

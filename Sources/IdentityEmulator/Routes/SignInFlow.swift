@@ -146,8 +146,9 @@ struct SignInFlow: Sendable {
             return HTTPExchange.html(SignInPages.message(title: pending.client.displayName, text:
                 "You have signed in to the \(pending.client.displayName) application on your device. You may now close this window."))
         case .redirect:
+            let anotherClient = await core.scenario(for: .authorize, where: { $0.fault == .codeForAnotherClient }) != nil
             let code = await core.state.issueCode(AuthorizationCodeGrant(
-                clientID: pending.client.clientId, redirectURI: pending.redirectURI, codeChallenge: pending.codeChallenge,
+                clientID: anotherClient ? "00000000-0000-0000-0000-00000000c0de" : pending.client.clientId, redirectURI: pending.redirectURI, codeChallenge: pending.codeChallenge,
                 codeChallengeMethod: pending.codeChallengeMethod, nonce: pending.nonce, scopes: pending.scopes,
                 tenantID: membership.tenant.id, objectID: membership.objectID, sessionID: sessionID,
                 expiresAt: now.addingTimeInterval(600)))

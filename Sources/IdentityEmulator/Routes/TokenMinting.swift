@@ -7,7 +7,7 @@ struct TokenMinting: Sendable {
     let core: EmulatorCore
 
     private static let idTokenFaults: Set<Scenario.Fault> = [
-        .idTokenBadSignature, .idTokenAlgNone, .idTokenWrongNonce, .idTokenWrongAudience, .idTokenWrongIssuer,
+        .idTokenBadSignature, .idTokenAlgNone, .idTokenWrongNonce, .idTokenMissingNonce, .idTokenUnknownKid, .idTokenWrongAudience, .idTokenWrongIssuer,
         .idTokenExpired, .idTokenIssuedInFuture, .idTokenOtherUser, .missingTokenType, .nonBearerTokenType, .declineScopes,
     ]
 

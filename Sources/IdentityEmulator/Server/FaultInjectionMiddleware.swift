@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// Logs every served request and applies the transport-level scenarios (throttling, 5xx, delays,
 /// broken bodies) before the route sees the request.
@@ -50,9 +51,43 @@ struct FaultInjectionMiddleware: RouterMiddleware {
         case .truncatedBody:
             return HTTPExchange.text(#"{"token_type":"Bearer","scope":"User.Read profile openid email","expires_in":3599,"access_tok"#,
                                      contentType: "application/json; charset=utf-8")
+        case .hugeBody:
+            return Self.hugeBody()
+        case .slowDrip:
+            return Self.slowDrip(every: .milliseconds(scenario.delayMilliseconds ?? 100))
         default:
             return try await next(request, context)
         }
+    }
+
+    /// 50 MB of JSON (one long string), sent with its length, in 1 MB chunks.
+    private static func hugeBody() -> Response {
+        let chunk = ByteBuffer(repeating: UInt8(ascii: "a"), count: 1 << 20)
+        let head = ByteBuffer(string: #"{"token_type":"Bearer","padding":""#)
+        let tail = ByteBuffer(string: #""}"#)
+        let length = head.readableBytes + 50 * chunk.readableBytes + tail.readableBytes
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: length) { writer in
+            try await writer.write(head)
+            for _ in 0..<50 { try await writer.write(chunk) }
+            try await writer.write(tail)
+            try await writer.finish(nil)
+        })
+    }
+
+    /// A token error body, four bytes at a time, `every` apart: a connection that never quite stalls.
+    private static func slowDrip(every pause: Duration) -> Response {
+        let body = Array(#"{"error":"temporarily_unavailable","error_description":"AADSTS50000: slow."}"#.utf8)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: body.count) { writer in
+            for start in stride(from: 0, to: body.count, by: 4) {
+                try await writer.write(ByteBuffer(bytes: body[start..<min(start + 4, body.count)]))
+                try await Task.sleep(for: pause)
+            }
+            try await writer.finish(nil)
+        })
     }
 
     /// Graph answers throttling and outages in its own OData error shape.

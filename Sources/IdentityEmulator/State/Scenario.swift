@@ -36,14 +36,24 @@ public struct Scenario: Codable, Sendable {
         case htmlError
         /// 200 with JSON cut off midway.
         case truncatedBody
+        /// 200 with a 50 MB body, more than any client should read.
+        case hugeBody
+        /// 200 whose JSON body arrives a few bytes at a time (``Scenario/delayMilliseconds`` apart, 100 ms by default).
+        case slowDrip
         /// The authorize redirect carries a different `state`.
         case wrongState
+        /// The authorize redirect carries a code issued to another client (the token endpoint then refuses it).
+        case codeForAnotherClient
         /// The ID token's signature does not verify.
         case idTokenBadSignature
         /// The ID token is unsigned (`alg: none`).
         case idTokenAlgNone
         /// The ID token's `nonce` differs from the request's.
         case idTokenWrongNonce
+        /// The ID token has no `nonce` although the request sent one.
+        case idTokenMissingNonce
+        /// The ID token is signed by a key the JWKS does not publish (its `kid` is unknown).
+        case idTokenUnknownKid
         /// The ID token's `aud` is another client.
         case idTokenWrongAudience
         /// The ID token's `iss` is another host.
@@ -95,7 +105,7 @@ public struct Scenario: Codable, Sendable {
     /// Faults that change the whole HTTP response rather than a token's content.
     var isTransportFault: Bool {
         switch fault {
-        case .throttle, .serverError, .serviceUnavailable, .delay, .malformedJSON, .htmlError, .truncatedBody: true
+        case .throttle, .serverError, .serviceUnavailable, .delay, .malformedJSON, .htmlError, .truncatedBody, .hugeBody, .slowDrip: true
         default: false
         }
     }

@@ -106,8 +106,12 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { url.absoluteString }
 
+    /// `localhost`, `::1` or an IPv4 address in 127.0.0.0/8 (four numeric parts: `127.evil.example` is a name).
     static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy { $0.isASCII && $0.isNumber } && Int($0)! <= 255 }
     }
 
     private static func detect(host: String, segments: [String]) -> Kind {

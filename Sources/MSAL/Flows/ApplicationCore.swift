@@ -14,7 +14,7 @@ final class ApplicationCore: Sendable {
     init(_ configuration: PublicClientApplicationConfiguration) {
         self.configuration = configuration
         resolver = AuthorityResolver(transport: configuration.transport, knownAuthorities: configuration.knownAuthorities)
-        tokenClient = TokenClient(transport: configuration.transport, sleep: configuration.sleep, logger: configuration.logger)
+        tokenClient = TokenClient(transport: configuration.transport, clock: configuration.clock, sleep: configuration.sleep, logger: configuration.logger)
         responseHandler = TokenResponseHandler(
             clientID: configuration.clientID, cache: configuration.cache,
             validator: IDTokenValidator(jwks: JWKSCache(transport: configuration.transport), clock: configuration.clock),

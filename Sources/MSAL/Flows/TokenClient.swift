@@ -10,6 +10,8 @@ struct TokenClient: Sendable {
     static let maximumRetryAfter: TimeInterval = 5
 
     let transport: any HTTPTransport
+    /// Turns an HTTP-date `Retry-After` into seconds.
+    let clock: any TimeSource
     let sleep: @Sendable (Duration) async throws -> Void
     let logger: Logger
 
@@ -53,7 +55,7 @@ struct TokenClient: Sendable {
                OAuthErrorResponse(json: response.body) != nil {
                 return response
             }
-            let retryAfter = response.header("Retry-After").flatMap { Self.retryAfterSeconds($0) }
+            let retryAfter = response.header("Retry-After").flatMap { Self.retryAfterSeconds($0, now: clock.now()) }
             let retriable = response.status >= 500 || response.status == 429
             if retriable, attempt == 1 {
                 if let retryAfter, retryAfter <= Self.maximumRetryAfter {
@@ -89,7 +91,7 @@ struct TokenClient: Sendable {
     }
 
     /// `Retry-After` as seconds: a number (decimals allowed) or an HTTP date.
-    static func retryAfterSeconds(_ value: String, now: Date = Date()) -> TimeInterval? {
+    static func retryAfterSeconds(_ value: String, now: Date) -> TimeInterval? {
         if let seconds = Double(value.trimmingCharacters(in: .whitespaces)) { return max(0, seconds) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

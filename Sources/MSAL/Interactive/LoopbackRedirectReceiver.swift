@@ -75,6 +75,16 @@ final class LoopbackRedirectReceiver: Sendable {
     func close() async {
         try? await channel.close()
     }
+
+    /// A request's path and the authorization response's parameters: the query's, and with
+    /// `formBody` (a `form_post` POST's body) the body's, which win.
+    static func authorizationResponse(target: String, formBody: String?) -> (path: String, parameters: [String: String]) {
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = parts.first.map(String.init) ?? "/"
+        var parameters = parts.count > 1 ? FormEncoding.decode(parts[1]) : [:]
+        if let formBody { parameters.merge(FormEncoding.decode(formBody)) { _, posted in posted } }
+        return (path, parameters)
+    }
 }
 
 /// Handles one connection: collects the request, decides, answers.
@@ -107,10 +117,8 @@ private final class RedirectHandler: ChannelInboundHandler {
     }
 
     private func respond(context: ChannelHandlerContext, to head: HTTPRequestHead) {
-        let parts = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let requestPath = parts.first.map(String.init) ?? "/"
-        var parameters = parts.count > 1 ? FormEncoding.decode(parts[1]) : [:]
-        if head.method == .POST { parameters.merge(FormEncoding.decode(body)) { _, posted in posted } }
+        let (requestPath, parameters) = LoopbackRedirectReceiver.authorizationResponse(
+            target: head.uri, formBody: head.method == .POST ? body : nil)
         let (status, page): (HTTPResponseStatus, String)
         if requestPath != path || (parameters["code"] == nil && parameters["error"] == nil) {
             (status, page) = (.notFound, Self.page("Not found", "This address only receives a sign-in response."))

@@ -26,7 +26,7 @@ struct JWT: Sendable {
     func int(_ claim: String) -> Int? {
         switch claims[claim] {
         case let i as Int: i
-        case let d as Double: Int(d)
+        case let d as Double: d.isFinite && abs(d) < 1e18 ? Int(d) : nil  // `Int(1e300)` would trap
         case let s as String: Int(s)
         default: nil
         }

@@ -42,11 +42,16 @@ public struct DefaultHTTPTransport: HTTPTransport {
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         outgoing.tlsConfiguration = tlsConfiguration
         do {
-            let response = try await Self.client.execute(outgoing, timeout: .init(timeout))
-            let body = try await response.body.collect(upTo: maximumResponseSize)
-            return HTTPResponse(status: Int(response.status.code),
-                                headers: response.headers.map { ($0.name, $0.value) },
-                                body: Data(body.readableBytesView))
+            guard let response = try await Self.within(timeout, { [maximumResponseSize, outgoing] in
+                let response = try await Self.client.execute(outgoing, timeout: .init(timeout))
+                let body = try await response.body.collect(upTo: maximumResponseSize)
+                return HTTPResponse(status: Int(response.status.code),
+                                    headers: response.headers.map { ($0.name, $0.value) },
+                                    body: Data(body.readableBytesView))
+            }) else {
+                throw HTTPClientError.deadlineExceeded
+            }
+            return response
         } catch let error as NIOTooManyBytesError {
             throw MSALError.internal(.invalidResponse, "The response from \(request.url.host ?? "the server") exceeds \(maximumResponseSize) bytes (\(error)).")
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
@@ -62,6 +67,21 @@ public struct DefaultHTTPTransport: HTTPTransport {
 }
 
 extension DefaultHTTPTransport {
+    /// `exchange`'s result, or `nil` when `timeout` passes first (the exchange is then cancelled).
+    /// async-http-client's deadline covers the response head only; this bounds the body too, so a
+    /// server that drips its answer cannot hold a caller longer than the timeout.
+    static func within(_ timeout: Duration, _ exchange: @escaping @Sendable () async throws -> HTTPResponse) async throws -> HTTPResponse? {
+        try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
+            group.addTask(operation: exchange)
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
+
     /// Shared by every transport in the process, like `HTTPClient.shared`, and never shut down.
     static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)))

@@ -1,0 +1,126 @@
+import Foundation
+import IdentityEmulator
+@testable import MSAL
+import Testing
+
+/// A hostile or broken identity platform (the emulator's scenarios): every answer that fails the
+/// OpenID Connect relying-party checks or the token-response contract ends in a specific error, and
+/// nothing reaches the cache.
+@Suite("Misbehaving server", .timeLimit(.minutes(2)))
+struct MisbehavingServerTests {
+    @Test("an ID token that fails validation is refused with invalidIDToken and nothing is cached", arguments: [
+        "idTokenBadSignature", "idTokenAlgNone", "idTokenWrongIssuer", "idTokenWrongAudience", "idTokenExpired",
+        "idTokenIssuedInFuture", "idTokenMissingNonce", "idTokenWrongNonce",
+    ])
+    func badIDToken(fault: String) async throws {
+        try await Harness.with { h in
+            try await h.scenario("token", fault)
+            let cache = TokenCache()
+            let app = try h.app(user: h.user(Harness.megan), cache: cache)
+            let error = try await #require(throws: MSALError.self) {
+                try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            }
+            #expect(error.internalCode == .invalidIDToken, "\(error)")
+            try await Self.expectEmpty(cache)
+        }
+    }
+
+    @Test("an ID token signed with an unknown kid is refused after one JWKS refresh")
+    func unknownKid() async throws {
+        try await Harness.with { h in
+            let first = try h.app(user: h.user(Harness.megan))
+            _ = try await first.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            let keysBefore = try await Self.keyRequests(h)
+            try await h.scenario("token", "idTokenUnknownKid")
+            let cache = TokenCache()
+            var configuration = first.configuration
+            configuration.cache = cache
+            configuration.browser = h.user(Harness.megan)
+            let app = try PublicClientApplication(configuration: configuration)
+            let error = try await #require(throws: MSALError.self) {
+                try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"], prompt: .login))
+            }
+            #expect(error.internalCode == .invalidIDToken, "\(error)")
+            #expect(try await Self.keyRequests(h) == keysBefore + 1, "exactly one refetch of the JWKS")
+            try await Self.expectEmpty(cache)
+        }
+    }
+
+    @Test("a redirect with another state is refused before any code is redeemed")
+    func wrongState() async throws {
+        try await Harness.with { h in
+            try await h.scenario("authorize", "wrongState")
+            let cache = TokenCache()
+            let app = try h.app(user: h.user(Harness.megan), cache: cache)
+            let error = try await #require(throws: MSALError.self) {
+                try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            }
+            #expect(error.internalCode == .invalidState)
+            #expect(try await h.tokenRequests().isEmpty)
+            try await Self.expectEmpty(cache)
+        }
+    }
+
+    @Test("a code issued to another client is refused by the token endpoint: invalidGrant with its AADSTS code")
+    func codeForAnotherClient() async throws {
+        try await Harness.with { h in
+            try await h.scenario("authorize", "codeForAnotherClient")
+            let cache = TokenCache()
+            let app = try h.app(user: h.user(Harness.megan), cache: cache)
+            let error = try await #require(throws: MSALError.self) {
+                try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            }
+            #expect(error.internalCode == .invalidGrant, "\(error)")
+            #expect(error.oauthError == "invalid_grant")
+            #expect(error.stsErrorCodes.contains(70000))
+            try await Self.expectEmpty(cache)
+        }
+    }
+
+    @Test("a token response without token_type, or with a type other than Bearer, is refused", arguments: ["missingTokenType", "nonBearerTokenType"])
+    func badTokenType(fault: String) async throws {
+        try await Harness.with { h in
+            try await h.scenario("token", fault)
+            let cache = TokenCache()
+            let app = try h.app(user: h.user(Harness.megan), cache: cache)
+            let error = try await #require(throws: MSALError.self) {
+                try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            }
+            #expect(error.internalCode == .invalidResponse, "\(error)")
+            #expect(error.message.contains("token_type"))
+            try await Self.expectEmpty(cache)
+        }
+    }
+
+    @Test("on refresh, an ID token for another user is refused and the cache keeps the old tokens")
+    func refreshForAnotherUser() async throws {
+        try await Harness.with { h in
+            let app = try h.app(user: h.user(Harness.megan))
+            let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            try await h.scenario("token", "idTokenOtherUser")
+            let error = try await #require(throws: MSALError.self) {
+                try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+            }
+            #expect(error.internalCode == .invalidIDToken)
+            #expect(try await app.accounts().map(\.username) == ["MeganB@contoso.onmicrosoft.com"])
+            let again = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            #expect(again.accessToken == first.accessToken)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// No account, so no token either: a failed sign-in must leave no trace.
+    static func expectEmpty(_ cache: TokenCache) async throws {
+        #expect(try await cache.accounts().isEmpty)
+        let document = try JSONSerialization.jsonObject(with: try await cache.serialize()) as? [String: Any] ?? [:]
+        for section in ["AccessToken", "RefreshToken", "IdToken", "Account"] {
+            #expect((document[section] as? [String: Any] ?? [:]).isEmpty, "\(section) is not empty")
+        }
+    }
+
+    static func keyRequests(_ h: Harness) async throws -> Int {
+        let json = try await h.admin("GET", "requests?path=/discovery/v2.0/keys")
+        return (json["requests"] as? [[String: Any]])?.count ?? 0
+    }
+}
