@@ -96,6 +96,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "cache-stress",
+            dependencies: [
+                "MSAL",
+                "EmulatorAutomation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "emulator-browser",
             dependencies: [
                 "EmulatorAutomation",
@@ -150,6 +160,7 @@ let package = Package(
                 "msal-cli",
                 "identity-emulator",
                 "emulator-browser",
+                "cache-stress",
                 "IdentityEmulator",
                 "EmulatorAutomation",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
