@@ -22,7 +22,7 @@ struct IdentityEmulatorCommand: AsyncParsableCommand {
     var tls = false
 
     @Option(help: "Where --tls writes the CA certificate.")
-    var tlsDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("identity-emulator").path
+    var tlsDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("identity-emulator-\(getuid())").path
 
     @Option(help: "Seed for every random value (ids, codes, token lifetimes), for reproducible runs.")
     var seed: UInt64?

@@ -15,6 +15,27 @@ struct StartupAndDirectoryTests {
         }
     }
 
+    @Test("the CA goes into a new 0700 folder; a folder others can write to is refused")
+    func privateTLSFolder() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-tls-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let fresh = base.appendingPathComponent("fresh")
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0, tlsDirectory: fresh)) { running in
+            #expect(running.caCertificateFile?.deletingLastPathComponent().path == fresh.path)
+        }
+        let mode = try FileManager.default.attributesOfItem(atPath: fresh.path)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+
+        let shared = base.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: shared.path)  // past the umask
+        let error = await #expect(throws: IdentityEmulator.StartError.self) {
+            try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0, tlsDirectory: shared)) { _ in }
+        }
+        #expect(error?.description.contains("--tls-directory") == true)
+        #expect(!FileManager.default.fileExists(atPath: shared.appendingPathComponent("identity-emulator-ca.pem").path))
+    }
+
     @Test("the admin API lists tenants, users with their demo passwords, and applications")
     func directoryListing() async throws {
         try await TestEmulator.with { emulator in

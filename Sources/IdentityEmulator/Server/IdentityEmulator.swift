@@ -55,7 +55,7 @@ public enum IdentityEmulator {
             fallbackAuthority: configuration.host)
         var caFile: URL?
         if let authority, let folder = configuration.tlsDirectory {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Self.ensurePrivateFolder(folder)
             let file = folder.appendingPathComponent("identity-emulator-ca.pem")
             try Data(authority.caCertificatePEM.utf8).write(to: file, options: .atomic)
             caFile = file
@@ -102,6 +102,17 @@ public enum IdentityEmulator {
                 try? await tasks.waitForAll()
                 throw error
             }
+        }
+    }
+
+    /// Creates `folder` `0700`, or checks that an existing one belongs to this user and nobody else can
+    /// write to it: clients trust the CA file written there, so another local user must not be able
+    /// to put theirs in its place (the default folder is under the shared temporary directory).
+    static func ensurePrivateFolder(_ folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var info = stat()
+        guard lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o022 == 0 else {
+            throw StartError(description: "\(folder.path) is not a folder of this user's that only they can write to; choose another with --tls-directory")
         }
     }
 }

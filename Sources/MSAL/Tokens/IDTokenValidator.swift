@@ -3,8 +3,8 @@ import Foundation
 import _CryptoExtras
 
 /// Validates ID tokens as an OpenID Connect relying party must (OIDC Core §3.1.3.7): RS256 signature
-/// from the issuer's JWKS, `iss` (the `{tenantid}` template filled from `tid`), `aud`, `exp`, `iat`/`nbf`
-/// with clock skew, `nonce`, and on refresh the same user as before.
+/// from the issuer's JWKS, `iss` (the `{tenantid}` template filled from `tid`), `aud` (and `azp` when there are several),
+/// `exp`, `iat` (required) and `nbf` with clock skew, `nonce`, and on refresh the same user as before.
 struct IDTokenValidator: Sendable {
     /// Allowed clock difference with the server.
     static let skew: TimeInterval = 300
@@ -41,9 +41,11 @@ struct IDTokenValidator: Sendable {
             throw fail("issuer '\(jwt.string("iss") ?? "")' is not '\(issuer)'")
         }
         guard jwt.audiences.contains(expected.clientID) else { throw fail("audience is not this client") }
+        if jwt.audiences.count > 1, jwt.string("azp") != expected.clientID { throw fail("several audiences and azp is not this client") }
         let now = clock.now().timeIntervalSince1970
         guard let exp = jwt.int("exp"), Double(exp) + Self.skew > now else { throw fail("it expired") }
-        if let iat = jwt.int("iat"), Double(iat) - Self.skew > now { throw fail("it is issued in the future") }
+        guard let iat = jwt.int("iat") else { throw fail("it has no iat") }
+        if Double(iat) - Self.skew > now { throw fail("it is issued in the future") }
         if let nbf = jwt.int("nbf"), Double(nbf) - Self.skew > now { throw fail("it is not valid yet") }
         if let nonce = expected.nonce, jwt.string("nonce") != nonce { throw fail("the nonce does not match the request") }
         if let subject = expected.subject, (jwt.string("oid") ?? jwt.string("sub")) != subject {
