@@ -83,6 +83,16 @@ struct ProtocolUnitTests {
         #expect(TokenClient.retryAfterSeconds("soon", now: now) == nil)
     }
 
+    @Test("timestamps beyond Int's range (found by fuzzing) are read and written back without trapping")
+    func hugeTimestamps() throws {
+        let text = #"{"AccessToken": {"k": {"credential_type": "AccessToken", "secret": "s", "home_account_id": "h", "environment": "e", "#
+            + #""client_id": "c", "target": "t", "realm": "r", "expires_on": "1e300", "cached_at": 1e999, "extended_expires_on": -1e300}}}"#
+        let contents = try UnifiedCacheFormat.decode(Data(text.utf8))
+        let again = try UnifiedCacheFormat.decode(UnifiedCacheFormat.encode(contents))
+        #expect(again.accessTokens.count == 1)
+        #expect(again.accessTokens.first?.secret == "s")
+    }
+
     @Test("the unified cache round-trips MSAL Python's sample and keeps unknown data")
     func cacheFormat() throws {
         let sample = """

@@ -74,7 +74,9 @@ enum CacheValue: Sendable, Equatable {
 
 extension CacheValue {
     /// A number as the cache writes it: whole numbers without a fraction (timestamps), others as Swift prints them.
+    /// Infinity (a file's `1e999`) is written as `1e999`, which reads back as it: JSON has no `inf`.
     static func text(of number: Double) -> String {
-        number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
+        if number.isInfinite { return number < 0 ? "-1e999" : "1e999" }
+        return number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
     }
 }

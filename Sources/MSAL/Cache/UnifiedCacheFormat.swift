@@ -80,7 +80,13 @@ enum UnifiedCacheFormat {
 
     static func key(_ e: AppMetadataEntry) -> String { "appmetadata-\(e.environment)-\(e.clientID)" }
 
-    private static func stamp(_ date: Date) -> String { String(Int(date.timeIntervalSince1970)) }
+    /// Whole seconds; a time past `Int`'s range (a file's `"expires_on": "1e300"`, a server's huge
+    /// `expires_in`) is written as the nearest one instead of trapping, and NaN as 0.
+    private static func stamp(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        if seconds.isNaN { return "0" }
+        return String(seconds < 0x1p63 ? (seconds >= -0x1p63 ? Int(seconds) : .min) : .max)
+    }
 
     /// Fields in MSAL Python's order, then the ones other SDKs wrote, sorted.
     private static func writeExtra(_ writer: inout CacheJSONWriter, _ extra: [String: CacheValue], besides written: @autoclosure () -> [String]) {

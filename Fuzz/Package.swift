@@ -1,0 +1,25 @@
+// swift-tools-version:6.1
+// libFuzzer targets for MSAL's parsers. A package of its own, so the main package's `swift build` and
+// `swift test` never see them. Build and run them with `run.sh` (see README.md): the sanitizer and
+// `-enable-testing` flags come from its command line, so MSAL itself is instrumented too.
+import PackageDescription
+
+let fuzzers = ["jwt", "token-response", "cache-file", "redirect", "www-authenticate"]
+
+let package = Package(
+    name: "msal-fuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "swift-msal", path: ".."),
+    ],
+    targets: [
+        .target(name: "FuzzerDriver"),
+        .target(name: "FuzzSupport", dependencies: ["FuzzerDriver"]),
+    ] + fuzzers.map { name in
+        .executableTarget(
+            name: "fuzz-\(name)",
+            dependencies: ["FuzzSupport", .product(name: "MSAL", package: "swift-msal")]
+        )
+    },
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// Only the header matters: it declares libFuzzer's LLVMFuzzerRunDriver for Swift.
+#include "FuzzerDriver.h"

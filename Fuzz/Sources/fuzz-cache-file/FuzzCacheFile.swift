@@ -1,0 +1,59 @@
+// The token cache file: `UnifiedCacheFormat.decode` (CacheJSONReader + CacheEntryReader) and, for
+// every file it accepts, `encode`: what the library writes back must read again and hold every usable
+// entry it read, and writing settles: the second write is a fixed point (writing what it reads back
+// changes nothing). Not the first: a file with a field twice whose first value is unusable (`"x"`)
+// keeps the second as an extra field, written after the known ones, and read as the field next time.
+import Foundation
+import FuzzSupport
+@testable import MSAL
+
+@main
+enum FuzzCacheFile {
+    static func main() {
+        runFuzzer { data, size in
+            fuzzCacheFile(input(data, size))
+            return 0
+        }
+    }
+}
+
+func fuzzCacheFile(_ file: Data) {
+    guard let contents = try? UnifiedCacheFormat.decode(file) else { return }
+    guard let written = try? UnifiedCacheFormat.encode(contents) else {
+        invariant(false, "a cache that was read can be written")
+        return
+    }
+    guard let reread = try? UnifiedCacheFormat.decode(written) else {
+        invariant(false, "the cache written reads again; it was:\n\(String(decoding: written, as: UTF8.self))")
+        return
+    }
+    // Every usable entry read is written back and read again (an opaque entry under the same key wins).
+    typealias Format = UnifiedCacheFormat
+    func kept<Entry>(_ section: String, _ before: [Entry], _ after: [Entry], _ key: (Entry) -> String) {
+        let opaque = contents.opaqueEntries[section] ?? [:]
+        let afterKeys = Set(after.map(key))
+        for entry in before where opaque[key(entry)] == nil {
+            invariant(afterKeys.contains(key(entry)), "\(section) entry \(key(entry)) survives writing and reading")
+        }
+    }
+    kept("AccessToken", contents.accessTokens, reread.accessTokens, Format.key)
+    kept("RefreshToken", contents.refreshTokens, reread.refreshTokens, Format.key)
+    kept("IdToken", contents.idTokens, reread.idTokens, Format.key)
+    kept("Account", contents.accounts, reread.accounts, Format.key)
+    kept("AppMetadata", contents.appMetadata, reread.appMetadata, Format.key)
+    for (name, value) in contents.unknownSections where !Format.sections.contains(name) {
+        invariant(reread.unknownSections[name] == value, "unknown section \(name) is kept")
+    }
+    guard let second = try? UnifiedCacheFormat.encode(reread),
+          let third = try? UnifiedCacheFormat.encode(UnifiedCacheFormat.decode(second))
+    else {
+        invariant(false, "a cache that was written and read can be written and read again")
+        return
+    }
+    invariant(third == second, """
+        writing does not settle: the third write differs from the second:
+        \(String(decoding: second, as: UTF8.self))
+        ---
+        \(String(decoding: third, as: UTF8.self))
+        """)
+}
