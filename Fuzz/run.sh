@@ -72,6 +72,6 @@ done
 echo
 echo "$summary"
 if ((${#failed[@]})); then
-  echo "findings in: ${failed[*]} (reproduce: $bin/fuzz-<target> <artifact>)" >&2
+  echo "findings in: ${failed[*]} (reproduce: SWIFT_BACKTRACE=enable=no $bin/fuzz-<target> <artifact>)" >&2
   exit 1
 fi
