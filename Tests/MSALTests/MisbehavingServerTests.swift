@@ -14,12 +14,7 @@ struct MisbehavingServerTests {
     ])
     func badIDToken(fault: String) async throws {
         try await Harness.with { h in
-            try await h.scenario("token", fault)
-            let cache = TokenCache()
-            let app = try h.app(user: h.user(Harness.megan), cache: cache)
-            let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
-            }
+            let (error, cache) = try await Self.failedSignIn(h, "token", fault)
             #expect(error.internalCode == .invalidIDToken, "\(error)")
             try await Self.expectEmpty(cache)
         }
@@ -49,12 +44,7 @@ struct MisbehavingServerTests {
     @Test("a redirect with another state is refused before any code is redeemed")
     func wrongState() async throws {
         try await Harness.with { h in
-            try await h.scenario("authorize", "wrongState")
-            let cache = TokenCache()
-            let app = try h.app(user: h.user(Harness.megan), cache: cache)
-            let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
-            }
+            let (error, cache) = try await Self.failedSignIn(h, "authorize", "wrongState")
             #expect(error.internalCode == .invalidState)
             #expect(try await h.tokenRequests().isEmpty)
             try await Self.expectEmpty(cache)
@@ -64,12 +54,7 @@ struct MisbehavingServerTests {
     @Test("a code issued to another client is refused by the token endpoint: invalidGrant with its AADSTS code")
     func codeForAnotherClient() async throws {
         try await Harness.with { h in
-            try await h.scenario("authorize", "codeForAnotherClient")
-            let cache = TokenCache()
-            let app = try h.app(user: h.user(Harness.megan), cache: cache)
-            let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
-            }
+            let (error, cache) = try await Self.failedSignIn(h, "authorize", "codeForAnotherClient")
             #expect(error.internalCode == .invalidGrant, "\(error)")
             #expect(error.oauthError == "invalid_grant")
             #expect(error.stsErrorCodes.contains(70000))
@@ -80,12 +65,7 @@ struct MisbehavingServerTests {
     @Test("a token response without token_type, or with a type other than Bearer, is refused", arguments: ["missingTokenType", "nonBearerTokenType"])
     func badTokenType(fault: String) async throws {
         try await Harness.with { h in
-            try await h.scenario("token", fault)
-            let cache = TokenCache()
-            let app = try h.app(user: h.user(Harness.megan), cache: cache)
-            let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
-            }
+            let (error, cache) = try await Self.failedSignIn(h, "token", fault)
             #expect(error.internalCode == .invalidResponse, "\(error)")
             #expect(error.message.contains("token_type"))
             try await Self.expectEmpty(cache)
@@ -109,6 +89,17 @@ struct MisbehavingServerTests {
     }
 
     // MARK: Helpers
+
+    /// Arms `fault` on `route` and signs Megan in with a fresh cache; returns the error and that cache.
+    static func failedSignIn(_ h: Harness, _ route: String, _ fault: String) async throws -> (MSALError, TokenCache) {
+        try await h.scenario(route, fault)
+        let cache = TokenCache()
+        let app = try h.app(user: h.user(Harness.megan), cache: cache)
+        let error = try await #require(throws: MSALError.self) {
+            try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+        }
+        return (error, cache)
+    }
 
     /// No account, so no token either: a failed sign-in must leave no trace.
     static func expectEmpty(_ cache: TokenCache) async throws {
