@@ -29,9 +29,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
+        .target(name: "CThreadSanitizerHooks"),
+        .target(name: "Locking", dependencies: ["CThreadSanitizerHooks"], swiftSettings: strict),
         .target(
             name: "MSAL",
             dependencies: [
+                "Locking",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -46,6 +49,7 @@ let package = Package(
         .target(
             name: "EmulatorAutomation",
             dependencies: [
+                "Locking",
                 "MSAL",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -56,6 +60,7 @@ let package = Package(
         .target(
             name: "IdentityEmulator",
             dependencies: [
+                "Locking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -81,6 +86,7 @@ let package = Package(
         .target(
             name: "MSALCommandLine",
             dependencies: [
+                "Locking",
                 "MSAL",
                 "IdentityEmulator",
                 "EmulatorAutomation",
@@ -118,6 +124,7 @@ let package = Package(
         .executableTarget(
             name: "msal-bench",
             dependencies: [
+                "Locking",
                 "MSAL",
                 "IdentityEmulator",
                 "EmulatorAutomation",
@@ -130,6 +137,7 @@ let package = Package(
         .testTarget(
             name: "MSALTests",
             dependencies: [
+                "Locking",
                 "MSAL",
                 "EmulatorAutomation",
                 "IdentityEmulator",
@@ -144,6 +152,7 @@ let package = Package(
         .testTarget(
             name: "CompatibilityTests",
             dependencies: [
+                "Locking",
                 "MSAL",
                 "EmulatorAutomation",
                 "IdentityEmulator",
@@ -155,6 +164,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
+                "Locking",
                 "MSAL",
                 "MSALCommandLine",
                 "msal-cli",
@@ -171,6 +181,7 @@ let package = Package(
         .testTarget(
             name: "IdentityEmulatorTests",
             dependencies: [
+                "Locking",
                 "IdentityEmulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import Foundation
+import Locking
 import MSAL
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// A user at a browser without JavaScript, for ``BrowserLauncher``: opens the authorize URL, signs
 /// in, picks an account or consents as told, and follows the final redirect to the app's loopback
@@ -17,9 +17,9 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
     }
 
     private let http: HTTPClient
-    private let choices: Mutex<[Choice]>
-    private let cookies = Mutex<[String: String]>([:])
-    private let visited = Mutex<[String]>([])
+    private let choices: Locked<[Choice]>
+    private let cookies = Locked<[String: String]>([:])
+    private let visited = Locked<[String]>([])
     let consent: Bool
 
     /// - Parameters:
@@ -28,7 +28,7 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
     ///   - consent: accept (true) or cancel the consent page.
     public init(http: HTTPClient, choices: [Choice], consent: Bool = true) {
         self.http = http
-        self.choices = Mutex(choices)
+        self.choices = Locked(choices)
         self.consent = consent
     }
 

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import EmulatorAutomation
 import Foundation
 import IdentityEmulator
+import Locking
 import MSAL
 import Synchronization
 
@@ -74,7 +75,7 @@ func withHTTPClient<T>(_ configuration: HTTPClient.Configuration, _ body: (HTTPC
 
 /// A clock the benchmark moves, shared by the library and the emulator.
 final class BenchClock: TimeSource, Sendable {
-    private let current = Mutex(Date())
+    private let current = Locked(Date())
     func now() -> Date { current.withLock { $0 } }
     func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import IdentityEmulator
-import Synchronization
+import Locking
 @testable import MSAL
 import Testing
 
@@ -72,7 +72,7 @@ struct CacheInteropTests {
         // reads again under the lock and must never take the file for corrupt. The writers take turns at
         // the pace of the slower (msal-extensions polls its lock every 0.25 s and gives up after 5 s, so
         // a writer that never pauses would starve it).
-        let setAside = Mutex(0)
+        let setAside = Locked(0)
         let tokens = TokenCache(persistence: FileTokenCachePersistence(url: URL(fileURLWithPath: path), onSetAside: { _, _ in
             setAside.withLock { $0 += 1 }
         }))

@@ -1,7 +1,7 @@
 import EmulatorAutomation
 import Foundation
+import Locking
 import MSAL
-import Synchronization
 import Testing
 
 /// The MSAL-shaped API itself: errors as `NSError`, completion queues, accounts, logging, authorities.
@@ -186,7 +186,7 @@ struct CompatibilityAPITests {
     @Test("the log callback gets the library's lines at the level asked, without usernames or tokens")
     func logging() async throws {
         try await TutorialEnvironment.with(TutorialEnvironment.megan) { env in
-            let lines = Mutex<[(MSALLogLevel, String, Bool)]>([])
+            let lines = Locked<[(MSALLogLevel, String, Bool)]>([])
             MSALGlobalConfig.loggerConfig.logLevel = .verbose
             MSALGlobalConfig.loggerConfig.setLogCallback { level, message, containsPII in
                 lines.withLock { $0.append((level, message ?? "", containsPII)) }
@@ -203,7 +203,7 @@ struct CompatibilityAPITests {
 /// Remembers the pages it opens and hands them to the scripted user.
 private final class RecordingLauncher: BrowserLauncher {
     private let user: AutomatedUser
-    private let urls = Mutex<[URL]>([])
+    private let urls = Locked<[URL]>([])
 
     init(forwardingTo user: AutomatedUser) {
         self.user = user

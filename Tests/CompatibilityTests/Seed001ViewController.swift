@@ -1,7 +1,7 @@
 import Foundation
 import FoundationNetworking // Linux: URLSession lives here.
+import Locking
 import MSAL
-import Synchronization
 
 /// Seed 001 (Hungarian tutorial, native authentication): sign in with email and password, then access
 /// tokens for two protected APIs from the one sign-in, and the APIs called with them, as the tutorial
@@ -188,7 +188,7 @@ extension Seed001ViewController: CredentialsDelegate {
 
 /// `UITextField`: only its text matters.
 final class ConsoleTextField: Sendable {
-    private let value = Mutex<String?>(nil)
+    private let value = Locked<String?>(nil)
     var text: String? {
         get { value.withLock { $0 } }
         set { value.withLock { $0 = newValue } }

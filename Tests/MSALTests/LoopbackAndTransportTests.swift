@@ -2,10 +2,10 @@ import AsyncHTTPClient
 import EmulatorAutomation
 import Foundation
 import IdentityEmulator
+import Locking
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 import Testing
 @testable import MSAL
 
@@ -148,7 +148,7 @@ struct LoopbackAndTransportTests {
 
 /// Records the URL it was asked to open and does nothing else (nobody signs in).
 final class RecordingBrowser: BrowserLauncher, Sendable {
-    private let url = Mutex<URL?>(nil)
+    private let url = Locked<URL?>(nil)
 
     var opened: URL? { url.withLock { $0 } }
 
@@ -164,10 +164,10 @@ struct SignallingBrowser: BrowserLauncher {
 
 /// Answers requests with canned responses in order and records what was sent.
 final class ScriptedTransport: HTTPTransport, Sendable {
-    private let responses: Mutex<[HTTPResponse]>
-    private let sent = Mutex<[HTTPRequest]>([])
+    private let responses: Locked<[HTTPResponse]>
+    private let sent = Locked<[HTTPRequest]>([])
 
-    init(_ responses: [HTTPResponse]) { self.responses = Mutex(responses) }
+    init(_ responses: [HTTPResponse]) { self.responses = Locked(responses) }
 
     var requests: [HTTPRequest] { sent.withLock { $0 } }
 

@@ -2,10 +2,10 @@ import AsyncHTTPClient
 import EmulatorAutomation
 import Foundation
 import IdentityEmulator
+import Locking
 import Logging
 import MSAL
 import NIOCore
-import Synchronization
 import Testing
 
 @Suite("End to end: device code, calling APIs with a claims challenge, faults, logging")
@@ -13,10 +13,10 @@ struct MoreFlowsTests {
     @Test("device code: the callback gets the code; slow_down adds 5 s to the interval; tokens arrive")
     func deviceCodeWithSlowDown() async throws {
         try await Harness.with { h in
-            let waits = Mutex<[Duration]>([])
+            let waits = Locked<[Duration]>([])
             let app = try h.app(sleep: { duration in waits.withLock { $0.append(duration) }; await Task.yield() })
             try await h.scenario("token", "slowDown")
-            let shown = Mutex<DeviceCodeInfo?>(nil)
+            let shown = Locked<DeviceCodeInfo?>(nil)
             let result = try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { info in
                 shown.withLock { $0 = info }
                 try await DeviceLogin(base: h.emulator.baseURL, http: h.http).signIn(code: info.userCode, username: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2")

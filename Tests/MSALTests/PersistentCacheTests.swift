@@ -1,6 +1,6 @@
 import Foundation
 @testable import MSAL
-import Synchronization
+import Locking
 import Testing
 
 @Suite("Persistent cache: locking, change detection, bad files")
@@ -12,7 +12,7 @@ struct PersistentCacheTests {
         let lockPath = cache.path + ".lockfile"
         // A live peer (this process) holds the lock the way MSAL Python does: an exclusively created file with "<pid> <argv0>".
         try "\(getpid()) python".write(toFile: lockPath, atomically: false, encoding: .utf8)
-        let waits = Mutex<[Duration]>([])
+        let waits = Locked<[Duration]>([])
         let tokens = TokenCache(persistence: cache.persistence(lockTimeout: .seconds(1)) { pause in waits.withLock { $0.append(pause) } })
         let error = await #expect(throws: MSALError.self) { try await tokens.store(CacheFolder.artefacts("a"), replacingRefreshToken: nil) }
         #expect(error?.internalCode == .cacheLocked)
@@ -67,7 +67,7 @@ struct PersistentCacheTests {
         let cache = CacheFolder()
         defer { cache.remove() }
         try cache.write(content)
-        let reports = Mutex<[(String, String)]>([])
+        let reports = Locked<[(String, String)]>([])
         let tokens = TokenCache(persistence: cache.persistence(onSetAside: { copy, reason in reports.withLock { $0.append((copy, reason)) } }))
         #expect(try await tokens.accounts().isEmpty)
         #expect(try await tokens.accounts().isEmpty)
@@ -94,7 +94,7 @@ struct PersistentCacheTests {
             try complete.write(to: cache.file)
             unlink(lockPath)
         }
-        let reports = Mutex(0)
+        let reports = Locked(0)
         let reader = TokenCache(persistence: cache.persistence(sleep: peerFinishes) { _, _ in reports.withLock { $0 += 1 } })
         #expect(try await reader.accounts().map(\.localAccountID) == ["a"])
         #expect(reports.withLock { $0 } == 0, "a torn read is not corruption")
@@ -167,7 +167,7 @@ struct CacheJSONTests {
 /// Counts loads, to prove an unchanged file is not re-read.
 final class CountingPersistence: TokenCachePersistence {
     private let inner: FileTokenCachePersistence
-    private let count = Mutex(0)
+    private let count = Locked(0)
     var loads: Int { count.withLock { $0 } }
 
     init(_ inner: FileTokenCachePersistence) { self.inner = inner }

@@ -1,8 +1,8 @@
 import EmulatorAutomation
 import Foundation
 import IdentityEmulator
+import Locking
 import MSAL
-import Synchronization
 import Testing
 
 @Suite("Silent details: declined scopes, proactive refresh, FOCI, throttling, transport failures, persistence, current account")
@@ -57,7 +57,7 @@ struct SilentDetailsTests {
     @Test("429 with a short Retry-After is waited for and retried; a long one is reported")
     func throttling() async throws {
         try await Harness.with { h in
-            let waits = Mutex<[Duration]>([])
+            let waits = Locked<[Duration]>([])
             let app = try h.app(user: h.user(Harness.megan), sleep: { d in waits.withLock { $0.append(d) } })
             let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
             _ = try await h.admin("POST", "scenarios", body: #"{"route":"token","fault":"throttle","retryAfter":"2"}"#)

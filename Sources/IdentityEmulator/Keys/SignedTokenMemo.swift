@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Remembers recently signed tokens by their exact signing input.
 ///
@@ -7,7 +7,7 @@ import Synchronization
 /// the same user, client and second (refresh grants under load) hit this; access tokens never do,
 /// because each carries a unique `uti`.
 final class SignedTokenMemo: Sendable {
-    private let tokens = Mutex<[String: String]>([:])
+    private let tokens = Locked<[String: String]>([:])
     private let capacity: Int
 
     init(capacity: Int = 4096) { self.capacity = capacity }

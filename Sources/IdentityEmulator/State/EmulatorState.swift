@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 
 /// All mutable emulator state: grants, sessions, consent, revocations, clock, outbox, request log
@@ -8,9 +9,9 @@ actor EmulatorState {
     private let clock: EmulatorClock
     private let seed: UInt64?
     // Read on every request, changed rarely: kept under locks so reading them is not a hop onto the actor.
-    private nonisolated let directory: Mutex<DirectoryIndex>
-    private nonisolated let generator: Mutex<SeededRandom>
-    private nonisolated let offset = Mutex<TimeInterval>(0)
+    private nonisolated let directory: Locked<DirectoryIndex>
+    private nonisolated let generator: Locked<SeededRandom>
+    private nonisolated let offset = Locked<TimeInterval>(0)
 
     private var pending: [String: PendingAuthorization] = [:]
     private var codes: [String: AuthorizationCodeGrant] = [:]
@@ -23,7 +24,7 @@ actor EmulatorState {
     private(set) var outbox = RecentLog<OutboxMessage>(capacity: 10_000)
     /// The request log, written on every request: behind a lock rather than the actor, so logging
     /// costs no hop onto the actor.
-    private nonisolated let served = Mutex(RecentLog<ServedRequest>(capacity: 10_000))
+    private nonisolated let served = Locked(RecentLog<ServedRequest>(capacity: 10_000))
     private var scenarios: [Scenario] = []
     private var adminConsent: [String: Set<String>] = [:]
     private var nativeFlows: [String: NativeFlow] = [:]
@@ -34,8 +35,8 @@ actor EmulatorState {
         initialDirectory = directory
         self.clock = clock
         self.seed = seed
-        self.directory = Mutex(DirectoryIndex(directory))
-        generator = Mutex(seed.map(SeededRandom.init(seed:)) ?? SeededRandom())
+        self.directory = Locked(DirectoryIndex(directory))
+        generator = Locked(seed.map(SeededRandom.init(seed:)) ?? SeededRandom())
     }
 
     nonisolated var index: DirectoryIndex { directory.withLock { $0 } }

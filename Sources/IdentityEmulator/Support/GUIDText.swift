@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Lower-case GUID text from 16 bytes, without `String(format:)` (it runs on every request).
 enum GUIDText {
@@ -17,7 +17,7 @@ enum GUIDText {
 
     /// Trace and request IDs only correlate log lines (they guard nothing), so a generator seeded once
     /// serves them without a system call per request, and without taking from a seeded run's sequence.
-    private static let traceGenerator = Mutex(SeededRandom())
+    private static let traceGenerator = Locked(SeededRandom())
 
     /// A random (version 4) GUID for trace and request IDs.
     static func random() -> String { traceGenerator.withLock { $0.guid() } }

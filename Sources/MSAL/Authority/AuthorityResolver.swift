@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Discovers authorities once and remembers them: instance discovery (validation and aliases) for
 /// unknown Entra hosts, then the OpenID configuration document.
@@ -8,7 +8,7 @@ actor AuthorityResolver {
     private let knownEnvironments: Set<String>
     /// Discovered endpoints, readable without a hop onto the actor (every silent call reads them); the
     /// last one asked for is checked first, by equality rather than hashing.
-    private nonisolated let resolved = Mutex<(last: AuthorityEndpoints?, all: [URL: AuthorityEndpoints])>((nil, [:]))
+    private nonisolated let resolved = Locked<(last: AuthorityEndpoints?, all: [URL: AuthorityEndpoints])>((nil, [:]))
     private var inFlight: [URL: Task<AuthorityEndpoints, any Error>] = [:]
 
     /// Public-cloud aliases (instance discovery metadata), used without asking the network.

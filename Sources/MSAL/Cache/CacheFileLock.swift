@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The cross-process lock msal-extensions uses, so MSAL Python, Azure CLI, MSAL.NET and this library
 /// exclude each other: `<cache>.lockfile` created exclusively (`O_EXCL`) holding `"<pid> <program>"`,
@@ -9,11 +9,11 @@ import Synchronization
 /// only if the path still names the same file, so two processes can never both remove a fresh lock.
 final class CacheFileLock: StorageLock {
     let path: String
-    private let descriptor: Mutex<Int32?>
+    private let descriptor: Locked<Int32?>
 
     private init(path: String, descriptor: Int32) {
         self.path = path
-        self.descriptor = Mutex(descriptor)
+        self.descriptor = Locked(descriptor)
     }
 
     /// Waits for the lock, polling with growing pauses up to `timeout` in total.

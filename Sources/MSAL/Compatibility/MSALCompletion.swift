@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 // The blocks are not `@Sendable`, as MSAL for iOS/macOS's Objective-C blocks are not: the tutorials'
 // blocks capture their view controller and other non-Sendable values. See ``Completion/call(_:on:)``.
@@ -54,7 +54,7 @@ enum Completion {
     /// runs on Swift's cooperative pool and touches no queue, so calling from the main thread is safe;
     /// from async code call the `async` overloads instead.
     static func wait<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
-        let outcome = Mutex<Result<Value, any Error>?>(nil)
+        let outcome = Locked<Result<Value, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
             let result: Result<Value, any Error>

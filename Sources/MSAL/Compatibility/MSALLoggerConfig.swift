@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import Logging
-import Synchronization
 
 /// How much the library logs (MSAL's `MSALLogLevel`).
 public enum MSALLogLevel: Int, Sendable, Comparable {
@@ -31,7 +31,7 @@ public final class MSALLoggerConfig: Sendable {
         var callback: MSALLogCallback?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init() {}
 

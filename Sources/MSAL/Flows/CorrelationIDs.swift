@@ -1,13 +1,13 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Correlation ids for results and requests: random-looking v4 UUIDs from a generator seeded once by the
 /// system, so a cache hit does not pay for a system call. They identify requests; they are not secrets.
 final class CorrelationIDs: Sendable {
-    private let state: Mutex<UInt64>
+    private let state: Locked<UInt64>
 
     init(seed: UInt64 = UInt64.random(in: .min ... .max)) {
-        state = Mutex(seed)
+        state = Locked(seed)
     }
 
     func next() -> UUID {

@@ -1,8 +1,8 @@
 import Foundation
+import Locking
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// A one-shot HTTP listener on 127.0.0.1 that receives the authorization response (RFC 8252 §7.3).
 ///
@@ -25,7 +25,7 @@ final class LoopbackRedirectReceiver: Sendable {
     /// - Throws: ``MSALError`` `transportFailed` when the port cannot be bound.
     static func start(path: String, port: Int = 0) async throws -> LoopbackRedirectReceiver {
         let (stream, continuation) = AsyncStream<[String: String]>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let accepted = Mutex(false)
+        let accepted = Locked(false)
         let expectedPath = path.isEmpty ? "/" : path
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)

@@ -1,11 +1,11 @@
 import Foundation
+import Locking
 import MSAL
-import Synchronization
 
 /// The demo's clock: real time plus an offset the story moves ("an hour later…"), shared by the
 /// library and the in-process emulator, so expiry and polling intervals pass instantly.
 final class DemoClock: TimeSource, Sendable {
-    private let offset = Mutex<TimeInterval>(0)
+    private let offset = Locked<TimeInterval>(0)
 
     func now() -> Date { Date().addingTimeInterval(offset.withLock { $0 }) }
 

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Where a command writes: results on standard output, everything meant for the person at the
 /// terminal (prompts, warnings, errors, the status line) on standard error.
 final class Console: Sendable {
     /// Standard error is a terminal: status lines and colours make sense there, not on a pipe.
     let isInteractive: Bool
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     init(isInteractive: Bool = isatty(STDERR_FILENO) == 1) {
         self.isInteractive = isInteractive

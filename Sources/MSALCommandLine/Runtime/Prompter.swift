@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Asks the person at the terminal for a line: the prompt on standard error, the answer from standard
 /// input. Secrets are read without echo on a terminal; from a pipe, lines are read as they come.
@@ -43,7 +43,7 @@ struct Prompter: Sendable {
     /// Reads one line on a thread of its own (a blocking read must not hold a cooperative thread);
     /// cancellation returns at once and leaves the read to end with the process.
     private static func readLineOffThePool() async throws -> String? {
-        let once = Mutex<CheckedContinuation<String?, any Error>?>(nil)
+        let once = Locked<CheckedContinuation<String?, any Error>?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 once.withLock { $0 = continuation }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// What a command is waiting for, on one line of standard error that redraws with the elapsed time
 /// (`⠹ Waiting for you to sign in in the browser… 0:07 (Ctrl-C to cancel)`). Shows nothing unless
@@ -11,7 +11,7 @@ final class StatusLine: Sendable {
     }
 
     private let console: Console
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(console: Console) { self.console = console }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// What a finished command printed and how it exited.
 struct CLIResult: Sendable {
@@ -22,7 +22,7 @@ final class CLIProcess: Sendable {
     private let process: Process
     private let collectedFile: URL
     private let streamsStdout: Bool
-    private let streamedText = Mutex("")
+    private let streamedText = Locked("")
     private let streamedChunks: AsyncStream<String>
     private let exited: AsyncStream<Int32>
     private let input: FileHandle?

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// What the tutorials' widgets show, line by line (printed with tokens masked), for tests to wait on.
 final class Console: Sendable {
@@ -42,7 +42,7 @@ final class Console: Sendable {
     static let failurePrefixes = ["Could not", "Couldn't", "Unable", "Didn't find", "Received error", "Device info not returned",
                                   "Unsuccessful", "Error retrieving", "Invalid API"]
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Everything shown so far.
     var lines: [Line] { state.withLock { $0.lines } }

@@ -1,7 +1,7 @@
 import EmulatorAutomation
 import Foundation
+import Locking
 import MSAL
-import Synchronization
 
 /// Stands in for UIKit's `UIViewController` on Linux. There are no views: the tutorials' widgets become
 /// console widgets, and the view controller, passed as `authPresentationViewController`, presents the
@@ -43,7 +43,7 @@ class ConsoleViewController: BrowserLauncher, @unchecked Sendable {
 final class ConsoleTextView: Sendable {
     private let name: String
     private let console: Console
-    private let shown = Mutex<String?>(nil)
+    private let shown = Locked<String?>(nil)
 
     init(_ name: String, _ console: Console) {
         self.name = name
@@ -66,7 +66,7 @@ typealias ConsoleLabel = ConsoleTextView
 final class ConsoleButton: Sendable {
     private let name: String
     private let console: Console
-    private let enabled = Mutex(true)
+    private let enabled = Locked(true)
 
     init(_ name: String, _ console: Console) {
         self.name = name

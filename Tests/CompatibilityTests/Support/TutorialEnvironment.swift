@@ -2,9 +2,9 @@ import AsyncHTTPClient
 import EmulatorAutomation
 import Foundation
 import IdentityEmulator
+import Locking
 import MSAL
 import NIOCore
-import Synchronization
 
 /// The identity emulator in-process on port 0 for the tutorials' view controllers: its URLs replace the
 /// tutorials' constants, a scripted user signs in through its pages, and one test clock serves both.
@@ -102,7 +102,7 @@ final class TutorialEnvironment: Sendable {
 
 /// One clock for the library and the emulator, moved by tests instead of waiting.
 final class TestClock: TimeSource, Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_795_000_000))
+    private let current = Locked(Date(timeIntervalSince1970: 1_795_000_000))
 
     func now() -> Date { current.withLock { $0 } }
 

@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A browser without JavaScript, driven by tests: it keeps cookies, follows the emulator's own
 /// redirects, reads HTML forms and submits them by button id.
 final class ScriptedBrowser: Sendable {
     private let emulator: TestEmulator
-    private let cookies = Mutex<[String: String]>([:])
+    private let cookies = Locked<[String: String]>([:])
 
     init(_ emulator: TestEmulator) { self.emulator = emulator }
 

@@ -1,10 +1,10 @@
+import Locking
 import Logging
-import Synchronization
 
 /// Keeps every log line in memory, with its metadata, so a test can search it.
 struct CapturingLogHandler: LogHandler {
     final class Store: Sendable {
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         var all: String { lines.withLock { $0.joined(separator: "\n") } }
     }
 

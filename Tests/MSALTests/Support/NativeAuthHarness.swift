@@ -1,8 +1,8 @@
 import EmulatorAutomation
 import Foundation
+import Locking
 import Logging
 import MSAL
-import Synchronization
 import Testing
 
 /// Native-auth helpers: an app on the External ID tenant, the codes in the emulator's outbox, and
@@ -33,7 +33,7 @@ extension Harness {
 
 /// Records the waits the library asked for, instead of waiting.
 final class SleepLog: Sendable {
-    private let durations = Mutex<[Duration]>([])
+    private let durations = Locked<[Duration]>([])
     func record(_ duration: Duration) { durations.withLock { $0.append(duration) } }
     var all: [Duration] { durations.withLock { $0 } }
 }

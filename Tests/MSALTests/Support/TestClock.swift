@@ -1,10 +1,10 @@
 import Foundation
+import Locking
 import MSAL
-import Synchronization
 
 /// One clock for the library and the emulator, moved by tests instead of waiting.
 final class TestClock: TimeSource, Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_795_000_000))
+    private let current = Locked(Date(timeIntervalSince1970: 1_795_000_000))
 
     func now() -> Date { current.withLock { $0 } }
 
