@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the whole test suite under ThreadSanitizer (issue #9). Not part of .ci/run: the instrumented
+# Runs the whole test suite under ThreadSanitizer (issue #9), stopping at the first report. Not part of .ci/run: the instrumented
 # build and run take longer than CI's budget on a 2-core machine. Uses its own build folder.
 #   scripts/tsan.sh                  # everything
 #   scripts/tsan.sh --filter Cache   # extra arguments go to `swift test`
