@@ -93,6 +93,39 @@ struct ProtocolUnitTests {
         #expect(again.accessTokens.first?.secret == "s")
     }
 
+    @Test("a serialized cache's buffer is kept for the next write once its Data is gone, never while it lives")
+    func reusedSerializationBuffer() throws {
+        let text = #"{"AccessToken": {"k": {"credential_type": "AccessToken", "secret": "secret-one", "home_account_id": "h", "#
+            + #""environment": "e", "client_id": "c", "target": "t", "realm": "r", "expires_on": "2", "cached_at": "1"}}}"#
+        var contents = try UnifiedCacheFormat.decode(Data(text.utf8))
+        let buffers = SerializationBuffers()
+        do {
+            let first = try UnifiedCacheFormat.encode(contents, buffers: buffers)
+            let expected = Data(first)
+            contents.accessTokens[0].secret = "secret-two"
+            let second = try UnifiedCacheFormat.encode(contents, buffers: buffers)
+            #expect(first == expected, "the second write must not reuse the first's live buffer")
+            #expect(try UnifiedCacheFormat.decode(second).accessTokens.first?.secret == "secret-two")
+        }
+        let kept = try #require(buffers.take(atLeast: 1), "a buffer is kept once both Data values are gone")
+        buffers.giveBack(kept.pointer, capacity: kept.capacity)
+        contents.accessTokens[0].secret = "secret-six"
+        let third = try UnifiedCacheFormat.encode(contents, buffers: buffers)
+        #expect(try UnifiedCacheFormat.decode(third).accessTokens.first?.secret == "secret-six")
+        #expect(buffers.take(atLeast: 1) == nil, "the kept buffer is in use by the third write")
+    }
+
+    @Test("correlation ids are version 4 UUIDs with RFC 4122's variant, and differ")
+    func correlationIDs() {
+        let ids = CorrelationIDs(seed: 7)
+        let made = (0..<64).map { _ in ids.next() }
+        #expect(Set(made).count == 64)
+        for id in made {
+            #expect(id.uuid.6 >> 4 == 4)
+            #expect(id.uuid.8 >> 6 == 0b10)
+        }
+    }
+
     @Test("the unified cache round-trips MSAL Python's sample and keeps unknown data")
     func cacheFormat() throws {
         let sample = """

@@ -2,8 +2,9 @@ import Foundation
 
 /// Writes the token cache as JSON into one growing buffer, indented like MSAL Python's
 /// `json.dumps(indent=4)`, with strings copied whole unless they need escapes. The buffer becomes
-/// the returned `Data` without a copy, and large buffers ask for huge pages: a 50 MB cache
-/// otherwise spends more time faulting in fresh 4 KB pages than writing JSON.
+/// the returned `Data` without a copy. A 50 MB cache otherwise spends more time faulting in fresh
+/// pages than writing JSON, so the buffer comes from (and, once the `Data` is gone, returns to)
+/// ``SerializationBuffers`` when given, and large new buffers ask for huge pages.
 struct CacheJSONWriter: ~Copyable {
     private var base: UnsafeMutableRawPointer
     private var capacity: Int
@@ -11,18 +12,27 @@ struct CacheJSONWriter: ~Copyable {
     private var depth = 0
     private var lastByte: UInt8 = 0
 
-    init(capacity: Int) {
-        self.capacity = max(capacity, 64)
-        base = Self.allocate(self.capacity)
+    /// - Parameters:
+    ///   - capacity: the expected size; the buffer grows past it when needed.
+    ///   - buffers: where to take a kept buffer from.
+    init(capacity: Int, buffers: SerializationBuffers? = nil) {
+        if let kept = buffers?.take(atLeast: max(capacity, 64)) {
+            (base, self.capacity) = kept
+        } else {
+            self.capacity = max(capacity, 64)
+            base = Self.allocate(self.capacity)
+        }
     }
 
     deinit { free(base) }
 
     /// The JSON written, handing the buffer over.
-    consuming func data() -> Data {
-        let data = Data(bytesNoCopy: base, count: count, deallocator: .free)
+    /// - Parameter buffers: gets the buffer back once the `Data` is gone; freed when `nil`.
+    consuming func data(returningTo buffers: SerializationBuffers? = nil) -> Data {
+        let (base, count, capacity) = (base, count, capacity)
         discard self
-        return data
+        guard let buffers else { return Data(bytesNoCopy: base, count: count, deallocator: .free) }
+        return Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in buffers.giveBack(pointer, capacity: capacity) })
     }
 
     /// An object whose members `body` writes with ``member(_:_:)``.

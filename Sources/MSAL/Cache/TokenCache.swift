@@ -31,6 +31,7 @@ public actor TokenCache {
     private var unknownSections: [String: CacheValue] = [:]
     private var opaqueEntries: [String: [String: CacheValue]] = [:]
     private var scopeSets: [String: (set: Set<String>, list: [String])] = [:]
+    private let buffers = SerializationBuffers()
 
     /// - Parameter persistence: where to keep the cache between runs; in memory only when `nil`.
     public init(persistence: (any TokenCachePersistence)? = nil) {
@@ -44,9 +45,7 @@ public actor TokenCache {
     func accessToken(homeAccountID: String, clientID: String, realm: String, environments: Set<String>,
                      scopes: [String]) async throws -> AccessTokenEntry? {
         try await loadIfNeeded()
-        return accessTokens[RealmKey(homeAccountID, clientID, realm)]?.first {
-            environments.contains($0.environment.lowercasedIfNeeded) && Scopes.isSubset(scopes, of: scopeSet(of: $0.target).set)
-        }
+        return accessToken(RealmKey(homeAccountID, clientID, realm), environments: environments, scopes: scopes)?.token
     }
 
     /// The access token for `scopes` (as ``accessToken(homeAccountID:clientID:realm:environments:scopes:)``)
@@ -55,11 +54,19 @@ public actor TokenCache {
     /// - Returns: the tokens and the access token's scopes as a list.
     func cachedTokens(homeAccountID: String, clientID: String, realm: String, environments: Set<String>,
                       scopes: [String]) async throws -> (AccessTokenEntry, IDTokenEntry?, [String])? {
-        guard let token = try await accessToken(homeAccountID: homeAccountID, clientID: clientID, realm: realm,
-                                                environments: environments, scopes: scopes)
-        else { return nil }
-        let idToken = idTokens[RealmKey(homeAccountID, clientID, realm)]?.first { environments.contains($0.environment.lowercasedIfNeeded) }
-        return (token, idToken, scopeSet(of: token.target).list)
+        try await loadIfNeeded()
+        let key = RealmKey(homeAccountID, clientID, realm)
+        guard let (token, grantedScopes) = accessToken(key, environments: environments, scopes: scopes) else { return nil }
+        let idToken = idTokens[key]?.first { environments.contains($0.environment.lowercasedIfNeeded) }
+        return (token, idToken, grantedScopes)
+    }
+
+    private func accessToken(_ key: RealmKey, environments: Set<String>, scopes: [String]) -> (token: AccessTokenEntry, scopes: [String])? {
+        for token in accessTokens[key] ?? [] where environments.contains(token.environment.lowercasedIfNeeded) {
+            let granted = scopeSet(of: token.target)
+            if Scopes.isSubset(scopes, of: granted.set) { return (token, granted.list) }
+        }
+        return nil
     }
 
     /// The lower-cased scopes of a `target`, remembered: many tokens share a few targets, and a silent
@@ -183,7 +190,7 @@ public actor TokenCache {
     /// - Throws: when the persisted cache cannot be read.
     public func serialize() async throws -> Data {
         try await loadIfNeeded()
-        return try UnifiedCacheFormat.encode(contents)
+        return try UnifiedCacheFormat.encode(contents, buffers: buffers)
     }
 
     /// Replaces the cache with `data` in MSAL's unified JSON (MSAL Python's `deserialize`), and
@@ -321,7 +328,7 @@ public actor TokenCache {
             }
             edit()
             do {
-                try await persistence.save(try UnifiedCacheFormat.encode(contents))
+                try await persistence.save(try UnifiedCacheFormat.encode(contents, buffers: buffers))
             } catch {
                 loaded = false  // the stored cache is the truth: forget the unsaved edit
                 throw error

@@ -19,13 +19,14 @@ enum UnifiedCacheFormat {
 
     // MARK: Encoding
 
-    static func encode(_ contents: Contents) throws -> Data {
+    /// - Parameter buffers: where the output buffer comes from and returns to.
+    static func encode(_ contents: Contents, buffers: SerializationBuffers? = nil) throws -> Data {
         var size = 4096 + 200 * contents.appMetadata.count
         for entry in contents.accessTokens { size += entry.secret.utf8.count + 800 }
         for entry in contents.refreshTokens { size += entry.secret.utf8.count + 600 }
         for entry in contents.idTokens { size += entry.secret.utf8.count + 500 }
         size += 600 * contents.accounts.count
-        var writer = CacheJSONWriter(capacity: size)
+        var writer = CacheJSONWriter(capacity: size, buffers: buffers)
         writer.object { writer in
             for name in Set(sections).union(contents.unknownSections.keys).sorted() {
                 let opaque = contents.opaqueEntries[name] ?? [:]
@@ -39,7 +40,7 @@ enum UnifiedCacheFormat {
                 }
             }
         }
-        return writer.data()
+        return writer.data(returningTo: buffers)
     }
 
     /// One section, entries sorted by key; an opaque entry replaces a known one with the same key.

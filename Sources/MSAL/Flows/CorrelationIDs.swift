@@ -14,11 +14,10 @@ final class CorrelationIDs: Sendable {
         let (a, b) = state.withLock { state -> (UInt64, UInt64) in
             (Self.splitMix(&state), Self.splitMix(&state))
         }
-        var bytes = withUnsafeBytes(of: (a.bigEndian, b.bigEndian)) { Array($0) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        // Version 4 and the RFC 4122 variant in bytes 6 and 8 of the big-endian 128 bits.
+        let high = (a & ~0xF000) | 0x4000
+        let low = (b & ~0xC000_0000_0000_0000) | 0x8000_0000_0000_0000
+        return UUID(uuid: unsafeBitCast((high.bigEndian, low.bigEndian), to: uuid_t.self))
     }
 
     private static func splitMix(_ state: inout UInt64) -> UInt64 {
