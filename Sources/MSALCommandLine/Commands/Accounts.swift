@@ -3,7 +3,7 @@ import MSAL
 
 /// `msal accounts`: who is signed in.
 struct Accounts: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the signed-in accounts; * marks the current one.")
+    static let configuration = CommandConfiguration(commandName: "accounts", abstract: "List the signed-in accounts; * marks the current one.")
 
     @OptionGroup var global: GlobalOptions
 

@@ -5,7 +5,7 @@ import MSAL
 /// `msal call`: any protected API with a token for its scopes.
 struct Call: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Call a protected API with a bearer token and print its answer.",
+        commandName: "call", abstract: "Call a protected API with a bearer token and print its answer.",
         discussion: "Example: msal call http://127.0.0.1:8400/api1/todolist --scopes api://b7c4e1a9-6d2f-4e8b-a3c5-1f9d0e7b2a64/ToDoList.Read")
 
     @OptionGroup var global: GlobalOptions

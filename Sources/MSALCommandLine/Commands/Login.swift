@@ -6,7 +6,7 @@ extension Prompt: ExpressibleByArgument {}
 /// `msal login`: signs a user in, in the browser or with a code on another device.
 struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Sign in, in the system browser or with a code on another device.",
+        commandName: "login", abstract: "Sign in, in the system browser or with a code on another device.",
         discussion: "The browser is $BROWSER, then xdg-open; without either, or with --no-browser, the URL is printed.")
 
     @OptionGroup var global: GlobalOptions

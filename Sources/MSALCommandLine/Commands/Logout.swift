@@ -3,7 +3,7 @@ import MSAL
 
 /// `msal logout`: forgets an account's tokens, optionally ending the browser session too.
 struct Logout: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Sign out the current account, one account, or all.")
+    static let configuration = CommandConfiguration(commandName: "logout", abstract: "Sign out the current account, one account, or all.")
 
     @OptionGroup var global: GlobalOptions
 

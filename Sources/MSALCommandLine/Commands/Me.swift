@@ -5,7 +5,7 @@ import MSAL
 /// `msal me`: the tutorials' "Call Microsoft Graph API" button.
 struct Me: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show your Microsoft Graph profile (GET /v1.0/me), signing in if needed.")
+        commandName: "me", abstract: "Show your Microsoft Graph profile (GET /v1.0/me), signing in if needed.")
 
     @OptionGroup var global: GlobalOptions
 

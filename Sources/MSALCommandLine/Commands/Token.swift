@@ -4,7 +4,7 @@ import MSAL
 /// `msal token`: an access token for scripts, like `az account get-access-token`.
 struct Token: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print an access token for scripts; never prompts unless --interactive.")
+        commandName: "token", abstract: "Print an access token for scripts; never prompts unless --interactive.")
 
     @OptionGroup var global: GlobalOptions
 

@@ -6,7 +6,7 @@ import IdentityEmulator
 /// `msal demo`: the tutorials end to end, offline, with an automated user.
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Walk the tutorials end to end against an in-process identity emulator, with an automated user.",
+        commandName: "demo", abstract: "Walk the tutorials end to end against an in-process identity emulator, with an automated user.",
         discussion: "Nothing of yours is touched: the emulator runs on an ephemeral port and the token cache lives in memory.")
 
     func run() async throws {

@@ -4,7 +4,7 @@ import MSAL
 /// `msal native …`: Entra External ID sign-up, sign-in and password reset in the terminal, without a browser.
 struct Native: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Sign customers up and in on an External ID tenant from the terminal (native authentication).",
+        commandName: "native", abstract: "Sign customers up and in on an External ID tenant from the terminal (native authentication).",
         discussion: """
             Without --authority and --client-id these use the emulator's External ID tenant \
             (http://127.0.0.1:8400/contosocustomers.onmicrosoft.com) and its demo app. Codes and passwords are \
