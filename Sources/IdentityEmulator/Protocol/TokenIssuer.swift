@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Locking
 
 /// Mints the JWTs and `client_info` the token endpoint returns.
 struct TokenIssuer: Sendable {
@@ -14,10 +15,19 @@ struct TokenIssuer: Sendable {
         Base64URL.encode(JSONValue.object([("uid", .string(membership.user.id)), ("utid", .string(membership.homeTenantID))]).serialized)
     }
 
-    /// The pairwise `sub`: stable per user and client.
+    /// The pairwise `sub`: stable per user and client (a hash, remembered: every token carries one).
     static func pairwiseSubject(objectID: String, clientID: String) -> String {
-        String(Base64URL.encode(SHA256.hash(data: Data("\(objectID.lowercased())|\(clientID.lowercased())".utf8))).prefix(43))
+        let input = "\(objectID.lowercased())|\(clientID.lowercased())"
+        if let known = knownSubjects.withLock({ $0[input] }) { return known }
+        let subject = String(Base64URL.encode(SHA256.hash(data: Data(input.utf8))).prefix(43))
+        knownSubjects.withLock { known in
+            if known.count >= 4096 { known.removeAll(keepingCapacity: true) }
+            known[input] = subject
+        }
+        return subject
     }
+
+    private static let knownSubjects = Locked<[String: String]>([:])
 
     /// An ID token with the v2.0 claims of the reference, in its order.
     func idToken(origin: String, membership: Membership, clientID: String, nonce: String?, scopes: ScopeSet,
@@ -26,6 +36,32 @@ struct TokenIssuer: Sendable {
         var iat = now.epochSeconds
         if fault == .idTokenExpired { iat -= 7200 }
         if fault == .idTokenIssuedInFuture { iat += 3600 }
+        let (profile, email) = (scopes.oidc.contains("profile"), scopes.oidc.contains("email"))
+        let payload = {
+            idTokenClaims(origin: origin, subject: subject, clientID: clientID, nonce: nonce, profile: profile, email: email,
+                          iat: iat, fault: fault)
+        }
+        switch fault {
+        case .idTokenAlgNone:
+            return JWT.unsigned(payload())
+        case .idTokenUnknownKid:
+            let stranger = try SigningKey.generate(now: now)
+            return try JWT.sign(payload(), with: stranger)
+        case .idTokenBadSignature:
+            let token = try JWT.sign(payload(), with: key)
+            let cut = token.index(token.endIndex, offsetBy: -12)
+            return String(token[..<cut]) + (token[cut...].hasPrefix("AAAA") ? "BBBBBBBBBBBB" : "AAAAAAAAAAAA")
+        case .idTokenWrongNonce, .idTokenMissingNonce, .idTokenWrongAudience, .idTokenWrongIssuer:
+            return try JWT.sign(payload(), with: key)
+        default:
+            // Everything the claims depend on (the user's names and mail follow from the object id).
+            let memoKey = "\(origin)|\(subject.tenant.id)|\(subject.objectID)|\(clientID)|\(nonce ?? "-")|\(profile)|\(email)|\(iat)"
+            return try idTokenMemo.token(for: memoKey) { try JWT.sign(payload(), with: key) }
+        }
+    }
+
+    private func idTokenClaims(origin: String, subject: Membership, clientID: String, nonce: String?, profile: Bool, email: Bool,
+                               iat: Int, fault: Scenario.Fault?) -> JSONValue {
         let issuer = fault == .idTokenWrongIssuer
             ? "https://login.not-the-emulator.example/\(subject.tenant.id)/v2.0"
             : Self.issuer(origin: origin, tenantID: subject.tenant.id)
@@ -38,34 +74,18 @@ struct TokenIssuer: Sendable {
             ("iat", .int(iat)),
             ("nbf", .int(iat)),
         ]
-        if scopes.oidc.contains("profile") {
+        if profile {
             claims.append(("name", .string(subject.user.displayName)))
             claims.append(("preferred_username", .string(subject.user.userPrincipalName)))
         }
-        if scopes.oidc.contains("email"), let mail = subject.user.mail { claims.append(("email", .string(mail))) }
+        if email, let mail = subject.user.mail { claims.append(("email", .string(mail))) }
         claims.append(("oid", .string(subject.objectID)))
         claims.append(("tid", .string(subject.tenant.id)))
         if let nonce, fault != .idTokenMissingNonce {
             claims.append(("nonce", .string(fault == .idTokenWrongNonce ? "not-\(nonce)" : nonce)))
         }
         claims.append(("aio", .string(Self.opaqueClaim("aio", subject.objectID, iat))))
-        let payload = JSONValue.object(claims)
-        switch fault {
-        case .idTokenAlgNone:
-            return JWT.unsigned(payload)
-        case .idTokenUnknownKid:
-            let stranger = try SigningKey.generate(now: now)
-            return try JWT.sign(payload, with: stranger)
-        case .idTokenBadSignature:
-            let token = try JWT.sign(payload, with: key)
-            let cut = token.index(token.endIndex, offsetBy: -12)
-            return String(token[..<cut]) + (token[cut...].hasPrefix("AAAA") ? "BBBBBBBBBBBB" : "AAAAAAAAAAAA")
-        default:
-            let input = JWT.signingInput(payload, key: key)
-            return try idTokenMemo.token(for: input) { input in
-                input + "." + Base64URL.encode(try key.sign(Array(input.utf8)))
-            }
-        }
+        return .object(claims)
     }
 
     /// A delegated access token. Graph gets v1.0 claims, other APIs v2.0 ones.
