@@ -42,13 +42,6 @@ struct CacheEntryReader {
             }
         }
 
-        /// Field names by length, as bytes, for matching keys without making strings of them.
-        static let byLength: [[(Field, [UInt8])]] = {
-            var table = [[(Field, [UInt8])]](repeating: [], count: 32)
-            for field in allCases { table[field.name.utf8.count].append((field, Array(field.name.utf8))) }
-            return table
-        }()
-
         /// The field a key names, compared without regard to ASCII case.
         init?(_ key: CacheJSONReader.Key) {
             guard let raw = key.raw else {
@@ -56,15 +49,41 @@ struct CacheEntryReader {
                 self = field
                 return
             }
-            guard raw.count < Self.byLength.count else { return nil }
-            for (field, name) in Self.byLength[raw.count] where Self.equalFolded(raw, name) {
-                self = field
-                return
-            }
-            return nil
+            guard let field = Self.candidate(raw),
+                  field.name.utf8.withContiguousStorageIfAvailable({ Self.equalFolded(raw, $0) }) == true
+            else { return nil }
+            self = field
         }
 
-        private static func equalFolded(_ raw: UnsafeRawBufferPointer, _ lowercase: [UInt8]) -> Bool {
+        /// The only field whose name has this length and these first two letters (together they tell
+        /// every name apart), found without building or hashing anything.
+        private static func candidate(_ raw: UnsafeRawBufferPointer) -> Field? {
+            guard raw.count >= 2 else { return nil }
+            switch (raw.count, raw[0] | 0x20, raw[1] | 0x20) {
+            case (15, UInt8(ascii: "c"), UInt8(ascii: "r")): return .credentialType
+            case (6, UInt8(ascii: "s"), UInt8(ascii: "e")): return .secret
+            case (15, UInt8(ascii: "h"), UInt8(ascii: "o")): return .homeAccountID
+            case (11, UInt8(ascii: "e"), UInt8(ascii: "n")): return .environment
+            case (9, UInt8(ascii: "c"), UInt8(ascii: "l")): return .clientID
+            case (5, UInt8(ascii: "r"), UInt8(ascii: "e")): return .realm
+            case (6, UInt8(ascii: "t"), UInt8(ascii: "a")): return .target
+            case (10, UInt8(ascii: "t"), UInt8(ascii: "o")): return .tokenType
+            case (9, UInt8(ascii: "c"), UInt8(ascii: "a")): return .cachedAt
+            case (10, UInt8(ascii: "e"), UInt8(ascii: "x")): return .expiresOn
+            case (19, UInt8(ascii: "e"), UInt8(ascii: "x")): return .extendedExpiresOn
+            case (14, UInt8(ascii: "e"), UInt8(ascii: "x")): return .extExpiresOn
+            case (10, UInt8(ascii: "r"), UInt8(ascii: "e")): return .refreshOn
+            case (22, UInt8(ascii: "l"), UInt8(ascii: "a")): return .lastModificationTime
+            case (9, UInt8(ascii: "f"), UInt8(ascii: "a")): return .familyID
+            case (16, UInt8(ascii: "l"), UInt8(ascii: "o")): return .localAccountID
+            case (8, UInt8(ascii: "u"), UInt8(ascii: "s")): return .username
+            case (14, UInt8(ascii: "a"), UInt8(ascii: "u")): return .authorityType
+            case (14, UInt8(ascii: "a"), UInt8(ascii: "c")): return .accountSource
+            default: return nil
+            }
+        }
+
+        private static func equalFolded(_ raw: UnsafeRawBufferPointer, _ lowercase: UnsafeBufferPointer<UInt8>) -> Bool {
             for index in 0..<raw.count {
                 let byte = raw[index]
                 if (byte &- 0x41 < 26 ? byte | 0x20 : byte) != lowercase[index] { return false }
