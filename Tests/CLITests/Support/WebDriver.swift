@@ -33,12 +33,10 @@ final class WebDriver: Sendable {
         else {
             throw CLITestFailure("Chromium is not installed: run .ci/run once, or `apt-get install -y chromium chromium-driver`.")
         }
-        let driver = try CLIProcess(URL(fileURLWithPath: chromedriver), ["--port=0"], environment: ProcessInfo.processInfo.environment,
-                                    streamingStdout: true)
+        let (driver, port) = try await startDriver()
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
         do {
-            let port = try await driver.waitForOutput { CLICommandTests.match(#"started successfully on port (\d+)"#, in: $0) }
             let base = URL(string: "http://127.0.0.1:\(port)")!
             let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
                 "browserName": "chrome",
@@ -63,6 +61,27 @@ final class WebDriver: Sendable {
             _ = try? await driver.finish()
             try? await http.shutdown()
             throw error
+        }
+    }
+
+    /// Starts chromedriver on an ephemeral port. Given port 0, chromedriver binds one address family and
+    /// then the same port on the other, and exits ("IPv4 port not available") when another process took
+    /// that port in between, as the suite's many port-0 listeners sometimes do; it is then started again.
+    ///
+    /// - Returns: the running chromedriver and its port.
+    private static func startDriver(attempts: Int = 3) async throws -> (CLIProcess, String) {
+        var attempt = 1
+        while true {
+            let driver = try CLIProcess(URL(fileURLWithPath: chromedriver), ["--port=0"], environment: ProcessInfo.processInfo.environment,
+                                        streamingStdout: true)
+            do {
+                return (driver, try await driver.waitForOutput { CLICommandTests.match(#"started successfully on port (\d+)"#, in: $0) })
+            } catch {
+                driver.kill()
+                _ = try? await driver.finish()
+                guard attempt < attempts, (error as? CLITestFailure)?.description.contains("port not available") == true else { throw error }
+                attempt += 1
+            }
         }
     }
 
