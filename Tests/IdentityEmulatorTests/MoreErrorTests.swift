@@ -70,4 +70,14 @@ struct MoreErrorTests {
             #expect(try garbage.string("error") != nil)
         }
     }
+
+    @Test("base64url decoding: unpadded input round-trips; padding, other characters and impossible lengths are refused")
+    func base64URL() {
+        for length in 0..<8 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 251) }
+            #expect(Base64URL.decode(Base64URL.encode(bytes)) == Data(bytes))
+        }
+        #expect(Base64URL.decode("_-8") == Data([0xFF, 0xEF]))
+        for bad in ["QQ==", "Q+8", "Q/8", "Q Q", "A", "AAAAA"] { #expect(Base64URL.decode(bad) == nil, "\(bad)") }
+    }
 }

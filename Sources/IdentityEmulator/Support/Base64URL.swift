@@ -34,16 +34,34 @@ enum Base64URL {
 
     static func encode(_ string: String) -> String { encode(string.utf8) }
 
-    /// Decodes with or without padding; `nil` for anything that is not base64url.
+    /// Decodes unpadded base64url; `nil` for anything else (padding, other characters, a length that
+    /// cannot be base64). Straight from the bytes: refresh tokens are decoded on every refresh grant.
     static func decode(_ text: some StringProtocol) -> Data? {
-        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard !s.contains("=") else { return nil }
-        switch s.count % 4 {
-        case 2: s += "=="
-        case 3: s += "="
-        case 1: return nil
-        default: break
+        var output = [UInt8]()
+        output.reserveCapacity(text.utf8.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for byte in text.utf8 {
+            guard let value = sextet(byte) else { return nil }
+            accumulator = accumulator << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
         }
-        return Data(base64Encoded: s)
+        guard bits != 6 else { return nil }  // one character left over: not base64
+        return Data(output)
+    }
+
+    private static func sextet(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): 62
+        case UInt8(ascii: "_"): 63
+        default: nil
+        }
     }
 }
