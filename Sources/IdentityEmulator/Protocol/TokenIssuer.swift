@@ -1,11 +1,14 @@
 import Crypto
 import Foundation
-import Locking
 
 /// Mints the JWTs and `client_info` the token endpoint returns.
 struct TokenIssuer: Sendable {
     let key: SigningKey
-    let idTokenMemo = SignedTokenMemo()
+    /// Signed ID tokens. RS256 (RSASSA-PKCS1-v1_5) is deterministic, so signing the same claims twice
+    /// yields the same token: reusing it is invisible to clients and saves building the claims and an RSA
+    /// operation. Refresh grants under load hit it (same user, client, nonce and second); access tokens
+    /// are never remembered, because each carries a unique `uti`.
+    let idTokenMemo = StringMemo()
 
     /// The v2.0 issuer for a tenant as served from `origin`.
     static func issuer(origin: String, tenantID: String) -> String { "\(origin)/\(tenantID)/v2.0" }
@@ -18,16 +21,10 @@ struct TokenIssuer: Sendable {
     /// The pairwise `sub`: stable per user and client (a hash, remembered: every token carries one).
     static func pairwiseSubject(objectID: String, clientID: String) -> String {
         let input = "\(objectID.lowercased())|\(clientID.lowercased())"
-        if let known = knownSubjects.withLock({ $0[input] }) { return known }
-        let subject = String(Base64URL.encode(SHA256.hash(data: Data(input.utf8))).prefix(43))
-        knownSubjects.withLock { known in
-            if known.count >= 4096 { known.removeAll(keepingCapacity: true) }
-            known[input] = subject
-        }
-        return subject
+        return subjects.value(for: input) { String(Base64URL.encode(SHA256.hash(data: Data(input.utf8))).prefix(43)) }
     }
 
-    private static let knownSubjects = Locked<[String: String]>([:])
+    private static let subjects = StringMemo()
 
     /// An ID token with the v2.0 claims of the reference, in its order.
     func idToken(origin: String, membership: Membership, clientID: String, nonce: String?, scopes: ScopeSet,
@@ -56,7 +53,7 @@ struct TokenIssuer: Sendable {
         default:
             // Everything the claims depend on (the user's names and mail follow from the object id).
             let memoKey = "\(origin)|\(subject.tenant.id)|\(subject.objectID)|\(clientID)|\(nonce ?? "-")|\(profile)|\(email)|\(iat)"
-            return try idTokenMemo.token(for: memoKey) { try JWT.sign(payload(), with: key) }
+            return try idTokenMemo.value(for: memoKey) { try JWT.sign(payload(), with: key) }
         }
     }
 
