@@ -1,20 +1,23 @@
 import Foundation
 import FuzzerDriver
 
-/// One fuzz input's handler, as libFuzzer calls it: returns 0 (`-1` would keep the input out of the corpus).
-public typealias FuzzCallback = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+/// The target's handler. libFuzzer takes a C function, which cannot capture one, so `runFuzzer` keeps it
+/// here for `callTarget`. Written once before libFuzzer starts and only read after, by libFuzzer's one
+/// calling thread.
+nonisolated(unsafe) private var target: (Data) -> Void = { _ in }
 
-/// Runs libFuzzer with the process's arguments, calling `callback` with each input; does not return.
-public func runFuzzer(_ callback: FuzzCallback) -> Never {
+/// Runs libFuzzer with the process's arguments, calling `fuzz` with each input's bytes; does not return.
+public func runFuzzer(_ fuzz: @escaping (Data) -> Void) -> Never {
+    target = fuzz
     var argc = CommandLine.argc
     var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-    exit(LLVMFuzzerRunDriver(&argc, &argv, callback))
+    exit(LLVMFuzzerRunDriver(&argc, &argv, callTarget))
 }
 
-/// The input's bytes.
-public func input(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Data {
-    guard let data, size > 0 else { return Data() }
-    return Data(bytes: data, count: size)
+/// libFuzzer's callback: the input as `Data` to the target; 0 keeps the input eligible for the corpus.
+private func callTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    target(data.map { size > 0 ? Data(bytes: $0, count: size) : Data() } ?? Data())
+    return 0
 }
 
 /// Stops the process (a libFuzzer finding, with the input saved) when an invariant does not hold.

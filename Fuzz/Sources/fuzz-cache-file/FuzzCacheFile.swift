@@ -9,12 +9,7 @@ import FuzzSupport
 
 @main
 enum FuzzCacheFile {
-    static func main() {
-        runFuzzer { data, size in
-            fuzzCacheFile(input(data, size))
-            return 0
-        }
-    }
+    static func main() { runFuzzer(fuzzCacheFile) }
 }
 
 func fuzzCacheFile(_ file: Data) {

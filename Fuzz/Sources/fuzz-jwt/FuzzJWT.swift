@@ -9,12 +9,7 @@ import FuzzSupport
 
 @main
 enum FuzzJWT {
-    static func main() {
-        runFuzzer { data, size in
-            fuzzJWT(input(data, size))
-            return 0
-        }
-    }
+    static func main() { runFuzzer(fuzzJWT) }
 }
 
 func fuzzJWT(_ input: Data) {

@@ -10,12 +10,7 @@ import FuzzSupport
 
 @main
 enum FuzzRedirect {
-    static func main() {
-        runFuzzer { data, size in
-            fuzzRedirect(input(data, size))
-            return 0
-        }
-    }
+    static func main() { runFuzzer(fuzzRedirect) }
 }
 
 func fuzzRedirect(_ input: Data) {

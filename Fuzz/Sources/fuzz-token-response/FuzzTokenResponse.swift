@@ -7,12 +7,7 @@ import FuzzSupport
 
 @main
 enum FuzzTokenResponse {
-    static func main() {
-        runFuzzer { data, size in
-            fuzzTokenResponse(input(data, size))
-            return 0
-        }
-    }
+    static func main() { runFuzzer(fuzzTokenResponse) }
 }
 
 func fuzzTokenResponse(_ body: Data) {

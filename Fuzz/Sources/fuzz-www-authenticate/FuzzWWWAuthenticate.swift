@@ -6,12 +6,7 @@ import FuzzSupport
 
 @main
 enum FuzzWWWAuthenticate {
-    static func main() {
-        runFuzzer { data, size in
-            fuzzWWWAuthenticate(input(data, size))
-            return 0
-        }
-    }
+    static func main() { runFuzzer(fuzzWWWAuthenticate) }
 }
 
 func fuzzWWWAuthenticate(_ input: Data) {
