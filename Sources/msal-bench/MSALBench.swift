@@ -3,8 +3,8 @@ import IdentityEmulator
 
 /// `msal-bench`: release-mode benchmarks, one table, each figure next to its anchor.
 ///
-/// Run with `swift run -c release msal-bench [silent] [signin] [cli] [cache] [emulator]` (all sections
-/// without arguments).
+/// Run with `swift run -c release --static-swift-stdlib msal-bench [silent] [signin] [cli] [cache] [emulator]`
+/// (all sections without arguments; bench/README.md).
 @main
 struct MSALBench {
     static func main() async throws {
@@ -89,7 +89,13 @@ struct MSALBench {
             String(format: "MSAL Python script %@: %.0f× faster (target ≤ 20 ms)", $0.milliseconds,
                    $0.microseconds / result.msal.microseconds)
         } ?? "MSAL Python not found (set MSAL_PYTHON)"
-        return [("CLI start: whole-process `msal token`, one-account cache (median of 11)", result.msal.milliseconds, anchor)]
+        let runtime = try linksSwiftRuntimeDynamically(binary) ? "dynamic Swift runtime; see bench/README.md" : "static Swift runtime"
+        return [("CLI start: whole-process `msal token`, one-account cache (median of 11, \(runtime))", result.msal.milliseconds, anchor)]
+    }
+
+    /// Whether `binary` loads the Swift runtime as a shared library (built without `--static-swift-stdlib`).
+    private static func linksSwiftRuntimeDynamically(_ binary: URL) throws -> Bool {
+        try Data(contentsOf: binary, options: .alwaysMapped).range(of: Data("libswiftCore.so".utf8)) != nil
     }
 
     private static func micro(_ value: Double) -> String {

@@ -40,8 +40,11 @@ struct CLICommandTests {
             let token = try await sandbox.msal(["token"])
             #expect(token.status == 0)
             #expect(token.stdout.split(separator: ".").count == 3 && token.stdout.hasSuffix("\n"))
+            // Discovery persists beside the token cache: the next process asks the network nothing.
+            let discovered = try await Self.served(emulator, path: "/v2.0/.well-known/openid-configuration").count
             let cached = try await Self.json(sandbox.msal(["token", "--json"]))
             #expect(cached["source"] as? String == "cache")
+            #expect(try await Self.served(emulator, path: "/v2.0/.well-known/openid-configuration").count == discovered)
             #expect(cached["account"] as? String == Self.megan.0)
             #expect(Set(cached.keys) == ["token", "token_type", "expires_on", "scopes", "account", "tenant_id", "source"])
             let refreshed = try await Self.json(sandbox.msal(["token", "--json", "--force-refresh"]))
@@ -251,11 +254,16 @@ struct CLICommandTests {
     }
 
     static func grants(_ emulator: RunningEmulator) async throws -> [String] {
+        try await served(emulator, path: "/oauth2/v2.0/token").filter { !$0.isEmpty }
+    }
+
+    /// The grant types (empty for other requests) of the requests the emulator served whose path ends with `path`.
+    static func served(_ emulator: RunningEmulator, path: String) async throws -> [String] {
         try await withHTTP(trusting: emulator.caCertificateFile?.path) { http in
-            let response = try await http.get(url: emulator.baseURL.appendingPathComponent("_emulator/requests").absoluteString + "?path=/oauth2/v2.0/token").get()
+            let response = try await http.get(url: emulator.baseURL.appendingPathComponent("_emulator/requests").absoluteString + "?path=\(path)").get()
             let body = response.body.map { Data($0.readableBytesView) } ?? Data()
             let list = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["requests"] as? [[String: Any]] ?? []
-            return list.compactMap { $0["grant_type"] as? String }
+            return list.map { $0["grant_type"] as? String ?? "" }
         }
     }
 

@@ -22,6 +22,9 @@ public struct PublicClientApplicationConfiguration: Sendable {
     public var transport: any HTTPTransport
     public var browser: any BrowserLauncher
     public var cache: TokenCache
+    /// Where discovered authority metadata persists between processes; `nil` (the default) keeps it
+    /// in memory for the app's lifetime. Worth setting for short-lived processes such as CLIs.
+    public var authorityMetadataFile: AuthorityMetadataFile?
     /// `.shared` for shared-device mode (the tutorials' "Get device info").
     public var deviceMode: DeviceInformation.Mode
     /// How long an interactive sign-in may take before it fails with `timedOut`.
@@ -44,6 +47,7 @@ public struct PublicClientApplicationConfiguration: Sendable {
         transport = try DefaultHTTPTransport()
         browser = SystemBrowserLauncher()
         cache = TokenCache()
+        authorityMetadataFile = nil
         deviceMode = .private
         interactiveTimeout = .seconds(300)
         clock = SystemTimeSource()

@@ -2,10 +2,13 @@ import Foundation
 import Locking
 
 /// Discovers authorities once and remembers them: instance discovery (validation and aliases) for
-/// unknown Entra hosts, then the OpenID configuration document.
+/// unknown Entra hosts, then the OpenID configuration document. With a metadata file, what another
+/// process discovered recently is used instead of the network.
 actor AuthorityResolver {
     private let transport: any HTTPTransport
     private let knownEnvironments: Set<String>
+    private let metadataFile: AuthorityMetadataFile?
+    private let clock: any TimeSource
     /// Discovered endpoints, readable without a hop onto the actor (every silent call reads them); the
     /// last one asked for is checked first, by equality rather than hashing.
     private nonisolated let resolved = Locked<(last: AuthorityEndpoints?, all: [URL: AuthorityEndpoints])>((nil, [:]))
@@ -14,10 +17,16 @@ actor AuthorityResolver {
     /// Public-cloud aliases (instance discovery metadata), used without asking the network.
     private static let publicCloud: Set<String> = ["login.microsoftonline.com", "login.windows.net", "login.microsoft.com", "sts.windows.net"]
 
-    /// - Parameter knownAuthorities: authorities trusted without instance discovery.
-    init(transport: any HTTPTransport, knownAuthorities: [Authority]) {
+    /// - Parameters:
+    ///   - knownAuthorities: authorities trusted without instance discovery.
+    ///   - metadataFile: where discovery results persist between processes, if anywhere.
+    ///   - clock: dates the metadata file's entries.
+    init(transport: any HTTPTransport, knownAuthorities: [Authority], metadataFile: AuthorityMetadataFile? = nil,
+         clock: any TimeSource = SystemTimeSource()) {
         self.transport = transport
         knownEnvironments = Set(knownAuthorities.map(\.environment))
+        self.metadataFile = metadataFile
+        self.clock = clock
     }
 
     /// The endpoints of `authority`, discovered on first use.
@@ -47,6 +56,10 @@ actor AuthorityResolver {
     }
 
     private func discover(_ authority: Authority) async throws -> AuthorityEndpoints {
+        if let saved = metadataFile?.entry(for: authority.url, now: clock.now()),
+           let endpoints = try? AuthorityEndpoints(authority: authority, document: saved.document, aliases: saved.aliases) {
+            return endpoints
+        }
         let aliases = try await validate(authority)
         let response = try await transport.send(HTTPRequest(method: .get, url: authority.discoveryURL, headers: [("Accept", "application/json")]))
         guard response.status == 200 else {
@@ -58,7 +71,10 @@ actor AuthorityResolver {
             error.httpStatus = response.status
             throw error
         }
-        return try AuthorityEndpoints(authority: authority, document: response.body, aliases: aliases)
+        let endpoints = try AuthorityEndpoints(authority: authority, document: response.body, aliases: aliases)
+        // A file that cannot be written only means the next process discovers again.
+        try? metadataFile?.save(response.body, aliases: aliases, for: authority.url, now: clock.now())
+        return endpoints
     }
 
     /// Instance discovery for Entra hosts that are neither Microsoft's nor declared known.

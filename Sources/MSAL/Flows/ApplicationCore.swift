@@ -13,7 +13,8 @@ final class ApplicationCore: Sendable {
 
     init(_ configuration: PublicClientApplicationConfiguration) {
         self.configuration = configuration
-        resolver = AuthorityResolver(transport: configuration.transport, knownAuthorities: configuration.knownAuthorities)
+        resolver = AuthorityResolver(transport: configuration.transport, knownAuthorities: configuration.knownAuthorities,
+                                     metadataFile: configuration.authorityMetadataFile, clock: configuration.clock)
         tokenClient = TokenClient(transport: configuration.transport, clock: configuration.clock, sleep: configuration.sleep, logger: configuration.logger)
         responseHandler = TokenResponseHandler(
             clientID: configuration.clientID, cache: configuration.cache,

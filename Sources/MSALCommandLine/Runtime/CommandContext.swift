@@ -37,6 +37,9 @@ struct CommandContext: Sendable {
         configuration.cache = TokenCache(persistence: FileTokenCachePersistence(url: URL(fileURLWithPath: cachePath), onSetAside: { [console] copy, reason in
             console.err("msal: warning: the token cache \(cachePath) could not be read (\(reason)); kept it as \(copy) and started with an empty cache.")
         }))
+        // Beside the token cache, so each cache (and each test's folder) has its own.
+        configuration.authorityMetadataFile = AuthorityMetadataFile(
+            url: URL(fileURLWithPath: cachePath).deletingLastPathComponent().appendingPathComponent("msal_authority_metadata.json"))
         configuration.piiLoggingEnabled = options.logPII
         if options.verbose {
             var logger = Logger(label: "MSAL") { StreamLogHandler.standardError(label: $0) }

@@ -46,13 +46,15 @@ final class Harness: Sendable {
     /// A public client app against the emulator, with the test clock, an instant sleep and `user` as the browser.
     func app(client: String? = nil, tenant: String = "organizations", user: AutomatedUser? = nil,
              capabilities: [String] = [], cache: TokenCache = TokenCache(), logger: Logger? = nil,
-             sleep: (@Sendable (Duration) async throws -> Void)? = nil) throws -> PublicClientApplication {
+             sleep: (@Sendable (Duration) async throws -> Void)? = nil,
+             metadataFile: AuthorityMetadataFile? = nil) throws -> PublicClientApplication {
         var configuration = try PublicClientApplicationConfiguration(clientID: client ?? ids.publicClient, authority: authority(tenant))
         configuration.browser = user ?? AutomatedUser(http: http, choices: [])
         configuration.clock = clock
         configuration.sleep = sleep ?? { _ in await Task.yield() }
         configuration.clientCapabilities = capabilities
         configuration.cache = cache
+        configuration.authorityMetadataFile = metadataFile
         configuration.interactiveTimeout = .seconds(30)
         if let logger {
             configuration.logger = logger
@@ -72,6 +74,12 @@ final class Harness: Sendable {
         let json = try await admin("GET", "requests?path=/oauth2/v2.0/token")
         let list = (json["requests"] as? [[String: Any]]) ?? []
         return list.compactMap { $0["grant_type"] as? String }
+    }
+
+    /// How many OpenID configuration documents the emulator served.
+    func discoveryRequests() async throws -> Int {
+        let json = try await admin("GET", "requests?path=/v2.0/.well-known/openid-configuration")
+        return (json["requests"] as? [[String: Any]])?.count ?? 0
     }
 
     func scenario(_ route: String, _ fault: String, count: Int = 1) async throws {
