@@ -7,10 +7,13 @@ import Synchronization
 /// instrumented, so ThreadSanitizer misses that one critical section ends before the next begins and
 /// reports races that cannot happen. `Locked` tells it explicitly: acquire after locking, release before
 /// unlocking. Without ThreadSanitizer the two hooks do nothing.
+///
+/// `withLock` is inlinable so that callers in other modules get it specialised for their state and
+/// result types, as `Mutex.withLock` is; otherwise every call instantiates generic metadata at run time.
 public struct Locked<State: ~Copyable>: ~Copyable, Sendable {
-    private let mutex: Mutex<State>
+    @usableFromInline let mutex: Mutex<State>
     /// Names this lock to ThreadSanitizer: an object's address is stable and unique while it lives.
-    private let identity = Identity()
+    @usableFromInline let identity = Identity()
 
     /// - Parameter initialValue: the state the lock starts with.
     public init(_ initialValue: consuming sending State) {
@@ -21,6 +24,7 @@ public struct Locked<State: ~Copyable>: ~Copyable, Sendable {
     /// - Parameter body: reads or changes the state; must not block or suspend.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws.
+    @inlinable
     public borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending State) throws(E) -> sending Result
     ) throws(E) -> sending Result {
@@ -33,4 +37,6 @@ public struct Locked<State: ~Copyable>: ~Copyable, Sendable {
     }
 }
 
-private final class Identity: Sendable {}
+@usableFromInline final class Identity: Sendable {
+    @usableFromInline init() {}
+}

@@ -1,8 +1,9 @@
 import Foundation
 
 /// An authority after discovery: its endpoints, issuer, signing keys and the host aliases that
-/// count as the same cache environment.
-struct AuthorityEndpoints: Sendable {
+/// count as the same cache environment. A class: every silent call reads it, and handing on one
+/// reference is cheaper than copying a dozen strings and URLs.
+final class AuthorityEndpoints: Sendable {
     let authority: Authority
     let authorization: URL
     let token: URL

@@ -2,16 +2,32 @@ extension String {
     /// `lowercased()`, without making a new string when nothing needs lowering (GUIDs, hosts and field
     /// names usually arrive in lower case); the cache folds case on every key and lookup.
     var lowercasedIfNeeded: String {
-        let needsLowering = utf8.withContiguousStorageIfAvailable(Self.hasUpperOrNonASCII) ?? utf8.contains(where: Self.isUpperOrNonASCII)
-        return needsLowering ? lowercased() : self
+        let found = utf8.withContiguousStorageIfAvailable(Self.upperOrNonASCII) ?? Self.upperOrNonASCII(in: utf8)
+        if found == 0 { return self }
+        return found & 0x80 == 0 ? asciiLowercased() : lowercased()
     }
 
-    /// A plain loop over the bytes, which the compiler turns into wide compares.
-    private static func hasUpperOrNonASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// `lowercased()` for ASCII text, byte by byte (a short result stays a small string, unallocated).
+    private func asciiLowercased() -> String {
+        String(unsafeUninitializedCapacity: utf8.count) { buffer in
+            var index = 0
+            for byte in utf8 {
+                buffer[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                index += 1
+            }
+            return index
+        }
+    }
+
+    /// A plain loop over the bytes, which the compiler turns into wide compares: bit 0 set when an
+    /// upper-case ASCII letter occurs, bit 7 when a non-ASCII byte does.
+    private static func upperOrNonASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt8 {
+        upperOrNonASCII(in: bytes)
+    }
+
+    private static func upperOrNonASCII(in bytes: some Sequence<UInt8>) -> UInt8 {
         var found: UInt8 = 0
         for byte in bytes { found |= (byte &- 0x41 < 26 ? 1 : 0) | (byte & 0x80) }
-        return found != 0
+        return found
     }
-
-    private static func isUpperOrNonASCII(_ byte: UInt8) -> Bool { byte &- 0x41 < 26 || byte >= 0x80 }
 }
