@@ -155,6 +155,27 @@ struct CacheJSONTests {
         #expect(again.unknownSections["Weird"] == expected)
     }
 
+    @Test("entry keys are lower-cased as MSAL Python writes them, ASCII or not; secrets with specials at any offset are escaped")
+    func keysAndEscapes() throws {
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        for target in ["User.Read Mail.Send", "api://ÄPI/Données.Read"] {
+            let token = AccessTokenEntry(homeAccountID: "UID.TID", environment: "Login.MicrosoftOnline.com", clientID: "Client", realm: "TID",
+                                         target: target, secret: "s", cachedAt: now, expiresOn: now, extendedExpiresOn: now)
+            #expect(UnifiedCacheFormat.key(token) == "UID.TID-Login.MicrosoftOnline.com-accesstoken-Client-TID-\(target)".lowercased())
+        }
+        for length in [1, 7, 8, 9, 31, 32, 33, 64, 70] {
+            for position in Set([0, length / 2, length - 1]) {
+                for special in ["\"", "\\", "\n", "\u{1}"] {
+                    var characters = Array(repeating: "a", count: length)
+                    characters[position] = special
+                    let secret = characters.joined()
+                    let contents = UnifiedCacheFormat.Contents(unknownSections: ["S": .string(secret)])
+                    #expect(try UnifiedCacheFormat.decode(UnifiedCacheFormat.encode(contents)).unknownSections["S"] == .string(secret))
+                }
+            }
+        }
+    }
+
     @Test("malformed JSON is reported as a corrupt cache, with where", arguments: [
         "{", #"{"a": }"#, #"{"a": 1} x"#, #"{"a": "\q"}"#, #"{"a" 1}"#, #"{"a": "open"#, #"{"a": [1, 2}"#, #"{"a": tru}"#,
     ])

@@ -91,26 +91,35 @@ struct CacheJSONWriter: ~Copyable {
         }
     }
 
-    /// Whether any byte is a control character, `"` or `\`; eight bytes at a time.
+    /// Whether any byte is a control character, `"` or `\`; 32 bytes per step, eight per word.
     private static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
-        var offset = 0
         let raw = UnsafeRawBufferPointer(utf8)
-        while offset + 8 <= utf8.count {
-            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            // "Has a byte below 0x20" and "has a zero byte" (after XOR with the quote or backslash): exact for detection.
-            let control = (word &- ones &* 0x20) & ~word & highs
-            if control != 0 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) { return true }
+        var offset = 0
+        while offset + 32 <= raw.count {
+            var found: UInt64 = 0
+            for word in 0..<4 { found |= specialBytes(raw.loadUnaligned(fromByteOffset: offset + 8 * word, as: UInt64.self)) }
+            if found != 0 { return true }
+            offset += 32
+        }
+        while offset + 8 <= raw.count {
+            if specialBytes(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) != 0 { return true }
             offset += 8
         }
-        while offset < utf8.count {
-            let byte = utf8[offset]
+        while offset < raw.count {
+            let byte = raw[offset]
             if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
             offset += 1
         }
         return false
+    }
+
+    /// Non-zero when a byte of `word` is below 0x20, a quote or a backslash ("has a zero byte" after
+    /// XOR with the quote or backslash; exact for detection).
+    private static func specialBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
+        return ((word &- ones &* 0x20) & ~word & highs) | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C))
     }
 
     private mutating func escape(_ byte: UInt8) {

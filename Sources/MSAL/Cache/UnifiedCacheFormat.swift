@@ -44,42 +44,65 @@ enum UnifiedCacheFormat {
     }
 
     /// One section, entries sorted by key; an opaque entry replaces a known one with the same key.
+    /// Entries are read in place from the array (no copy of each entry's strings per use).
     private static func section<Entry>(_ writer: inout CacheJSONWriter, _ name: String, _ entries: [Entry], opaque: [String: CacheValue],
-                                       key: (Entry) -> String, fields: (inout CacheJSONWriter, Entry) -> Void) {
-        var keyed: [(key: String, index: Int)] = []
-        keyed.reserveCapacity(entries.count + opaque.count)
-        for (index, entry) in entries.enumerated() {
-            let key = key(entry)
-            if opaque[key] == nil { keyed.append((key, index)) }
-        }
-        for key in opaque.keys { keyed.append((key, -1)) }
-        keyed.sort { $0.key < $1.key }
-        writer.member(name) { writer in
-            writer.object { writer in
-                for (key, index) in keyed {
-                    writer.member(key) { writer in
-                        if index < 0 { writer.value(opaque[key]!) } else { writer.object { fields(&$0, entries[index]) } }
+                                       key: (borrowing Entry) -> String, fields: (inout CacheJSONWriter, borrowing Entry) -> Void) {
+        entries.withUnsafeBufferPointer { entries in
+            var keyed: [(key: String, index: Int)] = []
+            keyed.reserveCapacity(entries.count + opaque.count)
+            for index in entries.indices {
+                let key = key(entries[index])
+                if opaque[key] == nil { keyed.append((key, index)) }
+            }
+            for key in opaque.keys { keyed.append((key, -1)) }
+            keyed.sort { $0.key < $1.key }
+            writer.member(name) { writer in
+                writer.object { writer in
+                    for (key, index) in keyed {
+                        writer.member(key) { writer in
+                            if index < 0 { writer.value(opaque[key]!) } else { writer.object { fields(&$0, entries[index]) } }
+                        }
                     }
                 }
             }
         }
     }
 
-    static func key(_ e: AccessTokenEntry) -> String {
-        "\(e.homeAccountID)-\(e.environment)-accesstoken-\(e.clientID)-\(e.realm)-\(e.target)".lowercasedIfNeeded
+    static func key(_ e: borrowing AccessTokenEntry) -> String {
+        lowercasedKey(e.homeAccountID, "-", e.environment, "-accesstoken-", e.clientID, "-", e.realm, "-", e.target)
     }
 
-    static func key(_ e: RefreshTokenEntry) -> String {
-        "\(e.homeAccountID)-\(e.environment)-refreshtoken-\(e.clientID)--\(e.target ?? "")".lowercasedIfNeeded
+    static func key(_ e: borrowing RefreshTokenEntry) -> String {
+        lowercasedKey(e.homeAccountID, "-", e.environment, "-refreshtoken-", e.clientID, "--", e.target ?? "")
     }
 
-    static func key(_ e: IDTokenEntry) -> String {
-        "\(e.homeAccountID)-\(e.environment)-idtoken-\(e.clientID)-\(e.realm)-".lowercasedIfNeeded
+    static func key(_ e: borrowing IDTokenEntry) -> String {
+        lowercasedKey(e.homeAccountID, "-", e.environment, "-idtoken-", e.clientID, "-", e.realm, "-")
     }
 
-    static func key(_ e: AccountEntry) -> String { "\(e.homeAccountID)-\(e.environment)-\(e.realm)".lowercasedIfNeeded }
+    static func key(_ e: borrowing AccountEntry) -> String { lowercasedKey(e.homeAccountID, "-", e.environment, "-", e.realm) }
 
-    static func key(_ e: AppMetadataEntry) -> String { "appmetadata-\(e.environment)-\(e.clientID)" }
+    static func key(_ e: borrowing AppMetadataEntry) -> String { "appmetadata-\(e.environment)-\(e.clientID)" }
+
+    /// `parts` joined and lower-cased in one pass into one new string (`lowercased()` for non-ASCII text).
+    private static func lowercasedKey(_ parts: String...) -> String {
+        let count = parts.reduce(0) { $0 + $1.utf8.count }
+        var ascii = true
+        let key = String(unsafeUninitializedCapacity: count) { buffer in
+            var index = 0
+            for var part in parts {
+                part.withUTF8 { bytes in
+                    for byte in bytes {
+                        ascii = ascii && byte < 0x80
+                        buffer[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                        index += 1
+                    }
+                }
+            }
+            return index
+        }
+        return ascii ? key : parts.joined().lowercased()
+    }
 
     /// Whole seconds; a time past `Int`'s range (a file's `"expires_on": "1e300"`, a server's huge
     /// `expires_in`) is written as the nearest one instead of trapping, and NaN as 0.
@@ -96,7 +119,7 @@ enum UnifiedCacheFormat {
         for key in extra.keys.sorted() where !written.contains(key) { writer.member(key) { $0.value(extra[key]!) } }
     }
 
-    private static func write(_ writer: inout CacheJSONWriter, _ e: AccessTokenEntry) {
+    private static func write(_ writer: inout CacheJSONWriter, _ e: borrowing AccessTokenEntry) {
         writer.member("credential_type", "AccessToken")
         writer.member("secret", e.secret)
         writer.member("home_account_id", e.homeAccountID)
@@ -113,7 +136,7 @@ enum UnifiedCacheFormat {
                                                "token_type", "cached_at", "expires_on", "extended_expires_on"] + (e.refreshOn == nil ? [] : ["refresh_on"]))
     }
 
-    private static func write(_ writer: inout CacheJSONWriter, _ e: RefreshTokenEntry) {
+    private static func write(_ writer: inout CacheJSONWriter, _ e: borrowing RefreshTokenEntry) {
         writer.member("credential_type", "RefreshToken")
         writer.member("secret", e.secret)
         writer.member("home_account_id", e.homeAccountID)
@@ -127,7 +150,7 @@ enum UnifiedCacheFormat {
                                               + (e.familyID == nil ? [] : ["family_id"]))
     }
 
-    private static func write(_ writer: inout CacheJSONWriter, _ e: IDTokenEntry) {
+    private static func write(_ writer: inout CacheJSONWriter, _ e: borrowing IDTokenEntry) {
         writer.member("credential_type", "IdToken")
         writer.member("secret", e.secret)
         writer.member("home_account_id", e.homeAccountID)
@@ -137,7 +160,7 @@ enum UnifiedCacheFormat {
         writeExtra(&writer, e.extra, besides: ["credential_type", "secret", "home_account_id", "environment", "realm", "client_id"])
     }
 
-    private static func write(_ writer: inout CacheJSONWriter, _ e: AccountEntry) {
+    private static func write(_ writer: inout CacheJSONWriter, _ e: borrowing AccountEntry) {
         writer.member("home_account_id", e.homeAccountID)
         writer.member("environment", e.environment)
         writer.member("realm", e.realm)
@@ -149,7 +172,7 @@ enum UnifiedCacheFormat {
                                               + (e.accountSource == nil ? [] : ["account_source"]))
     }
 
-    private static func write(_ writer: inout CacheJSONWriter, _ e: AppMetadataEntry) {
+    private static func write(_ writer: inout CacheJSONWriter, _ e: borrowing AppMetadataEntry) {
         writer.member("client_id", e.clientID)
         writer.member("environment", e.environment)
         if let family = e.familyID { writer.member("family_id", family) }
