@@ -35,6 +35,36 @@ struct AuthorityMetadataFileTests {
         }
     }
 
+    @Test("a flow that goes online discovers again first, so a stale file costs one request instead of failing")
+    func staleFileBeforeARefresh() async throws {
+        try await Self.withFolder { folder in
+            let metadata = AuthorityMetadataFile(url: folder.appendingPathComponent("metadata.json"))
+            let cacheFile = folder.appendingPathComponent("token_cache.json")
+            try await Harness.with { h in
+                let first = try h.app(user: h.user(Harness.megan), cache: TokenCache(persistence: FileTokenCachePersistence(url: cacheFile)),
+                                      metadataFile: metadata)
+                let signedIn = try await first.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+                _ = try await first.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+                let discovered = try await h.discoveryRequests()
+
+                // As if the identity provider had moved its token endpoint since the file was written.
+                let text = try String(contentsOf: metadata.url, encoding: .utf8)
+                let stale = text.replacingOccurrences(of: "oauth2\\/v2.0\\/token", with: "gone\\/v2.0\\/token")
+                #expect(stale != text)
+                try Data(stale.utf8).write(to: metadata.url)
+
+                let next = try h.app(cache: TokenCache(persistence: FileTokenCachePersistence(url: cacheFile)), metadataFile: metadata)
+                let cached = try await next.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+                #expect(cached.source == .cache)
+                #expect(try await h.discoveryRequests() == discovered)
+                let refreshed = try await next.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account, forceRefresh: true))
+                #expect(refreshed.source == .identityProvider)
+                #expect(try await h.discoveryRequests() == discovered + 1)
+                #expect(try await h.tokenRequests().filter { $0 == "refresh_token" }.count == 1)
+            }
+        }
+    }
+
     @Test("an entry older than its maximum age is discovered again and rewritten")
     func expiredEntry() async throws {
         try await Self.withFolder { folder in

@@ -87,7 +87,7 @@ public final class PublicClientApplication: Sendable {
     ///
     /// - Parameter browser: opens the sign-out page; the app's browser when `nil`.
     public func signOut(_ account: Account, fromBrowser: Bool = false, browser: (any BrowserLauncher)? = nil) async throws {
-        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
+        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority, online: fromBrowser)
         try await removeAccount(account)
         guard fromBrowser, let endSession = endpoints.endSession else { return }
         var url = URLComponents(url: endSession, resolvingAgainstBaseURL: false)!

@@ -18,12 +18,15 @@ final class AuthorityEndpoints: Sendable {
     /// The tenant the issuer names (its first path segment); `nil` for a `{tenantid}` issuer, whose
     /// tenant is each account's own. Worked out once, not on every silent call.
     let issuerTenant: String?
+    /// False when read from an ``AuthorityMetadataFile`` rather than fetched by this process.
+    let discoveredOnline: Bool
 
     /// Reads the OpenID configuration document and checks that it belongs to `authority`.
     ///
+    /// - Parameter discoveredOnline: false for a document read from an ``AuthorityMetadataFile``.
     /// - Throws: ``MSALError`` `invalidResponse` for a document without the required members,
     ///   `failedAuthorityValidation` when the issuer is on another host.
-    init(authority: Authority, document data: Data, aliases: Set<String>) throws {
+    init(authority: Authority, document data: Data, aliases: Set<String>, discoveredOnline: Bool = true) throws {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
               let authorization = (object["authorization_endpoint"] as? String).flatMap(URL.init(string:)),
               let token = (object["token_endpoint"] as? String).flatMap(URL.init(string:)),
@@ -40,6 +43,7 @@ final class AuthorityEndpoints: Sendable {
         endSession = (object["end_session_endpoint"] as? String).flatMap { URL(string: fill($0)) }
         self.jwks = jwks
         self.issuer = issuer
+        self.discoveredOnline = discoveredOnline
         let segments = URL(string: issuer.replacingOccurrences(of: "{tenantid}", with: "tenantid"))?.pathComponents ?? []
         let tenant = segments.count > 1 ? segments[1] : authority.tenant
         issuerTenant = tenant == "tenantid" || tenant.isEmpty ? nil : tenant

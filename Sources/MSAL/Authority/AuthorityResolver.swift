@@ -12,7 +12,12 @@ actor AuthorityResolver {
     /// Discovered endpoints, readable without a hop onto the actor (every silent call reads them); the
     /// last one asked for is checked first, by equality rather than hashing.
     private nonisolated let resolved = Locked<(last: AuthorityEndpoints?, all: [URL: AuthorityEndpoints])>((nil, [:]))
-    private var inFlight: [URL: Task<AuthorityEndpoints, any Error>] = [:]
+    private var inFlight: [InFlightKey: Task<AuthorityEndpoints, any Error>] = [:]
+
+    private struct InFlightKey: Hashable {
+        let url: URL
+        let online: Bool
+    }
 
     /// Public-cloud aliases (instance discovery metadata), used without asking the network.
     private static let publicCloud: Set<String> = ["login.microsoftonline.com", "login.windows.net", "login.microsoft.com", "sts.windows.net"]
@@ -31,33 +36,42 @@ actor AuthorityResolver {
 
     /// The endpoints of `authority`, discovered on first use.
     ///
+    /// - Parameter online: the caller is about to send requests to them. Endpoints read from the
+    ///   metadata file are then discovered again first (once per process), so a stale file (an emulator
+    ///   restarted with another directory) costs one request instead of failing; without it, the file
+    ///   serves flows that stay offline, such as a cache hit.
     /// - Throws: ``MSALError`` `failedAuthorityValidation` for an unknown instance or tenant,
     ///   `invalidResponse` for a broken document, transport errors.
-    nonisolated func endpoints(for authority: Authority) async throws -> AuthorityEndpoints {
+    nonisolated func endpoints(for authority: Authority, online: Bool = false) async throws -> AuthorityEndpoints {
         let known = resolved.withLock { state -> AuthorityEndpoints? in
             if let last = state.last, last.authority.url == authority.url { return last }
             state.last = state.all[authority.url] ?? state.last
             return state.all[authority.url]
         }
-        if let known { return known }
-        return try await discoverOnce(authority)
+        if let known, known.discoveredOnline || !online { return known }
+        return try await discoverOnce(authority, online: online)
     }
 
     /// Discovers `authority`, sharing one discovery among concurrent first callers.
-    private func discoverOnce(_ authority: Authority) async throws -> AuthorityEndpoints {
-        if let known = resolved.withLock({ $0.all[authority.url] }) { return known }
-        if let running = inFlight[authority.url] { return try await running.value }
-        let task = Task { try await discover(authority) }
-        inFlight[authority.url] = task
-        defer { inFlight[authority.url] = nil }
+    private func discoverOnce(_ authority: Authority, online: Bool) async throws -> AuthorityEndpoints {
+        if let known = resolved.withLock({ $0.all[authority.url] }), known.discoveredOnline || !online { return known }
+        let key = InFlightKey(url: authority.url, online: online)
+        if let running = inFlight[key] { return try await running.value }
+        let task = Task { try await discover(authority, online: online) }
+        inFlight[key] = task
+        defer { inFlight[key] = nil }
         let endpoints = try await task.value
-        resolved.withLock { $0.all[authority.url] = endpoints }
+        resolved.withLock { state in
+            if !(state.all[authority.url]?.discoveredOnline ?? false) || endpoints.discoveredOnline { state.all[authority.url] = endpoints }
+            if state.last?.authority.url == authority.url { state.last = state.all[authority.url] }
+        }
         return endpoints
     }
 
-    private func discover(_ authority: Authority) async throws -> AuthorityEndpoints {
-        if let saved = metadataFile?.entry(for: authority.url, now: clock.now()),
-           let endpoints = try? AuthorityEndpoints(authority: authority, document: saved.document, aliases: saved.aliases) {
+    private func discover(_ authority: Authority, online: Bool) async throws -> AuthorityEndpoints {
+        if !online, let saved = metadataFile?.entry(for: authority.url, now: clock.now()),
+           let endpoints = try? AuthorityEndpoints(authority: authority, document: saved.document, aliases: saved.aliases,
+                                                   discoveredOnline: false) {
             return endpoints
         }
         let aliases = try await validate(authority)

@@ -8,7 +8,7 @@ struct DeviceCodeFlow: Sendable {
              onCode: @Sendable (DeviceCodeInfo) async throws -> Void) async throws -> AuthenticationResult {
         let config = app.configuration
         let correlationID = app.correlationIDs.next()
-        let endpoints = try await app.resolver.endpoints(for: authority ?? config.authority)
+        let endpoints = try await app.resolver.endpoints(for: authority ?? config.authority, online: true)
         let deviceEndpoint = endpoints.deviceAuthorization
             ?? URL(string: endpoints.token.absoluteString.replacingOccurrences(of: "/token", with: "/devicecode"))!
         let decorated = Scopes.decorated(scopes).joined(separator: " ")

@@ -9,7 +9,7 @@ struct InteractiveFlow: Sendable {
         let config = app.configuration
         let correlationID = app.correlationIDs.next()
         let authority = parameters.authority ?? config.authority
-        let endpoints = try await app.resolver.endpoints(for: authority)
+        let endpoints = try await app.resolver.endpoints(for: authority, online: true)
         guard let redirect = URLComponents(string: config.redirectURI), redirect.scheme == "http",
               Authority.isLoopback(redirect.host?.lowercased() ?? "")
         else {

@@ -52,7 +52,12 @@ struct SilentFlow: Sendable {
     }
 
     /// One refresh per account, tenant, scope set and claims at a time; concurrent callers share it.
+    /// Endpoints read from the metadata file are discovered again first: the refresh goes online anyway.
     private func refresh(_ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String) async throws -> AuthenticationResult {
+        if !endpoints.discoveredOnline {
+            let current = try await app.resolver.endpoints(for: endpoints.authority, online: true)
+            return try await refresh(parameters, endpoints: current, realm: Self.realm(of: current, account: parameters.account))
+        }
         let scopes = Scopes.lowercasedSet(parameters.scopes).sorted().joined(separator: " ")
         let key = "\(parameters.account.identifier.lowercased())|\(realm.lowercased())|\(scopes)|\(parameters.claims ?? "")"
         return try await app.refreshes.run(key) {

@@ -46,7 +46,7 @@ struct NativeAuthEngine: Sendable {
     /// - Throws: ``MSALError`` `invalidIDToken`, `invalidResponse`, cache errors.
     func signedIn(_ answer: NativeAuthAnswer, grant: String, scopes: [String], correlationID: UUID) async throws -> NativeAuthUserAccount {
         let response = try TokenResponse(json: answer.body)
-        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
+        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority, online: true)
         let result = try await core.responseHandler.handle(response, .init(
             endpoints: endpoints, requestedScopes: Scopes.decorated(scopes), nonce: nil, expectedObjectID: nil, grant: grant,
             usedRefreshToken: nil, correlationID: correlationID))
