@@ -53,6 +53,12 @@ struct ProtocolUnitTests {
         #expect(Scopes.isSubset(["https://graph.microsoft.com/User.Read"], of: ["user.read"]))
         #expect(Scopes.isSubset(["User.Read"], of: ["00000003-0000-0000-c000-000000000000/user.read"]))
         #expect(!Scopes.isSubset(["api://b7c4e1a9/User.Read"], of: ["user.read"]))
+        // The cache's sets also hold the scopes as the server wrote them; any case still matches.
+        let granted: Set<String> = ["user.read", "User.Read", "mail.send", "Mail.Send"]
+        for request in [["User.Read"], ["USER.READ"], ["user.read", "Mail.Send"], ["https://graph.microsoft.com/User.Read"]] {
+            #expect(Scopes.isSubset(request, of: granted), "\(request)")
+        }
+        #expect(!Scopes.isSubset(["User.Read", "Mail.Read"], of: granted))
         #expect(Scopes.declined(requested: ["User.Read", "Mail.Read", "offline_access"], granted: ["User.Read", "openid"]) == ["Mail.Read"])
         #expect(Scopes.declined(requested: ["https://graph.microsoft.com/User.Read"], granted: ["User.Read"]).isEmpty)
     }

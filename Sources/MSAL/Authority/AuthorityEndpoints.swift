@@ -18,6 +18,9 @@ final class AuthorityEndpoints: Sendable {
     /// The tenant the issuer names (its first path segment); `nil` for a `{tenantid}` issuer, whose
     /// tenant is each account's own. Worked out once, not on every silent call.
     let issuerTenant: String?
+    /// The `environment` this library writes cache entries under (``Authority/cacheEnvironment``), kept
+    /// so a silent lookup compares with it before hashing its way through `aliases`.
+    let cacheEnvironment: String
     /// False when read from an ``AuthorityMetadataFile`` rather than fetched by this process.
     let discoveredOnline: Bool
 
@@ -44,6 +47,7 @@ final class AuthorityEndpoints: Sendable {
         self.jwks = jwks
         self.issuer = issuer
         self.discoveredOnline = discoveredOnline
+        cacheEnvironment = authority.cacheEnvironment
         let segments = URL(string: issuer.replacingOccurrences(of: "{tenantid}", with: "tenantid"))?.pathComponents ?? []
         let tenant = segments.count > 1 ? segments[1] : authority.tenant
         issuerTenant = tenant == "tenantid" || tenant.isEmpty ? nil : tenant

@@ -50,31 +50,37 @@ struct CacheIndex: Sendable {
     // MARK: Lookups
 
     mutating func accessToken(_ key: RealmKey, environments: Set<String>, scopes: [String]) -> (token: AccessTokenEntry, scopes: [String])? {
-        accessToken(in: realms[key], environments: environments, scopes: scopes)
+        accessToken(in: realms[key], environment: nil, environments: environments, scopes: scopes)
     }
 
     /// The access token for `scopes` with the ID token of the same account, client and tenant.
-    mutating func tokens(_ key: RealmKey, environments: Set<String>, scopes: [String]) -> (AccessTokenEntry, IDTokenEntry?, [String])? {
+    ///
+    /// - Parameter environment: the environment entries are most likely under: comparing with it is
+    ///   cheaper than hashing into `environments`.
+    mutating func tokens(_ key: RealmKey, environment: String, environments: Set<String>, scopes: [String]) -> (AccessTokenEntry, IDTokenEntry?, [String])? {
         let entries = realms[key]
-        guard let (token, grantedScopes) = accessToken(in: entries, environments: environments, scopes: scopes) else { return nil }
-        return (token, entries?.idTokens.first { environments.contains($0.environment.lowercasedIfNeeded) }, grantedScopes)
+        guard let (token, grantedScopes) = accessToken(in: entries, environment: environment, environments: environments, scopes: scopes) else { return nil }
+        let idToken = entries?.idTokens.first { $0.environment == environment || environments.contains($0.environment.lowercasedIfNeeded) }
+        return (token, idToken, grantedScopes)
     }
 
-    private mutating func accessToken(in entries: RealmEntries?, environments: Set<String>, scopes: [String]) -> (token: AccessTokenEntry, scopes: [String])? {
-        for token in entries?.accessTokens ?? [] where environments.contains(token.environment.lowercasedIfNeeded) {
+    private mutating func accessToken(in entries: RealmEntries?, environment: String?, environments: Set<String>,
+                                      scopes: [String]) -> (token: AccessTokenEntry, scopes: [String])? {
+        for token in entries?.accessTokens ?? [] where token.environment == environment || environments.contains(token.environment.lowercasedIfNeeded) {
             let granted = scopeSet(of: token.target)
             if Scopes.isSubset(scopes, of: granted.set) { return (token, granted.list) }
         }
         return nil
     }
 
-    /// The lower-cased scopes of a `target`, remembered: many tokens share a few targets, and a silent
-    /// hit should not split and lower-case the string again.
+    /// The scopes of a `target`, lower-cased and as written (so a request in the server's case matches
+    /// without lower-casing it), remembered: many tokens share a few targets, and a silent hit should not
+    /// split and lower-case the string again.
     private mutating func scopeSet(of target: String) -> (set: Set<String>, list: [String]) {
         if let known = scopeSets[target] { return known }
         if scopeSets.count >= 4096 { scopeSets.removeAll(keepingCapacity: true) }
         let list = target.split(separator: " ").map(String.init)
-        let entry = (Scopes.lowercasedSet(list), list)
+        let entry = (Scopes.lowercasedSet(list).union(list), list)
         scopeSets[target] = entry
         return entry
     }

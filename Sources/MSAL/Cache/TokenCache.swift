@@ -35,11 +35,12 @@ public actor TokenCache {
     /// The access token for `scopes` (as ``accessToken(homeAccountID:clientID:realm:environments:scopes:)``)
     /// with the ID token of the same account, client and tenant, in one visit to the cache.
     ///
+    /// - Parameter environment: the environment entries are most likely under, compared first.
     /// - Returns: the tokens and the access token's scopes as a list.
-    nonisolated func cachedTokens(homeAccountID: String, clientID: String, realm: String, environments: Set<String>,
+    nonisolated func cachedTokens(homeAccountID: String, clientID: String, realm: String, environment: String, environments: Set<String>,
                                   scopes: [String]) async throws -> (AccessTokenEntry, IDTokenEntry?, [String])? {
         let key = CacheIndex.RealmKey(homeAccountID, clientID, realm)
-        return try await read { $0.tokens(key, environments: environments, scopes: scopes) }
+        return try await read { $0.tokens(key, environment: environment, environments: environments, scopes: scopes) }
     }
 
     /// Refresh tokens of the account usable by `clientID`: its own, then the family's, newest first.

@@ -14,7 +14,7 @@ struct SilentFlow: Sendable {
         if !parameters.forceRefresh, parameters.claims == nil,
            let (token, idToken, grantedScopes) = try await app.cache.cachedTokens(
                homeAccountID: parameters.account.identifier, clientID: app.configuration.clientID, realm: realm,
-               environments: endpoints.aliases, scopes: parameters.scopes),
+               environment: endpoints.cacheEnvironment, environments: endpoints.aliases, scopes: parameters.scopes),
            token.expiresOn > now.addingTimeInterval(app.configuration.tokenExpirationBuffer),
            token.cachedAt <= now.addingTimeInterval(IDTokenValidator.skew),
            let idToken,

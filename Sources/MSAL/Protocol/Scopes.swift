@@ -17,10 +17,12 @@ enum Scopes {
         return out
     }
 
-    /// True when every scope of `requested` is in `granted` (lower-cased), ignoring case and the reserved
-    /// scopes; a Graph scope matches in its short and URI forms (`User.Read`, `https://graph.microsoft.com/User.Read`).
+    /// True when every scope of `requested` is in `granted` (lower-cased, and possibly also as written),
+    /// ignoring case and the reserved scopes; a Graph scope matches in its short and URI forms (`User.Read`,
+    /// `https://graph.microsoft.com/User.Read`).
     static func isSubset(_ requested: [String], of granted: Set<String>) -> Bool {
         requested.allSatisfy { scope in
+            if granted.contains(scope) { return true }
             let lower = scope.lowercasedIfNeeded
             guard !reserved.contains(lower), !granted.contains(lower) else { return true }
             let short = normalizedGraph(lower)
