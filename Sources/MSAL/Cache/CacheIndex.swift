@@ -202,11 +202,11 @@ struct CacheIndex: Sendable {
         opaqueEntries = contents.opaqueEntries
     }
 
-    /// Everything in the cache, for encoding.
-    var contents: UnifiedCacheFormat.Contents {
-        UnifiedCacheFormat.Contents(
-            accessTokens: realms.values.flatMap(\.accessTokens), refreshTokens: refreshTokens.values.flatMap { $0 },
-            idTokens: realms.values.flatMap(\.idTokens), accounts: accountEntries.values.flatMap { $0 },
-            appMetadata: appMetadata.values.flatMap { $0 }, unknownSections: unknownSections, opaqueEntries: opaqueEntries)
+    /// Everything in the cache, for encoding, in the groups the index keeps (the entries are not copied).
+    var entryGroups: UnifiedCacheFormat.EntryGroups {
+        UnifiedCacheFormat.EntryGroups(
+            accessTokens: realms.values.map(\.accessTokens), refreshTokens: Array(refreshTokens.values),
+            idTokens: realms.values.map(\.idTokens), accounts: Array(accountEntries.values),
+            appMetadata: Array(appMetadata.values), unknownSections: unknownSections, opaqueEntries: opaqueEntries)
     }
 }

@@ -106,7 +106,7 @@ public actor TokenCache {
     /// - Throws: when the persisted cache cannot be read.
     public func serialize() async throws -> Data {
         try await loadIfNeeded()
-        return try UnifiedCacheFormat.encode(index.withLock(\.contents), buffers: buffers)
+        return try UnifiedCacheFormat.encode(index.withLock(\.entryGroups), buffers: buffers)
     }
 
     /// Replaces the cache with `data` in MSAL's unified JSON (MSAL Python's `deserialize`), and
@@ -213,7 +213,7 @@ public actor TokenCache {
             }
             let contents = index.withLock { index in
                 edit(&index)
-                return index.contents
+                return index.entryGroups
             }
             do {
                 try await persistence.save(try UnifiedCacheFormat.encode(contents, buffers: buffers))

@@ -15,17 +15,36 @@ enum UnifiedCacheFormat {
         var opaqueEntries: [String: [String: CacheValue]] = [:]
     }
 
+    /// What encoding writes: the entries in the groups the cache's index keeps them in (one array per
+    /// account, or per account, client and tenant), so a save does not first copy every entry into one array.
+    struct EntryGroups: Sendable {
+        var accessTokens: [[AccessTokenEntry]]
+        var refreshTokens: [[RefreshTokenEntry]]
+        var idTokens: [[IDTokenEntry]]
+        var accounts: [[AccountEntry]]
+        var appMetadata: [[AppMetadataEntry]]
+        var unknownSections: [String: CacheValue]
+        var opaqueEntries: [String: [String: CacheValue]]
+    }
+
     static let sections = ["AccessToken", "RefreshToken", "IdToken", "Account", "AppMetadata"]
 
     // MARK: Encoding
 
     /// - Parameter buffers: where the output buffer comes from and returns to.
     static func encode(_ contents: Contents, buffers: SerializationBuffers? = nil) throws -> Data {
-        var size = 4096 + 200 * contents.appMetadata.count
-        for entry in contents.accessTokens { size += entry.secret.utf8.count + 800 }
-        for entry in contents.refreshTokens { size += entry.secret.utf8.count + 600 }
-        for entry in contents.idTokens { size += entry.secret.utf8.count + 500 }
-        size += 600 * contents.accounts.count
+        try encode(EntryGroups(accessTokens: [contents.accessTokens], refreshTokens: [contents.refreshTokens], idTokens: [contents.idTokens],
+                               accounts: [contents.accounts], appMetadata: [contents.appMetadata],
+                               unknownSections: contents.unknownSections, opaqueEntries: contents.opaqueEntries), buffers: buffers)
+    }
+
+    /// - Parameter buffers: where the output buffer comes from and returns to.
+    static func encode(_ contents: EntryGroups, buffers: SerializationBuffers? = nil) throws -> Data {
+        var size = 4096
+        for group in contents.accessTokens { for entry in group { size += entry.secret.utf8.count + 800 } }
+        for group in contents.refreshTokens { for entry in group { size += entry.secret.utf8.count + 600 } }
+        for group in contents.idTokens { for entry in group { size += entry.secret.utf8.count + 500 } }
+        size += 600 * contents.accounts.reduce(0) { $0 + $1.count } + 200 * contents.appMetadata.reduce(0) { $0 + $1.count }
         var writer = CacheJSONWriter(capacity: size, buffers: buffers)
         writer.object { writer in
             for name in Set(sections).union(contents.unknownSections.keys).sorted() {
@@ -44,23 +63,29 @@ enum UnifiedCacheFormat {
     }
 
     /// One section, entries sorted by key; an opaque entry replaces a known one with the same key.
-    /// Entries are read in place from the array (no copy of each entry's strings per use).
-    private static func section<Entry>(_ writer: inout CacheJSONWriter, _ name: String, _ entries: [Entry], opaque: [String: CacheValue],
+    /// Entries are read in place from their arrays (no copy of each entry's strings per use).
+    private static func section<Entry>(_ writer: inout CacheJSONWriter, _ name: String, _ groups: [[Entry]], opaque: [String: CacheValue],
                                        key: (borrowing Entry) -> String, fields: (inout CacheJSONWriter, borrowing Entry) -> Void) {
-        entries.withUnsafeBufferPointer { entries in
-            var keyed: [(key: String, index: Int)] = []
-            keyed.reserveCapacity(entries.count + opaque.count)
-            for index in entries.indices {
-                let key = key(entries[index])
-                if opaque[key] == nil { keyed.append((key, index)) }
+        var keyed: [(key: String, group: Int, index: Int)] = []
+        keyed.reserveCapacity(groups.reduce(opaque.count) { $0 + $1.count })
+        for (group, entries) in groups.enumerated() {
+            entries.withUnsafeBufferPointer { entries in
+                for index in entries.indices {
+                    let key = key(entries[index])
+                    if opaque[key] == nil { keyed.append((key, group, index)) }
+                }
             }
-            for key in opaque.keys { keyed.append((key, -1)) }
-            keyed.sort { $0.key < $1.key }
-            writer.member(name) { writer in
-                writer.object { writer in
-                    for (key, index) in keyed {
-                        writer.member(key) { writer in
-                            if index < 0 { writer.value(opaque[key]!) } else { writer.object { fields(&$0, entries[index]) } }
+        }
+        for key in opaque.keys { keyed.append((key, -1, -1)) }
+        keyed.sort { $0.key < $1.key }
+        writer.member(name) { writer in
+            writer.object { writer in
+                for (key, group, index) in keyed {
+                    writer.member(key) { writer in
+                        if group < 0 {
+                            writer.value(opaque[key]!)
+                        } else {
+                            groups[group].withUnsafeBufferPointer { entries in writer.object { fields(&$0, entries[index]) } }
                         }
                     }
                 }
