@@ -4,6 +4,21 @@ import Testing
 
 @Suite("Tier 1: PKCE, authorities, scopes, claims, cache format")
 struct ProtocolUnitTests {
+    @Test("base64url round-trips every length, with or without padding; other input is refused")
+    func base64URL() {
+        for length in 0..<20 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 251) }
+            let encoded = Base64URL.encode(bytes)
+            #expect(!encoded.contains("=") && !encoded.contains("+") && !encoded.contains("/"))
+            #expect(Base64URL.decode(encoded) == Data(bytes))
+            #expect(Base64URL.decode(Data(bytes).base64EncodedString()) == Data(bytes), "padded standard alphabet")
+        }
+        #expect(Base64URL.decode("-_8") == Data([0xFB, 0xFF]))
+        #expect(Base64URL.decode("YWJj==") == Data("abc".utf8))
+        #expect(Base64URL.decode("YWJjZ") == nil)
+        #expect(Base64URL.decode("YW*j") == nil)
+    }
+
     @Test("PKCE S256 matches RFC 7636 appendix B")
     func pkceVector() {
         let pkce = PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")

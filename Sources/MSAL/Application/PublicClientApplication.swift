@@ -7,7 +7,7 @@ public final class PublicClientApplication: Sendable {
 
     /// - Throws: ``MSALError`` `invalidParameter` for an empty client id.
     public init(configuration: PublicClientApplicationConfiguration) throws {
-        guard !configuration.clientID.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !configuration.clientID.allSatisfy(\.isWhitespace) else {
             throw MSALError.internal(.invalidParameter, "The client id is empty.")
         }
         core = ApplicationCore(configuration)

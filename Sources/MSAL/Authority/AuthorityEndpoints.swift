@@ -38,7 +38,7 @@ final class AuthorityEndpoints: Sendable {
         else {
             throw MSALError.internal(.invalidResponse, "The OpenID configuration of \(authority) lacks authorization_endpoint, token_endpoint, jwks_uri or issuer.")
         }
-        let fill = { (s: String) in s.replacingOccurrences(of: "{tenant}", with: authority.tenant) }
+        let fill = { (s: String) in s.contains("{tenant}") ? s.replacingOccurrences(of: "{tenant}", with: authority.tenant) : s }
         self.authority = authority
         self.authorization = URL(string: fill(authorization.absoluteString)) ?? authorization
         self.token = URL(string: fill(token.absoluteString)) ?? token
@@ -48,12 +48,17 @@ final class AuthorityEndpoints: Sendable {
         self.issuer = issuer
         self.discoveredOnline = discoveredOnline
         cacheEnvironment = authority.cacheEnvironment
-        let segments = URL(string: issuer.replacingOccurrences(of: "{tenantid}", with: "tenantid"))?.pathComponents ?? []
+        let segments = URL(string: Self.withoutTemplate(issuer))?.pathComponents ?? []
         let tenant = segments.count > 1 ? segments[1] : authority.tenant
         issuerTenant = tenant == "tenantid" || tenant.isEmpty ? nil : tenant
         let all = aliases.union([authority.environment])
         self.aliases = all.union(all.map(Self.withoutPort))
         try Self.checkIssuer(issuer, authority: authority, aliases: self.aliases)
+    }
+
+    /// The issuer with its `{tenantid}` template (multi-tenant authorities) made a plain path segment.
+    private static func withoutTemplate(_ issuer: String) -> String {
+        issuer.contains("{tenantid}") ? issuer.replacingOccurrences(of: "{tenantid}", with: "tenantid") : issuer
     }
 
     private static func withoutPort(_ environment: String) -> String {
@@ -66,7 +71,7 @@ final class AuthorityEndpoints: Sendable {
     /// The issuer must be served by the authority's host (or an alias), as MSAL Go checks; for a
     /// GUID tenant it must name that tenant.
     private static func checkIssuer(_ issuer: String, authority: Authority, aliases: Set<String>) throws {
-        guard let url = URL(string: issuer.replacingOccurrences(of: "{tenantid}", with: "tenantid")), let host = url.host?.lowercased() else {
+        guard let url = URL(string: withoutTemplate(issuer)), let host = url.host?.lowercased() else {
             throw MSALError.internal(.failedAuthorityValidation, "The issuer '\(issuer)' of \(authority) is not a URL.")
         }
         let environment = url.port.map { "\(host):\($0)" } ?? host

@@ -3,22 +3,34 @@ import Foundation
 /// Base64url without padding (RFC 7515 §2).
 enum Base64URL {
     static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let base64 = Data(bytes).base64EncodedData()
+        return String(decoding: base64.lazy.filter { $0 != UInt8(ascii: "=") }.map { byte in
+            switch byte {
+            case UInt8(ascii: "+"): UInt8(ascii: "-")
+            case UInt8(ascii: "/"): UInt8(ascii: "_")
+            default: byte
+            }
+        }, as: UTF8.self)
     }
 
-    /// Decodes with or without padding; `nil` for anything else.
+    /// Decodes with or without padding; `nil` for anything else. Works on the bytes (Foundation's
+    /// string replacing is slow on first use, and a CLI decodes an ID token on every run).
     static func decode(_ text: some StringProtocol) -> Data? {
-        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        if s.hasSuffix("=") { s = String(s.prefix { $0 != "=" }) }
-        switch s.count % 4 {
-        case 2: s += "=="
-        case 3: s += "="
+        var bytes = text.utf8.map { byte in
+            switch byte {
+            case UInt8(ascii: "-"): UInt8(ascii: "+")
+            case UInt8(ascii: "_"): UInt8(ascii: "/")
+            default: byte
+            }
+        }
+        if bytes.last == UInt8(ascii: "="), let padding = bytes.firstIndex(of: UInt8(ascii: "=")) { bytes.removeSubrange(padding...) }
+        switch bytes.count % 4 {
+        case 2: bytes += [UInt8(ascii: "="), UInt8(ascii: "=")]
+        case 3: bytes.append(UInt8(ascii: "="))
         case 1: return nil
         default: break
         }
-        return Data(base64Encoded: s)
+        return Data(base64Encoded: Data(bytes))
     }
 }
 
