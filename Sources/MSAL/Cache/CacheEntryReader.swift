@@ -86,7 +86,7 @@ struct CacheEntryReader {
         private static func equalFolded(_ raw: UnsafeRawBufferPointer, _ lowercase: UnsafeBufferPointer<UInt8>) -> Bool {
             for index in 0..<raw.count {
                 let byte = raw[index]
-                if (byte &- 0x41 < 26 ? byte | 0x20 : byte) != lowercase[index] { return false }
+                if byte.asciiLowercased != lowercase[index] { return false }
             }
             return true
         }

@@ -12,7 +12,7 @@ extension String {
         String(unsafeUninitializedCapacity: utf8.count) { buffer in
             var index = 0
             for byte in utf8 {
-                buffer[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                buffer[index] = byte.asciiLowercased
                 index += 1
             }
             return index
@@ -30,4 +30,9 @@ extension String {
         for byte in bytes { found |= (byte &- 0x41 < 26 ? 1 : 0) | (byte & 0x80) }
         return found
     }
+}
+
+extension UInt8 {
+    /// The byte with an ASCII capital letter lowered; every other byte as it is.
+    var asciiLowercased: UInt8 { self &- 0x41 < 26 ? self | 0x20 : self }
 }

@@ -119,7 +119,7 @@ enum UnifiedCacheFormat {
                 part.withUTF8 { bytes in
                     for byte in bytes {
                         ascii = ascii && byte < 0x80
-                        buffer[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                        buffer[index] = byte.asciiLowercased
                         index += 1
                     }
                 }
