@@ -11,24 +11,30 @@ struct AuthorityMetadataFileTests {
         try await body(folder)
     }
 
+    /// Megan signs in with an app that keeps its cache in `cacheFile` and discovery in `metadata`, then
+    /// gets a token silently, which goes to her own tenant: a second authority to discover.
+    private static func signInAndDiscover(_ h: Harness, metadata: AuthorityMetadataFile, cacheFile: URL) async throws -> Account {
+        let app = try h.app(user: h.user(Harness.megan), cache: TokenCache(persistence: FileTokenCachePersistence(url: cacheFile)),
+                            metadataFile: metadata)
+        let signedIn = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+        _ = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+        return signedIn.account
+    }
+
     @Test("a second app (a new process) uses what the first discovered: no discovery request, the token from the cache")
     func reusedByTheNextApp() async throws {
         try await Self.withFolder { folder in
             let metadata = AuthorityMetadataFile(url: folder.appendingPathComponent("msal_authority_metadata.json"))
             let cacheFile = folder.appendingPathComponent("token_cache.json")
             try await Harness.with { h in
-                let first = try h.app(user: h.user(Harness.megan), cache: TokenCache(persistence: FileTokenCachePersistence(url: cacheFile)),
-                                      metadataFile: metadata)
-                let signedIn = try await first.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
-                // Silent calls go to the account's own tenant: a second authority to discover.
-                _ = try await first.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+                let account = try await Self.signInAndDiscover(h, metadata: metadata, cacheFile: cacheFile)
                 let discovered = try await h.discoveryRequests()
                 #expect(discovered == 2)
                 let attributes = try FileManager.default.attributesOfItem(atPath: metadata.url.path)
                 #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
 
                 let next = try h.app(cache: TokenCache(persistence: FileTokenCachePersistence(url: cacheFile)), metadataFile: metadata)
-                let silent = try await next.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+                let silent = try await next.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: account))
                 #expect(silent.source == .cache)
                 #expect(try await h.discoveryRequests() == discovered)
             }
@@ -41,10 +47,7 @@ struct AuthorityMetadataFileTests {
             let metadata = AuthorityMetadataFile(url: folder.appendingPathComponent("metadata.json"))
             let cacheFile = folder.appendingPathComponent("token_cache.json")
             try await Harness.with { h in
-                let first = try h.app(user: h.user(Harness.megan), cache: TokenCache(persistence: FileTokenCachePersistence(url: cacheFile)),
-                                      metadataFile: metadata)
-                let signedIn = try await first.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
-                _ = try await first.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+                let account = try await Self.signInAndDiscover(h, metadata: metadata, cacheFile: cacheFile)
                 let discovered = try await h.discoveryRequests()
 
                 // As if the identity provider had moved its token endpoint since the file was written.
@@ -54,10 +57,10 @@ struct AuthorityMetadataFileTests {
                 try Data(stale.utf8).write(to: metadata.url)
 
                 let next = try h.app(cache: TokenCache(persistence: FileTokenCachePersistence(url: cacheFile)), metadataFile: metadata)
-                let cached = try await next.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+                let cached = try await next.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: account))
                 #expect(cached.source == .cache)
                 #expect(try await h.discoveryRequests() == discovered)
-                let refreshed = try await next.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account, forceRefresh: true))
+                let refreshed = try await next.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: account, forceRefresh: true))
                 #expect(refreshed.source == .identityProvider)
                 #expect(try await h.discoveryRequests() == discovered + 1)
                 #expect(try await h.tokenRequests().filter { $0 == "refresh_token" }.count == 1)
