@@ -51,6 +51,39 @@ struct NativeAuthEndpointTests {
             let redirect = try await post(emulator, "oauth2/v2.0/challenge", [
                 ("continuation_token", try #require(try passwordUser.string("continuation_token"))), ("challenge_type", "oob redirect")])
             try #expect((redirect.string("challenge_type")) == "redirect" && (redirect.string("continuation_token")) == nil)
+
+            let jane = try await post(emulator, "oauth2/v2.0/initiate", [("username", "jane@example.com"), ("challenge_type", "password redirect")])
+            let askPassword = try await post(emulator, "oauth2/v2.0/challenge", [
+                ("continuation_token", try #require(try jane.string("continuation_token"))), ("challenge_type", "password redirect")])
+            let wrong = try await emulator.token(Self.tenant, [("client_id", emulator.ids.externalPublicClient), ("grant_type", "password"),
+                                                               ("continuation_token", try #require(try askPassword.string("continuation_token"))),
+                                                               ("password", "Not-Her-Pass9")])
+            try #expect(wrong.status == 400 && (wrong.string("error")) == "invalid_grant" && (wrong.json["error_codes"] as? [Int]) == [50126])
+        }
+    }
+
+    @Test("introspect: the user's email method with a masked hint and a fresh token; a used or expired token is refused")
+    func introspectWire() async throws {
+        try await TestEmulator.with { emulator in
+            let types = ("challenge_type", "oob redirect")
+            let start = try await post(emulator, "oauth2/v2.0/initiate", [("username", "sam@example.com"), types])
+            let token = try #require(try start.string("continuation_token"))
+            let introspect = try await post(emulator, "oauth2/v2.0/introspect", [("continuation_token", token)])
+            #expect(introspect.status == 200)
+            let methods = try #require(try introspect.json["methods"] as? [[String: any Sendable]])
+            #expect(methods.count == 1 && methods[0]["id"] is String && methods[0]["challenge_type"] as? String == "oob")
+            #expect(methods[0]["challenge_channel"] as? String == "email" && methods[0]["login_hint"] as? String == "s***@e******.com")
+            let next = try #require(try introspect.string("continuation_token"))
+            #expect(next != token)
+            let used = try await post(emulator, "oauth2/v2.0/introspect", [("continuation_token", token)])
+            try #expect(used.status == 400 && (used.string("error")) == "invalid_request" && (used.json["error_codes"] as? [Int]) == [55000])
+            let challenge = try await post(emulator, "oauth2/v2.0/challenge", [("continuation_token", next), types])
+            try #expect((challenge.string("challenge_type")) == "oob")
+
+            let later = try await post(emulator, "oauth2/v2.0/initiate", [("username", "sam@example.com"), types])
+            try await emulator.setClockOffset(901)
+            let expired = try await post(emulator, "oauth2/v2.0/introspect", [("continuation_token", try #require(try later.string("continuation_token")))])
+            try #expect(expired.status == 400 && (expired.string("error")) == "expired_token")
         }
     }
 

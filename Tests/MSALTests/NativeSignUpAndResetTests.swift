@@ -1,4 +1,5 @@
 import Foundation
+import IdentityEmulator
 import MSAL
 import Testing
 
@@ -47,6 +48,46 @@ struct NativeSignUpAndResetTests {
             let directory = try await h.admin("GET", "directory")
             let created = (directory["users"] as? [[String: Any]])?.first { ($0["userPrincipalName"] as? String) == email }
             #expect(created?["country"] as? String == "NZ")
+        }
+    }
+
+    @Test("sign-up resend: a new code in the outbox, the old code refused, the new one accepted")
+    func signUpResendCode() async throws {
+        try await Harness.with { h in
+            let email = "resend.me@example.org"
+            let state = try Expect.code(try await h.nativeApp().signUp(username: email, password: "Fresh-Start-42",
+                                                                       attributes: ["displayName": "Resend", "country": "NZ"]))
+            let first = try await h.lastCode(to: email)
+            let resent = try Expect.code(try await state.resendCode())
+            let second = try await h.lastCode(to: email)
+            #expect(first != second)
+            guard case .invalidCode(let retry) = try await resent.submitCode(first) else { Issue.record("the first code must be void"); return }
+            let after = try Expect.completed(try await retry.submitCode(second))
+            #expect(try Expect.completed(try await after.signIn()).account.username == email)
+        }
+    }
+
+    @Test("a tenant's own settings: a longer minimum password length and only a country required")
+    func tenantSettings() async throws {
+        var directory = Directory.demo
+        let index = try #require(directory.tenants.firstIndex { $0.kind == .external })
+        directory.tenants[index].nativeAuth = try JSONDecoder().decode(NativeAuthSettings.self, from: Data(#"""
+            {"passwordPolicy": {"minimumLength": 16}, "signUpAttributes": [{"name": "country", "required": true, "regex": "^[A-Z]{2}$"}]}
+            """#.utf8))
+        try await Harness.with(directory: directory) { h in
+            let app = try h.nativeApp()
+            let email = "policy.test@example.org"
+            // 14 characters, three classes: the standard policy accepts it (signUpAllAtOnce).
+            guard case .invalidPassword(.tooShort, nil) = try await app.signUp(username: email, password: "Fresh-Start-42") else {
+                Issue.record("the tenant wants 16 characters"); return
+            }
+            let state = try Expect.code(try await app.signUp(username: email, password: "Fresh-Start-42-Longer"))
+            guard case .attributesRequired(let attributes, let required) = try await state.submitCode(try await h.lastCode(to: email)) else {
+                Issue.record("the tenant needs a country"); return
+            }
+            #expect(required.map(\.name) == ["country"])
+            let after = try Expect.completed(try await attributes.submitAttributes(["country": "NZ"]))
+            #expect(try Expect.completed(try await after.signIn()).account.username == email)
         }
     }
 
@@ -101,12 +142,15 @@ struct NativeSignUpAndResetTests {
         }
     }
 
-    @Test("password reset refusals: an unknown user, a user without a password")
+    @Test("password reset refusals: an unknown user, a user without a password, an app that cannot collect a code")
     func resetRefusals() async throws {
         try await Harness.with { h in
             let app = try h.nativeApp()
             guard case .userNotFound = try await app.resetPassword(username: "nobody@example.com") else { Issue.record("unknown"); return }
             guard case .userHasNoPassword = try await app.resetPassword(username: Harness.sam) else { Issue.record("code-only"); return }
+            guard case .browserRequired = try await h.nativeApp([.password]).resetPassword(username: Harness.jane.username) else {
+                Issue.record("a reset needs an email code, which a password-only app cannot collect"); return
+            }
         }
     }
 }

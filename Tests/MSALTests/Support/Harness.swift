@@ -21,9 +21,10 @@ final class Harness: Sendable {
         self.http = http
     }
 
-    static func with(_ body: @Sendable (Harness) async throws -> Void) async throws {
+    /// - Parameter directory: what the emulator serves; the demo directory unless a test needs its own settings.
+    static func with(directory: Directory = .demo, _ body: @Sendable (Harness) async throws -> Void) async throws {
         let clock = TestClock()
-        let configuration = EmulatorConfiguration(port: 0, seed: 11, accessTokenLifetime: 3600,
+        let configuration = EmulatorConfiguration(port: 0, directory: directory, seed: 11, accessTokenLifetime: 3600,
                                                   clock: EmulatorClock(base: { clock.now() }))
         try await IdentityEmulator.withRunning(configuration) { running in
             let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
