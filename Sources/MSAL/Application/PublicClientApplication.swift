@@ -123,7 +123,7 @@ public final class PublicClientApplication: Sendable {
         guard response.status == 401, let header = response.header("WWW-Authenticate"),
               let challenge = ClaimsChallenge(wwwAuthenticate: header)
         else { return response }
-        try await core.cache.removeAccessToken(secret: token.accessToken)
+        try await core.cache.removeAccessToken(homeAccountID: account.identifier, secret: token.accessToken)
         var parameters = SilentParameters(scopes: scopes, account: account, forceRefresh: true)
         parameters.claims = challenge.claims
         let renewed: AuthenticationResult

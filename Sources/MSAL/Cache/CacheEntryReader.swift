@@ -10,7 +10,10 @@ struct CacheEntryReader {
         case extendedExpiresOn, extExpiresOn, refreshOn, lastModificationTime, familyID, localAccountID, username
         case authorityType, accountSource
 
-        var name: String {
+        var name: String { String(describing: spelling) }
+
+        /// The name as MSAL Python writes it.
+        private var spelling: StaticString {
             switch self {
             case .credentialType: "credential_type"
             case .secret: "secret"
@@ -49,8 +52,15 @@ struct CacheEntryReader {
                 self = field
                 return
             }
-            guard let field = Self.candidate(raw),
-                  field.name.utf8.withContiguousStorageIfAvailable({ Self.equalFolded(raw, $0) }) == true
+            self.init(raw: raw)
+        }
+
+        /// The field the bytes of a key without escapes name.
+        init?(raw: UnsafeRawBufferPointer) {
+            guard let field = Self.candidate(raw) else { return nil }
+            let spelling = field.spelling
+            guard memcmp(raw.baseAddress!, spelling.utf8Start, raw.count) == 0
+                    || Self.equalFolded(raw, UnsafeBufferPointer(start: spelling.utf8Start, count: spelling.utf8CodeUnitCount))
             else { return nil }
             self = field
         }
@@ -140,9 +150,11 @@ struct CacheEntryReader {
 
     private func text(_ field: Field) -> String? { values[field.rawValue] }
 
-    /// Unix seconds, usually all digits (read without `strtod`), otherwise any number.
-    private func date(_ field: Field) -> Date? {
-        guard let text = text(field) else { return nil }
+    private func date(_ field: Field) -> Date? { text(field).flatMap(Self.date(from:)) }
+
+    /// A timestamp field's text as a date: Unix seconds, usually all digits (read without `strtod`),
+    /// otherwise any number.
+    static func date(from text: String) -> Date? {
         var seconds = 0
         var digits = 0
         for byte in text.utf8 {

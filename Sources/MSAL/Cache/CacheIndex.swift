@@ -3,6 +3,9 @@ import Foundation
 /// The token cache's entries, indexed by account so a lookup touches only that account's entries,
 /// and the version of the stored bytes they reflect. A value: ``TokenCache`` keeps it behind a lock,
 /// changes it one change at a time, and lets lookups read it without a hop onto the actor.
+///
+/// Entries read from a file stay as spans of its bytes (``StoredEntries``) until a lookup first needs
+/// them: loading costs a scan and one index insertion per entry, and a save copies untouched entries.
 struct CacheIndex: Sendable {
     struct RealmKey: Hashable {
         let homeAccountID: String
@@ -26,14 +29,16 @@ struct CacheIndex: Sendable {
     var seenVersion: StorageVersion?
     /// An account's access and ID tokens for one client and tenant: one lookup finds both.
     private struct RealmEntries {
-        var accessTokens: [AccessTokenEntry] = []
-        var idTokens: [IDTokenEntry] = []
+        var accessTokens = StoredEntries<AccessTokenEntry>()
+        var idTokens = StoredEntries<IDTokenEntry>()
     }
 
     private var realms: [RealmKey: RealmEntries] = [:]
-    private var refreshTokens: [String: [RefreshTokenEntry]] = [:]
-    private var accountEntries: [String: [AccountEntry]] = [:]
-    private var appMetadata: [String: [AppMetadataEntry]] = [:]
+    private var refreshTokens: [String: StoredEntries<RefreshTokenEntry>] = [:]
+    private var accountEntries: [String: StoredEntries<AccountEntry>] = [:]
+    private var appMetadata: [String: StoredEntries<AppMetadataEntry>] = [:]
+    /// The bytes of the file last installed, which stored entries point into.
+    private var file: Data?
     private(set) var unknownSections: [String: CacheValue] = [:]
     private var opaqueEntries: [String: [String: CacheValue]] = [:]
     private var scopeSets: [String: (set: Set<String>, list: [String])] = [:]
@@ -50,7 +55,7 @@ struct CacheIndex: Sendable {
     // MARK: Lookups
 
     mutating func accessToken(_ key: RealmKey, environments: Set<String>, scopes: [String]) -> (token: AccessTokenEntry, scopes: [String])? {
-        accessToken(in: realms[key], environment: nil, environments: environments, scopes: scopes)
+        accessToken(in: realm(key)?.accessTokens, environment: nil, environments: environments, scopes: scopes)
     }
 
     /// The access token for `scopes` with the ID token of the same account, client and tenant.
@@ -58,15 +63,29 @@ struct CacheIndex: Sendable {
     /// - Parameter environment: the environment entries are most likely under: comparing with it is
     ///   cheaper than hashing into `environments`.
     mutating func tokens(_ key: RealmKey, environment: String, environments: Set<String>, scopes: [String]) -> (AccessTokenEntry, IDTokenEntry?, [String])? {
-        let entries = realms[key]
-        guard let (token, grantedScopes) = accessToken(in: entries, environment: environment, environments: environments, scopes: scopes) else { return nil }
+        let entries = realm(key)
+        guard let (token, grantedScopes) = accessToken(in: entries?.accessTokens, environment: environment, environments: environments, scopes: scopes)
+        else { return nil }
         let idToken = entries?.idTokens.first { $0.environment == environment || environments.contains($0.environment.lowercasedIfNeeded) }
         return (token, idToken, grantedScopes)
     }
 
-    private mutating func accessToken(in entries: RealmEntries?, environment: String?, environments: Set<String>,
+    /// The access and ID tokens of one account, client and tenant, decoded on first use.
+    private mutating func realm(_ key: RealmKey) -> (accessTokens: [AccessTokenEntry], idTokens: [IDTokenEntry])? {
+        guard let entries = realms[key] else { return nil }
+        if let accessTokens = entries.accessTokens.decodedEntries, let idTokens = entries.idTokens.decodedEntries { return (accessTokens, idTokens) }
+        return (realms[key]!.accessTokens.entries(in: file), realms[key]!.idTokens.entries(in: file))
+    }
+
+    /// The entries of one slot of `slots`, decoded on first use.
+    private static func entries<Entry>(_ slots: inout [String: StoredEntries<Entry>], _ key: String, file: Data?) -> [Entry] {
+        guard let slot = slots[key] else { return [] }
+        return slot.decodedEntries ?? slots[key]!.entries(in: file)
+    }
+
+    private mutating func accessToken(in tokens: [AccessTokenEntry]?, environment: String?, environments: Set<String>,
                                       scopes: [String]) -> (token: AccessTokenEntry, scopes: [String])? {
-        for token in entries?.accessTokens ?? [] where token.environment == environment || environments.contains(token.environment.lowercasedIfNeeded) {
+        for token in tokens ?? [] where token.environment == environment || environments.contains(token.environment.lowercasedIfNeeded) {
             let granted = scopeSet(of: token.target)
             if Scopes.isSubset(scopes, of: granted.set) { return (token, granted.list) }
         }
@@ -86,8 +105,8 @@ struct CacheIndex: Sendable {
     }
 
     /// Refresh tokens of the account usable by `clientID`: its own, then the family's, newest first.
-    func refreshTokens(homeAccountID: String, environments: Set<String>, clientID: String, familyID: String?) -> [RefreshTokenEntry] {
-        let candidates = (refreshTokens[homeAccountID.lowercasedIfNeeded] ?? []).filter { environments.contains($0.environment.lowercasedIfNeeded) }
+    mutating func refreshTokens(homeAccountID: String, environments: Set<String>, clientID: String, familyID: String?) -> [RefreshTokenEntry] {
+        let candidates = Self.entries(&refreshTokens, homeAccountID.lowercasedIfNeeded, file: file).filter { environments.contains($0.environment.lowercasedIfNeeded) }
             .sorted { ($0.lastModification ?? .distantPast) > ($1.lastModification ?? .distantPast) }
         let own = candidates.filter { $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame && $0.familyID == nil }
         let family = familyID.map { id in candidates.filter { $0.familyID == id } } ?? []
@@ -96,24 +115,27 @@ struct CacheIndex: Sendable {
         return (own + ownFamilyTokens + family).filter { seen.insert($0.secret).inserted }
     }
 
-    func idToken(_ key: RealmKey, environments: Set<String>) -> IDTokenEntry? {
-        realms[key]?.idTokens.first { environments.contains($0.environment.lowercasedIfNeeded) }
+    mutating func idToken(_ key: RealmKey, environments: Set<String>) -> IDTokenEntry? {
+        realm(key)?.idTokens.first { environments.contains($0.environment.lowercasedIfNeeded) }
     }
 
     /// ID tokens of an account for this client in these tenants (direct lookups, no scan).
-    func idTokens(homeAccountID: String, clientID: String, realms: [String]) -> [IDTokenEntry] {
-        Set(realms.map { RealmKey(homeAccountID, clientID, $0) }).flatMap { self.realms[$0]?.idTokens ?? [] }
+    mutating func idTokens(homeAccountID: String, clientID: String, realms: [String]) -> [IDTokenEntry] {
+        Set(realms.map { RealmKey(homeAccountID, clientID, $0) }).flatMap { realm($0)?.idTokens ?? [] }
     }
 
-    var accounts: [AccountEntry] { accountEntries.values.flatMap { $0 } }
+    /// Every account entry (decoding those not used yet).
+    mutating func allAccounts() -> [AccountEntry] {
+        Array(accountEntries.keys).flatMap { Self.entries(&accountEntries, $0, file: file) }
+    }
 
     /// The account entries (one per tenant and environment) of one home account.
-    func accounts(homeAccountID: String) -> [AccountEntry] {
-        accountEntries[homeAccountID.lowercasedIfNeeded] ?? []
+    mutating func accounts(homeAccountID: String) -> [AccountEntry] {
+        Self.entries(&accountEntries, homeAccountID.lowercasedIfNeeded, file: file)
     }
 
-    func appMetadata(clientID: String, environments: Set<String>) -> AppMetadataEntry? {
-        appMetadata[clientID.lowercasedIfNeeded]?.first { environments.contains($0.environment.lowercasedIfNeeded) }
+    mutating func appMetadata(clientID: String, environments: Set<String>) -> AppMetadataEntry? {
+        Self.entries(&appMetadata, clientID.lowercasedIfNeeded, file: file).first { environments.contains($0.environment.lowercasedIfNeeded) }
     }
 
     // MARK: Changes
@@ -121,56 +143,64 @@ struct CacheIndex: Sendable {
     /// Adds the artefacts of one token response (see ``TokenCache/store(_:replacingRefreshToken:)``).
     mutating func apply(_ artefacts: CacheArtefacts, replacingRefreshToken used: String?) {
         if let at = artefacts.accessToken {
-            let key = RealmKey(at.homeAccountID, at.clientID, at.realm)
             let scopes = at.scopeSet.subtracting(Scopes.oidc)
-            realms[key, default: RealmEntries()].accessTokens.removeAll { $0.environment == at.environment && !$0.scopeSet.isDisjoint(with: scopes) }
-            realms[key, default: RealmEntries()].accessTokens.append(at)
+            realms[RealmKey(at.homeAccountID, at.clientID, at.realm), default: RealmEntries()].accessTokens.modify(in: file) { tokens in
+                tokens.removeAll { $0.environment == at.environment && !$0.scopeSet.isDisjoint(with: scopes) }
+                tokens.append(at)
+            }
         }
         if let rt = artefacts.refreshToken {
-            let home = rt.homeAccountID.lowercasedIfNeeded
-            var list = refreshTokens[home] ?? []
-            if let used, let index = list.firstIndex(where: { $0.secret == used }) {
-                list[index].secret = rt.secret
-                list[index].lastModification = rt.lastModification
-                if rt.familyID != nil { list[index].familyID = rt.familyID }
-            } else if let index = list.firstIndex(where: {
-                $0.environment == rt.environment && $0.clientID.caseInsensitiveCompare(rt.clientID) == .orderedSame && $0.familyID == rt.familyID
-            }) {
-                list[index] = rt
-            } else {
-                list.append(rt)
+            refreshTokens[rt.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { list in
+                if let used, let index = list.firstIndex(where: { $0.secret == used }) {
+                    list[index].secret = rt.secret
+                    list[index].lastModification = rt.lastModification
+                    if rt.familyID != nil { list[index].familyID = rt.familyID }
+                } else if let index = list.firstIndex(where: {
+                    $0.environment == rt.environment && $0.clientID.caseInsensitiveCompare(rt.clientID) == .orderedSame && $0.familyID == rt.familyID
+                }) {
+                    list[index] = rt
+                } else {
+                    list.append(rt)
+                }
             }
-            refreshTokens[home] = list
         }
         if let idToken = artefacts.idToken {
-            let key = RealmKey(idToken.homeAccountID, idToken.clientID, idToken.realm)
-            realms[key, default: RealmEntries()].idTokens.removeAll { $0.environment == idToken.environment }
-            realms[key, default: RealmEntries()].idTokens.append(idToken)
+            realms[RealmKey(idToken.homeAccountID, idToken.clientID, idToken.realm), default: RealmEntries()].idTokens.modify(in: file) { tokens in
+                tokens.removeAll { $0.environment == idToken.environment }
+                tokens.append(idToken)
+            }
         }
         if let account = artefacts.account {
-            let home = account.homeAccountID.lowercasedIfNeeded
-            accountEntries[home, default: []].removeAll { $0.environment == account.environment && $0.realm.lowercasedIfNeeded == account.realm.lowercasedIfNeeded }
-            accountEntries[home, default: []].append(account)
+            accountEntries[account.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { accounts in
+                accounts.removeAll { $0.environment == account.environment && $0.realm.lowercasedIfNeeded == account.realm.lowercasedIfNeeded }
+                accounts.append(account)
+            }
         }
         if let metadata = artefacts.appMetadata {
-            let client = metadata.clientID.lowercasedIfNeeded
-            appMetadata[client, default: []].removeAll { $0.environment == metadata.environment }
-            appMetadata[client, default: []].append(metadata)
+            appMetadata[metadata.clientID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { entries in
+                entries.removeAll { $0.environment == metadata.environment }
+                entries.append(metadata)
+            }
         }
     }
 
     /// Forgets an account for one client (see ``TokenCache/removeAccount(homeAccountID:clientID:familyID:)``).
     mutating func removeAccount(homeAccountID: String, clientID: String, familyID: String?) {
         let home = homeAccountID.lowercasedIfNeeded
-        refreshTokens[home]?.removeAll { $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame || ($0.familyID != nil && $0.familyID == familyID) }
-        if refreshTokens[home]?.isEmpty == true { refreshTokens[home] = nil }
+        let left = refreshTokens[home]?.modify(in: file) { list in
+            list.removeAll { $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame || ($0.familyID != nil && $0.familyID == familyID) }
+            return list.count
+        }
+        if left == 0 { refreshTokens[home] = nil }
         realms = realms.filter { $0.key.homeAccountID != home }
         accountEntries[home] = nil
     }
 
-    mutating func removeAccessToken(secret: String) {
-        for (key, entries) in realms where entries.accessTokens.contains(where: { $0.secret == secret }) {
-            realms[key]?.accessTokens.removeAll { $0.secret == secret }
+    /// Removes the access token with this secret from the account's tokens (other accounts' stay undecoded).
+    mutating func removeAccessToken(homeAccountID: String, secret: String) {
+        let home = homeAccountID.lowercasedIfNeeded
+        for key in realms.keys.filter({ $0.homeAccountID == home }) where realm(key)?.accessTokens.contains(where: { $0.secret == secret }) == true {
+            realms[key]?.accessTokens.modify(in: file) { $0.removeAll { $0.secret == secret } }
         }
     }
 
@@ -186,18 +216,29 @@ struct CacheIndex: Sendable {
         refreshTokens = [:]
         accountEntries = [:]
         appMetadata = [:]
-        realms.reserveCapacity(max(contents.accessTokens.count, contents.idTokens.count))
-        refreshTokens.reserveCapacity(contents.refreshTokens.count)
-        accountEntries.reserveCapacity(contents.accounts.count)
+        file = contents.file
+        let stored = contents.stored
+        realms.reserveCapacity(max(contents.accessTokens.count + stored.accessTokens.count, contents.idTokens.count + stored.idTokens.count))
+        refreshTokens.reserveCapacity(contents.refreshTokens.count + stored.refreshTokens.count)
+        accountEntries.reserveCapacity(contents.accounts.count + stored.accounts.count)
+        for found in stored.accessTokens {
+            realms[RealmKey(found.homeAccountID, found.clientID, found.realm), default: RealmEntries()].accessTokens.appendStored(found.span, in: file)
+        }
+        for found in stored.idTokens {
+            realms[RealmKey(found.homeAccountID, found.clientID, found.realm), default: RealmEntries()].idTokens.appendStored(found.span, in: file)
+        }
+        for found in stored.refreshTokens { refreshTokens[found.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].appendStored(found.span, in: file) }
+        for found in stored.accounts { accountEntries[found.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].appendStored(found.span, in: file) }
+        for found in stored.appMetadata { appMetadata[found.clientID.lowercasedIfNeeded, default: StoredEntries()].appendStored(found.span, in: file) }
         for entry in contents.accessTokens {
-            realms[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: RealmEntries()].accessTokens.append(entry)
+            realms[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: RealmEntries()].accessTokens.modify(in: file) { $0.append(entry) }
         }
-        for entry in contents.refreshTokens { refreshTokens[entry.homeAccountID.lowercasedIfNeeded, default: []].append(entry) }
         for entry in contents.idTokens {
-            realms[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: RealmEntries()].idTokens.append(entry)
+            realms[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: RealmEntries()].idTokens.modify(in: file) { $0.append(entry) }
         }
-        for entry in contents.accounts { accountEntries[entry.homeAccountID.lowercasedIfNeeded, default: []].append(entry) }
-        for entry in contents.appMetadata { appMetadata[entry.clientID.lowercasedIfNeeded, default: []].append(entry) }
+        for entry in contents.refreshTokens { refreshTokens[entry.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { $0.append(entry) } }
+        for entry in contents.accounts { accountEntries[entry.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { $0.append(entry) } }
+        for entry in contents.appMetadata { appMetadata[entry.clientID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { $0.append(entry) } }
         unknownSections = contents.unknownSections
         opaqueEntries = contents.opaqueEntries
     }
@@ -205,7 +246,7 @@ struct CacheIndex: Sendable {
     /// Everything in the cache, for encoding, in the groups the index keeps (the entries are not copied).
     var entryGroups: UnifiedCacheFormat.EntryGroups {
         UnifiedCacheFormat.EntryGroups(
-            accessTokens: realms.values.map(\.accessTokens), refreshTokens: Array(refreshTokens.values),
+            file: file, accessTokens: realms.values.map(\.accessTokens), refreshTokens: Array(refreshTokens.values),
             idTokens: realms.values.map(\.idTokens), accounts: Array(accountEntries.values),
             appMetadata: Array(appMetadata.values), unknownSections: unknownSections, opaqueEntries: opaqueEntries)
     }

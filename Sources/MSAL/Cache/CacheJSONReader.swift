@@ -10,7 +10,7 @@ struct CacheJSONReader {
         var description: String { "\(reason) at byte \(offset)" }
     }
 
-    private let bytes: UnsafeRawBufferPointer
+    let bytes: UnsafeRawBufferPointer
     /// The offset of the next byte to read; set it back to read a value again.
     var position = 0
 
@@ -32,6 +32,12 @@ struct CacheJSONReader {
     mutating func nextIsString() -> Bool {
         skipWhitespace()
         return position < bytes.count && bytes[position] == UInt8(ascii: "\"")
+    }
+
+    /// Where `raw` (bytes this reader returned) lies in the reader's bytes.
+    func range(of raw: UnsafeRawBufferPointer) -> Range<Int> {
+        let start = raw.baseAddress.map { bytes.baseAddress!.distance(to: $0) } ?? 0
+        return start..<start + raw.count
     }
 
     /// The next string value, not yet made into a `String`.

@@ -58,6 +58,18 @@ struct CacheJSONWriter: ~Copyable {
 
     mutating func member(_ key: String, _ value: String) { member(key) { $0.string(value) } }
 
+    /// A member copied as it is: `rawKey` is a JSON string's content (escapes included), `rawValue` a JSON value.
+    mutating func member(rawKey: UnsafeRawBufferPointer, rawValue: UnsafeRawBufferPointer) {
+        if lastByte != UInt8(ascii: "{") { append(UInt8(ascii: ",")) }
+        newline()
+        append(UInt8(ascii: "\""))
+        append(rawKey)
+        append(UInt8(ascii: "\""))
+        append(UInt8(ascii: ":"))
+        append(UInt8(ascii: " "))
+        append(rawValue)
+    }
+
     mutating func value(_ value: CacheValue) {
         switch value {
         case .string(let s): string(s)
@@ -116,10 +128,8 @@ struct CacheJSONWriter: ~Copyable {
     /// Non-zero when a byte of `word` is below 0x20, a quote or a backslash ("has a zero byte" after
     /// XOR with the quote or backslash; exact for detection).
     private static func specialBytes(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
-        return ((word &- ones &* 0x20) & ~word & highs) | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C))
+        ByteWords.bytes(below: 0x20, in: word) | ByteWords.bytes(equalTo: UInt8(ascii: "\""), in: word)
+            | ByteWords.bytes(equalTo: UInt8(ascii: "\\"), in: word)
     }
 
     private mutating func escape(_ byte: UInt8) {

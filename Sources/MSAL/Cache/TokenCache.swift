@@ -59,7 +59,7 @@ public actor TokenCache {
     }
 
     nonisolated func accounts() async throws -> [AccountEntry] {
-        try await read(\.accounts)
+        try await read { $0.allAccounts() }
     }
 
     /// The account entries (one per tenant and environment) of one home account.
@@ -114,7 +114,7 @@ public actor TokenCache {
     ///
     /// - Throws: ``MSALError`` `cacheCorrupted` when `data` is not a token cache; persistence errors.
     public func deserialize(_ data: Data) async throws {
-        let replacement = try UnifiedCacheFormat.decode(data)
+        let replacement = try UnifiedCacheFormat.read(data)
         try await change { $0.install(replacement) }
     }
 
@@ -159,9 +159,9 @@ public actor TokenCache {
     /// keep it as an unknown section.
     static let accountMetadataSection = "AccountMetadata"
 
-    /// Removes one access token (a claims challenge showed it was refused).
-    func removeAccessToken(secret: String) async throws {
-        try await change { $0.removeAccessToken(secret: secret) }
+    /// Removes one of the account's access tokens (a claims challenge showed it was refused).
+    func removeAccessToken(homeAccountID: String, secret: String) async throws {
+        try await change { $0.removeAccessToken(homeAccountID: homeAccountID, secret: secret) }
     }
 
     // MARK: Persistence
@@ -181,7 +181,7 @@ public actor TokenCache {
         let stored: UnifiedCacheFormat.Contents
         var version = version
         do {
-            stored = try await persistence.load().map(UnifiedCacheFormat.decode) ?? .init()
+            stored = try await persistence.load().map(UnifiedCacheFormat.read) ?? .init()
         } catch let error as MSALError where error.internalCode == .cacheCorrupted {
             if !holdingLock {
                 try await exclusively(persistence) {

@@ -13,16 +13,22 @@ enum UnifiedCacheFormat {
         /// Entries this library cannot use (other SDKs' app tokens, incomplete entries), by section and
         /// key, written back untouched.
         var opaqueEntries: [String: [String: CacheValue]] = [:]
+        /// Entries left as spans of ``file`` (see ``UnifiedCacheFormat/read(_:)``).
+        var stored = StoredContents()
+        /// The bytes the entries were read from, while ``stored`` points into them.
+        var file: Data?
     }
 
-    /// What encoding writes: the entries in the groups the cache's index keeps them in (one array per
-    /// account, or per account, client and tenant), so a save does not first copy every entry into one array.
+    /// What encoding writes: the entries in the groups the cache's index keeps them in (one per
+    /// account, or per account, client and tenant), so a save does not first copy every entry into one
+    /// array, and groups still as the file held them are copied from `file`.
     struct EntryGroups: Sendable {
-        var accessTokens: [[AccessTokenEntry]]
-        var refreshTokens: [[RefreshTokenEntry]]
-        var idTokens: [[IDTokenEntry]]
-        var accounts: [[AccountEntry]]
-        var appMetadata: [[AppMetadataEntry]]
+        var file: Data?
+        var accessTokens: [StoredEntries<AccessTokenEntry>]
+        var refreshTokens: [StoredEntries<RefreshTokenEntry>]
+        var idTokens: [StoredEntries<IDTokenEntry>]
+        var accounts: [StoredEntries<AccountEntry>]
+        var appMetadata: [StoredEntries<AppMetadataEntry>]
         var unknownSections: [String: CacheValue]
         var opaqueEntries: [String: [String: CacheValue]]
     }
@@ -33,59 +39,121 @@ enum UnifiedCacheFormat {
 
     /// - Parameter buffers: where the output buffer comes from and returns to.
     static func encode(_ contents: Contents, buffers: SerializationBuffers? = nil) throws -> Data {
-        try encode(EntryGroups(accessTokens: [contents.accessTokens], refreshTokens: [contents.refreshTokens], idTokens: [contents.idTokens],
-                               accounts: [contents.accounts], appMetadata: [contents.appMetadata],
-                               unknownSections: contents.unknownSections, opaqueEntries: contents.opaqueEntries), buffers: buffers)
+        func groups<Entry>(_ entries: [Entry], _ stored: [StoredEntryScanner.Found]) -> [StoredEntries<Entry>] {
+            var group = StoredEntries(entries)
+            for found in stored { group.appendStored(found.span, in: contents.file) }
+            return [group]
+        }
+        let stored = contents.stored
+        return try encode(EntryGroups(file: contents.file, accessTokens: groups(contents.accessTokens, stored.accessTokens),
+                                      refreshTokens: groups(contents.refreshTokens, stored.refreshTokens),
+                                      idTokens: groups(contents.idTokens, stored.idTokens), accounts: groups(contents.accounts, stored.accounts),
+                                      appMetadata: groups(contents.appMetadata, stored.appMetadata),
+                                      unknownSections: contents.unknownSections, opaqueEntries: contents.opaqueEntries), buffers: buffers)
     }
 
     /// - Parameter buffers: where the output buffer comes from and returns to.
     static func encode(_ contents: EntryGroups, buffers: SerializationBuffers? = nil) throws -> Data {
-        var size = 4096
-        for group in contents.accessTokens { for entry in group { size += entry.secret.utf8.count + 800 } }
-        for group in contents.refreshTokens { for entry in group { size += entry.secret.utf8.count + 600 } }
-        for group in contents.idTokens { for entry in group { size += entry.secret.utf8.count + 500 } }
-        size += 600 * contents.accounts.reduce(0) { $0 + $1.count } + 200 * contents.appMetadata.reduce(0) { $0 + $1.count }
-        var writer = CacheJSONWriter(capacity: size, buffers: buffers)
-        writer.object { writer in
-            for name in Set(sections).union(contents.unknownSections.keys).sorted() {
-                let opaque = contents.opaqueEntries[name] ?? [:]
-                switch name {
-                case "AccessToken": section(&writer, name, contents.accessTokens, opaque: opaque, key: key, fields: write)
-                case "RefreshToken": section(&writer, name, contents.refreshTokens, opaque: opaque, key: key, fields: write)
-                case "IdToken": section(&writer, name, contents.idTokens, opaque: opaque, key: key, fields: write)
-                case "Account": section(&writer, name, contents.accounts, opaque: opaque, key: key, fields: write)
-                case "AppMetadata": section(&writer, name, contents.appMetadata, opaque: opaque, key: key, fields: write)
-                default: writer.member(name) { $0.value(contents.unknownSections[name]!) }
+        (contents.file ?? Data()).withUnsafeBytes { file in
+            var size = 4096
+            func estimate<Entry>(_ groups: [StoredEntries<Entry>], _ perEntry: Int, secret: (Entry) -> Int) {
+                for group in groups {
+                    if group.isStored {
+                        for span in group.spans { size += span.key.count + span.value.count + 16 }
+                    } else {
+                        for entry in group.decodedEntries ?? [] { size += secret(entry) + perEntry }
+                    }
                 }
             }
+            estimate(contents.accessTokens, 800) { $0.secret.utf8.count }
+            estimate(contents.refreshTokens, 600) { $0.secret.utf8.count }
+            estimate(contents.idTokens, 500) { $0.secret.utf8.count }
+            estimate(contents.accounts, 600) { _ in 0 }
+            estimate(contents.appMetadata, 200) { _ in 0 }
+            var writer = CacheJSONWriter(capacity: size, buffers: buffers)
+            writer.object { writer in
+                for name in Set(sections).union(contents.unknownSections.keys).sorted() {
+                    let opaque = contents.opaqueEntries[name] ?? [:]
+                    switch name {
+                    case "AccessToken": section(&writer, name, contents.accessTokens, file: file, opaque: opaque, key: key, fields: write)
+                    case "RefreshToken": section(&writer, name, contents.refreshTokens, file: file, opaque: opaque, key: key, fields: write)
+                    case "IdToken": section(&writer, name, contents.idTokens, file: file, opaque: opaque, key: key, fields: write)
+                    case "Account": section(&writer, name, contents.accounts, file: file, opaque: opaque, key: key, fields: write)
+                    case "AppMetadata": section(&writer, name, contents.appMetadata, file: file, opaque: opaque, key: key, fields: write)
+                    default: writer.member(name) { $0.value(contents.unknownSections[name]!) }
+                    }
+                }
+            }
+            return writer.data(returningTo: buffers)
         }
-        return writer.data(returningTo: buffers)
     }
 
-    /// One section, entries sorted by key; an opaque entry replaces a known one with the same key.
-    /// Entries are read in place from their arrays (no copy of each entry's strings per use).
-    private static func section<Entry>(_ writer: inout CacheJSONWriter, _ name: String, _ groups: [[Entry]], opaque: [String: CacheValue],
-                                       key: (borrowing Entry) -> String, fields: (inout CacheJSONWriter, borrowing Entry) -> Void) {
-        var keyed: [(key: String, group: Int, index: Int)] = []
-        keyed.reserveCapacity(groups.reduce(opaque.count) { $0 + $1.count })
+    /// Where a key to write lies: in the file (an entry still as read) or among the keys made for this save.
+    private struct SortKey {
+        enum Source { case span(group: Int, index: Int), entry(group: Int, index: Int, name: Int), opaque(name: Int) }
+        let start: Int
+        let count: Int
+        let inFile: Bool
+        let source: Source
+    }
+
+    /// One section, entries sorted by key (bytewise); an opaque entry replaces a known one with the same
+    /// key. Entries still as the file held them are copied from it; others are written from their fields,
+    /// read in place from their arrays.
+    private static func section<Entry>(_ writer: inout CacheJSONWriter, _ name: String, _ groups: [StoredEntries<Entry>], file: UnsafeRawBufferPointer,
+                                       opaque: [String: CacheValue], key: (borrowing Entry) -> String,
+                                       fields: (inout CacheJSONWriter, borrowing Entry) -> Void) {
+        var keyed: [SortKey] = []
+        var names: [String] = []
+        var made: [UInt8] = []
+        func make(_ name: String) -> (start: Int, count: Int) {
+            defer { made.append(contentsOf: name.utf8) }
+            names.append(name)
+            return (made.count, name.utf8.count)
+        }
+        keyed.reserveCapacity(groups.reduce(opaque.count) { $0 + max($1.spans.count, $1.decodedEntries?.count ?? 0) })
         for (group, entries) in groups.enumerated() {
-            entries.withUnsafeBufferPointer { entries in
+            if entries.isStored {
+                for (index, span) in entries.spans.enumerated()
+                where opaque.isEmpty || opaque[String(decoding: UnsafeRawBufferPointer(rebasing: file[span.key]), as: UTF8.self)] == nil {
+                    keyed.append(SortKey(start: span.key.lowerBound, count: span.key.count, inFile: true, source: .span(group: group, index: index)))
+                }
+                continue
+            }
+            (entries.decodedEntries ?? []).withUnsafeBufferPointer { entries in
                 for index in entries.indices {
-                    let key = key(entries[index])
-                    if opaque[key] == nil { keyed.append((key, group, index)) }
+                    let name = key(entries[index])
+                    guard opaque[name] == nil else { continue }
+                    let (start, count) = make(name)
+                    keyed.append(SortKey(start: start, count: count, inFile: false, source: .entry(group: group, index: index, name: names.count - 1)))
                 }
             }
         }
-        for key in opaque.keys { keyed.append((key, -1, -1)) }
-        keyed.sort { $0.key < $1.key }
-        writer.member(name) { writer in
-            writer.object { writer in
-                for (key, group, index) in keyed {
-                    writer.member(key) { writer in
-                        if group < 0 {
-                            writer.value(opaque[key]!)
-                        } else {
-                            groups[group].withUnsafeBufferPointer { entries in writer.object { fields(&$0, entries[index]) } }
+        for name in opaque.keys {
+            let (start, count) = make(name)
+            keyed.append(SortKey(start: start, count: count, inFile: false, source: .opaque(name: names.count - 1)))
+        }
+        made.withUnsafeBytes { made in
+            func bytes(_ key: SortKey) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: (key.inFile ? file : made)[key.start..<key.start + key.count]) }
+            keyed.sort { a, b in
+                let (x, y) = (bytes(a), bytes(b))
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return order != 0 ? order < 0 : x.count < y.count
+            }
+            writer.member(name) { writer in
+                writer.object { writer in
+                    for key in keyed {
+                        switch key.source {
+                        case .span(let group, let index):
+                            let span = groups[group].spans[index]
+                            writer.member(rawKey: bytes(key), rawValue: UnsafeRawBufferPointer(rebasing: file[span.value]))
+                        case .entry(let group, let index, let name):
+                            writer.member(names[name]) { writer in
+                                groups[group].decodedEntries!.withUnsafeBufferPointer { entries in writer.object { fields(&$0, entries[index]) } }
+                            }
+                        case .opaque(let name):
+                            writer.member(names[name]) { $0.value(opaque[names[name]]!) }
                         }
                     }
                 }
@@ -202,51 +270,5 @@ enum UnifiedCacheFormat {
         writer.member("environment", e.environment)
         if let family = e.familyID { writer.member("family_id", family) }
         writeExtra(&writer, e.extra, besides: ["client_id", "environment"] + (e.familyID == nil ? [] : ["family_id"]))
-    }
-
-    // MARK: Decoding
-
-    /// Reads a cache file; entries missing required fields are kept aside as opaque, unknown data is kept.
-    ///
-    /// - Throws: ``MSALError`` `cacheCorrupted` when the bytes are not a JSON object.
-    static func decode(_ data: Data) throws -> Contents {
-        do {
-            return try data.withUnsafeBytes { raw in
-                var reader = CacheJSONReader(raw)
-                guard reader.nextIsObject() else { throw CacheJSONReader.Malformed(offset: 0, reason: "not a JSON object") }
-                var contents = Contents()
-                var entries = CacheEntryReader()
-                try reader.object { reader, name in
-                    guard let canonical = sections.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }), reader.nextIsObject() else {
-                        contents.unknownSections[name] = try reader.value()
-                        return
-                    }
-                    try reader.objectWithKeys { reader, key in
-                        guard reader.nextIsObject() else {
-                            contents.opaqueEntries[canonical, default: [:]][key.string] = try reader.value()
-                            return
-                        }
-                        let start = reader.position
-                        try entries.read(&reader)
-                        let used: Bool
-                        switch canonical {
-                        case "AccessToken": used = entries.accessToken().map { contents.accessTokens.append($0) } != nil
-                        case "RefreshToken": used = entries.refreshToken().map { contents.refreshTokens.append($0) } != nil
-                        case "IdToken": used = entries.idToken().map { contents.idTokens.append($0) } != nil
-                        case "Account": used = entries.account().map { contents.accounts.append($0) } != nil
-                        default: used = entries.appMetadata().map { contents.appMetadata.append($0) } != nil
-                        }
-                        if !used {
-                            reader.position = start
-                            contents.opaqueEntries[canonical, default: [:]][key.string] = try reader.value()
-                        }
-                    }
-                }
-                try reader.finish()
-                return contents
-            }
-        } catch let error as CacheJSONReader.Malformed {
-            throw MSALError.internal(.cacheCorrupted, "The token cache is not valid JSON (\(error)).")
-        }
     }
 }

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Where one entry sits in the cache file's bytes: its key (between the quotes) and its value (the object).
+struct StoredSpan: Sendable {
+    let key: Range<Int>
+    let value: Range<Int>
+}
+
+/// An entry type the cache file holds, read from the fields ``CacheEntryReader`` found.
+protocol StoredCacheEntry: Sendable {
+    init?(_ fields: borrowing CacheEntryReader)
+}
+
+/// One index slot's entries (an account's refresh tokens, say). Entries read from a cache file stay
+/// as spans of the file's bytes until a lookup first needs them, and are written back as those bytes
+/// until the slot changes: loading a large file costs a scan, not a decode of every token.
+struct StoredEntries<Entry: StoredCacheEntry>: Sendable {
+    /// The entries as the file holds them, while the slot is unchanged since it was read.
+    private(set) var spans: [StoredSpan] = []
+    /// The decoded entries; `nil` until a lookup needs them.
+    private var decoded: [Entry]?
+
+    init(_ entries: [Entry] = []) { decoded = entries }
+
+    /// Adds an entry the scan of `file` found. A slot that already holds entries written from their
+    /// fields takes it decoded.
+    mutating func appendStored(_ span: StoredSpan, in file: Data?) {
+        if spans.isEmpty, let decoded, !decoded.isEmpty {
+            self.decoded = decoded + Self.decode([span], in: file)
+        } else {
+            spans.append(span)
+            decoded = nil
+        }
+    }
+
+    /// Whether the stored spans still describe the entries (then they are written back as read).
+    var isStored: Bool { !spans.isEmpty }
+
+    /// The entries, decoded from `file` (the bytes the spans point into) on first use.
+    mutating func entries(in file: Data?) -> [Entry] {
+        if let decoded { return decoded }
+        let entries = Self.decode(spans, in: file)
+        decoded = entries
+        return entries
+    }
+
+    /// The entries once decoded, or `nil` while they are only spans.
+    var decodedEntries: [Entry]? { decoded }
+
+    /// Changes the entries; from then on they are written from their fields, not from the file.
+    mutating func modify<T>(in file: Data?, _ change: (inout [Entry]) -> T) -> T {
+        var entries = entries(in: file)
+        decoded = nil
+        spans = []
+        defer { decoded = entries }
+        return change(&entries)
+    }
+
+    /// The entries `spans` of `file` hold. The scan checked each span with the rules the decoder
+    /// applies, so every span decodes.
+    static func decode(_ spans: [StoredSpan], in file: Data?) -> [Entry] {
+        guard let file, !spans.isEmpty else { return [] }
+        return file.withUnsafeBytes { bytes in
+            var fields = CacheEntryReader()
+            return spans.compactMap { span in
+                var reader = CacheJSONReader(UnsafeRawBufferPointer(rebasing: bytes[span.value]))
+                guard (try? fields.read(&reader)) != nil else { return nil }
+                return Entry(fields)
+            }
+        }
+    }
+}
+
+extension AccessTokenEntry: StoredCacheEntry {
+    init?(_ fields: borrowing CacheEntryReader) {
+        guard let entry = fields.accessToken() else { return nil }
+        self = entry
+    }
+}
+
+extension RefreshTokenEntry: StoredCacheEntry {
+    init?(_ fields: borrowing CacheEntryReader) {
+        guard let entry = fields.refreshToken() else { return nil }
+        self = entry
+    }
+}
+
+extension IDTokenEntry: StoredCacheEntry {
+    init?(_ fields: borrowing CacheEntryReader) {
+        guard let entry = fields.idToken() else { return nil }
+        self = entry
+    }
+}
+
+extension AccountEntry: StoredCacheEntry {
+    init?(_ fields: borrowing CacheEntryReader) {
+        guard let entry = fields.account() else { return nil }
+        self = entry
+    }
+}
+
+extension AppMetadataEntry: StoredCacheEntry {
+    init?(_ fields: borrowing CacheEntryReader) {
+        guard let entry = fields.appMetadata() else { return nil }
+        self = entry
+    }
+}

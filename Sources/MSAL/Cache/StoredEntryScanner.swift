@@ -1,0 +1,129 @@
+import Foundation
+
+/// Finds, without decoding it, what the index needs of a cache entry: the account, client and tenant it
+/// is filed under. It accepts only entries the decoder is sure to read: known fields, each once, plain
+/// strings, the section's required fields. Anything else (`nil`) is decoded at once instead.
+///
+/// An accepted entry is written back under its key as read until its slot changes, as MSAL Python keeps
+/// other SDKs' keys; a changed slot's entries are written under the keys MSAL Python makes.
+struct StoredEntryScanner {
+    typealias Field = CacheEntryReader.Field
+
+    /// An entry left as a span of the file, with the fields the index files it under (empty when the
+    /// section does not use them).
+    struct Found: Sendable {
+        let span: StoredSpan
+        let homeAccountID: String
+        let clientID: String
+        let realm: String
+    }
+
+    enum Section { case accessToken, refreshToken, idToken, account, appMetadata }
+
+    private var values = [UnsafeRawBufferPointer?](repeating: nil, count: Field.allCases.count)
+    /// The previous entry's client and tenant, shared by most entries of a file.
+    private var previousClient: (raw: UnsafeRawBufferPointer, string: String)?
+    private var previousRealm: (raw: UnsafeRawBufferPointer, string: String)?
+
+    /// Reads the entry object at the reader's position, moving past it unless this returns `nil`.
+    ///
+    /// - Parameter key: the entry's key in the file.
+    mutating func scan(_ reader: inout CacheJSONReader, _ section: Section, key: CacheJSONReader.Key) -> Found? {
+        let start = reader.position
+        guard let rawKey = key.raw, let end = readPlainObject(reader.bytes, from: start), hasRequiredFields(section) else { return nil }
+        reader.position = end
+        let span = StoredSpan(key: reader.range(of: rawKey), value: start..<end)
+        switch section {
+        case .accessToken, .idToken:
+            return Found(span: span, homeAccountID: text(.homeAccountID), clientID: shared(.clientID, &previousClient),
+                         realm: shared(.realm, &previousRealm))
+        case .refreshToken, .account: return Found(span: span, homeAccountID: text(.homeAccountID), clientID: "", realm: "")
+        case .appMetadata: return Found(span: span, homeAccountID: "", clientID: shared(.clientID, &previousClient), realm: "")
+        }
+    }
+
+    /// Reads an object of plain members (`{"name": "value", …}`, known names, each once, no escapes)
+    /// starting at `start`, noting each field's value; the offset past it, or `nil` for anything else.
+    /// Whatever it accepts is valid JSON, so the entry needs no other check before it is stored.
+    private mutating func readPlainObject(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        for index in values.indices { values[index] = nil }
+        var cursor = PlainCursor(bytes, at: start)
+        guard cursor.take(UInt8(ascii: "{")) else { return nil }
+        if cursor.take(UInt8(ascii: "}")) { return cursor.offset }
+        while true {
+            guard let name = cursor.string(), cursor.take(UInt8(ascii: ":")), let value = cursor.string(),
+                  let field = Field(raw: name), values[field.rawValue] == nil
+            else { return nil }
+            values[field.rawValue] = value
+            if cursor.take(UInt8(ascii: ",")) { continue }
+            return cursor.take(UInt8(ascii: "}")) ? cursor.offset : nil
+        }
+    }
+
+    /// The fields ``CacheEntryReader``'s `accessToken()` and the like require.
+    private func hasRequiredFields(_ section: Section) -> Bool {
+        let has = { (field: Field) in values[field.rawValue] != nil }
+        switch section {
+        case .accessToken:
+            guard has(.homeAccountID), has(.environment), has(.clientID), has(.secret), let expires = values[Field.expiresOn.rawValue] else { return false }
+            return CacheEntryReader.date(from: String(decoding: expires, as: UTF8.self)) != nil
+        case .refreshToken, .idToken: return has(.homeAccountID) && has(.environment) && has(.clientID) && has(.secret)
+        case .account: return has(.homeAccountID) && has(.environment)
+        case .appMetadata: return has(.clientID) && has(.environment)
+        }
+    }
+
+    private func text(_ field: Field) -> String { String(decoding: values[field.rawValue]!, as: UTF8.self) }
+
+    private func shared(_ field: Field, _ previous: inout (raw: UnsafeRawBufferPointer, string: String)?) -> String {
+        guard let raw = values[field.rawValue] else { return "" }
+        if let last = previous, last.raw.count == raw.count, raw.count == 0 || memcmp(last.raw.baseAddress!, raw.baseAddress!, raw.count) == 0 {
+            return last.string
+        }
+        let string = String(decoding: raw, as: UTF8.self)
+        previous = (raw, string)
+        return string
+    }
+}
+
+/// Moves through JSON made only of strings without escapes and punctuation.
+private struct PlainCursor {
+    private let base: UnsafePointer<UInt8>
+    private let end: UnsafePointer<UInt8>
+    private var next: UnsafePointer<UInt8>
+
+    init(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+        base = bytes.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? UnsafePointer(bitPattern: 1)!
+        end = base + bytes.count
+        next = base + min(offset, bytes.count)
+    }
+
+    var offset: Int { next - base }
+
+    /// Skips whitespace, then takes `byte` if it comes next.
+    mutating func take(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        guard next < end, next.pointee == byte else { return false }
+        next += 1
+        return true
+    }
+
+    /// Skips whitespace, then takes a string without escapes; its bytes between the quotes.
+    mutating func string() -> UnsafeRawBufferPointer? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let rest = UnsafeRawBufferPointer(start: next, count: end - next)
+        let length = ByteWords.firstQuoteOrBackslash(in: rest)
+        guard length < rest.count, rest[length] == UInt8(ascii: "\"") else { return nil }
+        defer { next += length + 1 }
+        return UnsafeRawBufferPointer(start: next, count: length)
+    }
+
+    private mutating func skipWhitespace() {
+        while next < end {
+            switch next.pointee {
+            case 0x20, 0x0A, 0x0D, 0x09: next += 1
+            default: return
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+@testable import MSAL
+import Testing
+
+@Suite("Cache entries kept as the file's bytes until used or changed")
+struct StoredEntriesTests {
+    static let tenant = "00000000-0000-0000-0000-0000000000a1"
+    static let environments: Set<String> = ["login.microsoftonline.com"]
+
+    static func cache(_ uids: [String], renewing renewed: String? = nil) async throws -> TokenCache {
+        let cache = TokenCache()
+        for uid in uids { try await cache.store(CacheFolder.artefacts(uid), replacingRefreshToken: nil) }
+        if let renewed { try await cache.store(CacheArtefacts(accessToken: renewedToken(renewed)), replacingRefreshToken: nil) }
+        return cache
+    }
+
+    static func renewedToken(_ uid: String) -> AccessTokenEntry? {
+        var token = CacheFolder.artefacts(uid).accessToken
+        token?.secret = "at-\(uid)-renewed"
+        return token
+    }
+
+    @Test("a loaded file is written back byte for byte; a lookup changes nothing; a change rewrites only its own entries")
+    func writtenBackAsRead() async throws {
+        let file = try await Self.cache(["a", "b", "c"]).serialize()
+        let loaded = TokenCache()
+        try await loaded.deserialize(file)
+        #expect(try await loaded.serialize() == file)
+
+        let token = try await loaded.accessToken(homeAccountID: "b.\(Self.tenant)", clientID: "hammer-client", realm: Self.tenant,
+                                                 environments: Self.environments, scopes: ["user.read"])
+        #expect(token?.secret == "at-b")
+        #expect(try await loaded.accounts().map(\.localAccountID).sorted() == ["a", "b", "c"])
+        #expect(try await loaded.serialize() == file)
+
+        try await loaded.store(CacheArtefacts(accessToken: Self.renewedToken("b")), replacingRefreshToken: nil)
+        #expect(try await loaded.serialize() == Self.cache(["a", "b", "c"], renewing: "b").serialize())
+    }
+
+    @Test("another SDK's key is kept until its entry changes; entries the scan cannot take (escapes, unknown fields) are decoded at once")
+    func otherShapes() async throws {
+        let home = "a.\(Self.tenant)"
+        let text = """
+            {"AccessToken": {"\(home)-LOGIN.MICROSOFTONLINE.COM-AccessToken-hammer-client-\(Self.tenant)-User.Read": {
+                "credential_type": "AccessToken", "secret": "at-a", "home_account_id": "\(home)", "environment": "login.microsoftonline.com",
+                "client_id": "hammer-client", "target": "User.Read", "realm": "\(Self.tenant)", "cached_at": "1795000000",
+                "expires_on": "1795003600"}},
+             "RefreshToken": {"rt": {"credential_type": "RefreshToken", "secret": "r\\u0074-a", "home_account_id": "\(home)",
+                "environment": "login.microsoftonline.com", "client_id": "hammer-client"}},
+             "IdToken": {"id": {"credential_type": "IdToken", "secret": "id-a", "home_account_id": "\(home)",
+                "environment": "login.microsoftonline.com", "realm": "\(Self.tenant)", "client_id": "hammer-client", "key_id": "k1"}}}
+            """
+        let loaded = TokenCache()
+        try await loaded.deserialize(Data(text.utf8))
+        let refreshTokens = try await loaded.refreshTokens(homeAccountID: home, environments: Self.environments, clientID: "hammer-client", familyID: nil)
+        #expect(refreshTokens.map(\.secret) == ["rt-a"])
+        let idToken = try await loaded.idToken(homeAccountID: home, clientID: "hammer-client", realm: Self.tenant, environments: Self.environments)
+        #expect(idToken?.extra["key_id"] == .string("k1"))
+
+        func sections() async throws -> [String: [String: [String: Any]]] {
+            try #require(JSONSerialization.jsonObject(with: try await loaded.serialize()) as? [String: [String: [String: Any]]])
+        }
+        let before = try await sections()
+        #expect(before["AccessToken"]?.keys.first?.contains("AccessToken-hammer-client") == true, "kept as read")
+        #expect(before["IdToken"]?.values.first?["key_id"] as? String == "k1")
+
+        try await loaded.store(CacheArtefacts(accessToken: Self.renewedToken("a")), replacingRefreshToken: nil)
+        let after = try await sections()
+        #expect(after["AccessToken"].map { Array($0.keys) } == ["\(home)-login.microsoftonline.com-accesstoken-hammer-client-\(Self.tenant)-user.read"])
+        #expect(after["AccessToken"]?.values.first?["secret"] as? String == "at-a-renewed")
+        #expect(after["RefreshToken"]?.values.first?["secret"] as? String == "rt-a")
+    }
+}
