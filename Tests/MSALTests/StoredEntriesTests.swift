@@ -70,4 +70,50 @@ struct StoredEntriesTests {
         #expect(after["AccessToken"]?.values.first?["secret"] as? String == "at-a-renewed")
         #expect(after["RefreshToken"]?.values.first?["secret"] as? String == "rt-a")
     }
+
+    /// What a read found, comparable: each section's stored spans and decoded entries' keys, and what was set aside.
+    static func summary(_ contents: UnifiedCacheFormat.Contents) -> [String] {
+        let stored = contents.stored
+        return [stored.accessTokens, stored.refreshTokens, stored.idTokens, stored.accounts, stored.appMetadata].map { found in
+            found.map { "\($0.span.key) \($0.span.value) \($0.homeAccountID) \($0.clientID) \($0.realm)" }.joined(separator: ";")
+        } + contents.accessTokens.map(UnifiedCacheFormat.key) + contents.idTokens.map(UnifiedCacheFormat.key)
+            + contents.refreshTokens.map(UnifiedCacheFormat.key) + contents.accounts.map(UnifiedCacheFormat.key)
+            + contents.opaqueEntries.keys.sorted() + contents.unknownSections.keys.sorted()
+    }
+
+    @Test("a large indented file is read in two halves at once, as it reads in one piece; a cut the head does not confirm is not used")
+    func halves() async throws {
+        let cache = TokenCache()
+        for index in 0..<400 {
+            var artefacts = CacheFolder.artefacts("u\(index)")
+            artefacts.accessToken?.secret = String(repeating: "a", count: 2000) + "\(index)"
+            try await cache.store(artefacts, replacingRefreshToken: nil)
+        }
+        let file = try await cache.serialize()
+        try file.withUnsafeBytes { bytes in
+            let split = try #require(CacheFileReading.Split(bytes), "a file over 1 MB, indented")
+            let whole = try CacheFileReading.whole(bytes)
+            var head = try #require(try CacheFileReading.head(bytes, stoppingAt: split), "the head stops at the cut")
+            head.append(try CacheFileReading.tail(bytes, from: split))
+            #expect(Self.summary(head) == Self.summary(whole))
+            #expect(whole.stored.accessTokens.count == 400 && whole.stored.accounts.count == 400)
+        }
+        #expect(Self.summary(try UnifiedCacheFormat.read(file)) == Self.summary(try file.withUnsafeBytes(CacheFileReading.whole)))
+
+        // The entry at the cut now claims another section: the head stops in the real one, so the cut is not used.
+        var text = String(decoding: file, as: UTF8.self)
+        let split = try #require(file.withUnsafeBytes { CacheFileReading.Split($0) })
+        let entry = text.utf8.index(text.utf8.startIndex, offsetBy: split.entry)
+        let close = try #require(text[entry...].firstIndex(of: "}"))
+        let claimed = split.section == "IdToken" ? "RefreshToken" : "IdToken"
+        text.insert(contentsOf: #", "credential_type": "\#(claimed)""#, at: close)
+        let misleading = Data(text.utf8)
+        try misleading.withUnsafeBytes { bytes in
+            let wrong = try #require(CacheFileReading.Split(bytes))
+            #expect(wrong.section == claimed)
+            #expect(try CacheFileReading.head(bytes, stoppingAt: wrong) == nil)
+        }
+        #expect(Self.summary(try UnifiedCacheFormat.read(misleading)) == Self.summary(try misleading.withUnsafeBytes(CacheFileReading.whole)))
+    }
 }
+

@@ -210,37 +210,52 @@ struct CacheIndex: Sendable {
 
     // MARK: Whole cache
 
-    /// Indexes `contents` in place of the current entries.
+    /// Indexes `contents` in place of the current entries. The tenant-scoped tokens and the per-account
+    /// maps are separate tables, so they are built at the same time.
     mutating func install(_ contents: UnifiedCacheFormat.Contents) {
-        realms = [:]
-        refreshTokens = [:]
-        accountEntries = [:]
-        appMetadata = [:]
         file = contents.file
-        let stored = contents.stored
+        (realms, (refreshTokens, accountEntries, appMetadata)) = concurrently(
+            { Self.realms(contents) },
+            { (Self.slots(contents.refreshTokens, contents.stored.refreshTokens, key: \.homeAccountID, storedKey: \.homeAccountID, file: contents.file),
+               Self.slots(contents.accounts, contents.stored.accounts, key: \.homeAccountID, storedKey: \.homeAccountID, file: contents.file),
+               Self.slots(contents.appMetadata, contents.stored.appMetadata, key: \.clientID, storedKey: \.clientID, file: contents.file)) })
+        unknownSections = contents.unknownSections
+        opaqueEntries = contents.opaqueEntries
+    }
+
+    private static func realms(_ contents: UnifiedCacheFormat.Contents) -> [RealmKey: RealmEntries] {
+        let (stored, file) = (contents.stored, contents.file)
+        var realms: [RealmKey: RealmEntries] = [:]
         realms.reserveCapacity(max(contents.accessTokens.count + stored.accessTokens.count, contents.idTokens.count + stored.idTokens.count))
-        refreshTokens.reserveCapacity(contents.refreshTokens.count + stored.refreshTokens.count)
-        accountEntries.reserveCapacity(contents.accounts.count + stored.accounts.count)
-        for found in stored.accessTokens {
-            realms[RealmKey(found.homeAccountID, found.clientID, found.realm), default: RealmEntries()].accessTokens.appendStored(found.span, in: file)
+        (file ?? Data()).withUnsafeBytes { bytes in
+            var (clients, tenants) = (FileStrings(bytes), FileStrings(bytes))
+            func key(_ found: StoredEntryScanner.Found) -> RealmKey {
+                RealmKey(FileStrings.string(found.homeAccountID, in: bytes), clients.string(found.clientID), tenants.string(found.realm))
+            }
+            for found in stored.accessTokens { realms[key(found), default: RealmEntries()].accessTokens.appendStored(found.span, in: file) }
+            for found in stored.idTokens { realms[key(found), default: RealmEntries()].idTokens.appendStored(found.span, in: file) }
         }
-        for found in stored.idTokens {
-            realms[RealmKey(found.homeAccountID, found.clientID, found.realm), default: RealmEntries()].idTokens.appendStored(found.span, in: file)
-        }
-        for found in stored.refreshTokens { refreshTokens[found.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].appendStored(found.span, in: file) }
-        for found in stored.accounts { accountEntries[found.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].appendStored(found.span, in: file) }
-        for found in stored.appMetadata { appMetadata[found.clientID.lowercasedIfNeeded, default: StoredEntries()].appendStored(found.span, in: file) }
         for entry in contents.accessTokens {
             realms[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: RealmEntries()].accessTokens.modify(in: file) { $0.append(entry) }
         }
         for entry in contents.idTokens {
             realms[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: RealmEntries()].idTokens.modify(in: file) { $0.append(entry) }
         }
-        for entry in contents.refreshTokens { refreshTokens[entry.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { $0.append(entry) } }
-        for entry in contents.accounts { accountEntries[entry.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { $0.append(entry) } }
-        for entry in contents.appMetadata { appMetadata[entry.clientID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { $0.append(entry) } }
-        unknownSections = contents.unknownSections
-        opaqueEntries = contents.opaqueEntries
+        return realms
+    }
+
+    /// Entries keyed by one of their fields, lower-cased: those a scan found, then decoded ones.
+    private static func slots<Entry>(_ decoded: [Entry], _ stored: [StoredEntryScanner.Found], key: KeyPath<Entry, String>,
+                                     storedKey: KeyPath<StoredEntryScanner.Found, Range<Int>>, file: Data?) -> [String: StoredEntries<Entry>] {
+        var slots: [String: StoredEntries<Entry>] = [:]
+        slots.reserveCapacity(decoded.count + stored.count)
+        (file ?? Data()).withUnsafeBytes { bytes in
+            for found in stored {
+                slots[FileStrings.string(found[keyPath: storedKey], in: bytes).lowercasedIfNeeded, default: StoredEntries()].appendStored(found.span, in: file)
+            }
+        }
+        for entry in decoded { slots[entry[keyPath: key].lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { $0.append(entry) } }
+        return slots
     }
 
     /// Everything in the cache, for encoding, in the groups the index keeps (the entries are not copied).

@@ -60,21 +60,42 @@ struct CacheJSONReader {
 
     /// ``object(_:)`` with keys not yet made into strings.
     mutating func objectWithKeys(_ member: (inout CacheJSONReader, Key) throws -> Void) throws {
+        guard try openObject() else { return }
+        repeat {
+            try member(&self, try memberKey())
+        } while try nextMember()
+    }
+
+    /// Reads an object's `{`; false when `}` follows at once (the object is empty and read).
+    mutating func openObject() throws -> Bool {
         try expect(UInt8(ascii: "{"))
         skipWhitespace()
-        if peek() == UInt8(ascii: "}") { position += 1; return }
-        while true {
-            skipWhitespace()
-            let key = try rawString()
-            try expect(UInt8(ascii: ":"))
-            try member(&self, key)
-            skipWhitespace()
-            switch next() {
-            case UInt8(ascii: ","): continue
-            case UInt8(ascii: "}"): return
-            default: throw Malformed(offset: position - 1, reason: "expected ',' or '}'")
-            }
+        guard peek() == UInt8(ascii: "}") else { return true }
+        position += 1
+        return false
+    }
+
+    /// Reads a member's key and the `:` after it; the value is next.
+    mutating func memberKey() throws -> Key {
+        let key = try rawString()
+        try expect(UInt8(ascii: ":"))
+        return key
+    }
+
+    /// Reads what follows a member's value: true after a `,` (another member follows), false after the `}`.
+    mutating func nextMember() throws -> Bool {
+        skipWhitespace()
+        switch next() {
+        case UInt8(ascii: ","): return true
+        case UInt8(ascii: "}"): return false
+        default: throw Malformed(offset: position - 1, reason: "expected ',' or '}'")
         }
+    }
+
+    /// The offset of the next byte that is not whitespace.
+    mutating func nextValueOffset() -> Int {
+        skipWhitespace()
+        return position
     }
 
     /// An object's members in order, keys lowercased (cache fields are case-insensitive across SDKs).

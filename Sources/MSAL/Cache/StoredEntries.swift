@@ -6,6 +6,29 @@ struct StoredSpan: Sendable {
     let value: Range<Int>
 }
 
+/// Strings made from a cache file's bytes, the previous one reused when the bytes repeat (most entries
+/// of a file share a client and a tenant).
+struct FileStrings {
+    private let bytes: UnsafeRawBufferPointer
+    private var previous: (range: Range<Int>, string: String)?
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    mutating func string(_ range: Range<Int>) -> String {
+        if let previous, previous.range.count == range.count,
+           range.isEmpty || memcmp(bytes.baseAddress! + previous.range.lowerBound, bytes.baseAddress! + range.lowerBound, range.count) == 0 {
+            return previous.string
+        }
+        let string = Self.string(range, in: bytes)
+        previous = (range, string)
+        return string
+    }
+
+    static func string(_ range: Range<Int>, in bytes: UnsafeRawBufferPointer) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+}
+
 /// An entry type the cache file holds, read from the fields ``CacheEntryReader`` found.
 protocol StoredCacheEntry: Sendable {
     init?(_ fields: borrowing CacheEntryReader)

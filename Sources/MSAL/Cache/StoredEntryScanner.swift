@@ -9,21 +9,18 @@ import Foundation
 struct StoredEntryScanner {
     typealias Field = CacheEntryReader.Field
 
-    /// An entry left as a span of the file, with the fields the index files it under (empty when the
-    /// section does not use them).
+    /// An entry left as a span of the file, with where the fields the index files it under lie in the
+    /// file (empty when the section does not use them). Plain offsets: nothing to count references of.
     struct Found: Sendable {
         let span: StoredSpan
-        let homeAccountID: String
-        let clientID: String
-        let realm: String
+        let homeAccountID: Range<Int>
+        let clientID: Range<Int>
+        let realm: Range<Int>
     }
 
     enum Section { case accessToken, refreshToken, idToken, account, appMetadata }
 
     private var values = [UnsafeRawBufferPointer?](repeating: nil, count: Field.allCases.count)
-    /// The previous entry's client and tenant, shared by most entries of a file.
-    private var previousClient: (raw: UnsafeRawBufferPointer, string: String)?
-    private var previousRealm: (raw: UnsafeRawBufferPointer, string: String)?
 
     /// Reads the entry object at the reader's position, moving past it unless this returns `nil`.
     ///
@@ -33,12 +30,12 @@ struct StoredEntryScanner {
         guard let rawKey = key.raw, let end = readPlainObject(reader.bytes, from: start), hasRequiredFields(section) else { return nil }
         reader.position = end
         let span = StoredSpan(key: reader.range(of: rawKey), value: start..<end)
+        let (values, reader) = (values, reader)
+        func range(_ field: Field) -> Range<Int> { values[field.rawValue].map(reader.range(of:)) ?? 0..<0 }
         switch section {
-        case .accessToken, .idToken:
-            return Found(span: span, homeAccountID: text(.homeAccountID), clientID: shared(.clientID, &previousClient),
-                         realm: shared(.realm, &previousRealm))
-        case .refreshToken, .account: return Found(span: span, homeAccountID: text(.homeAccountID), clientID: "", realm: "")
-        case .appMetadata: return Found(span: span, homeAccountID: "", clientID: shared(.clientID, &previousClient), realm: "")
+        case .accessToken, .idToken: return Found(span: span, homeAccountID: range(.homeAccountID), clientID: range(.clientID), realm: range(.realm))
+        case .refreshToken, .account: return Found(span: span, homeAccountID: range(.homeAccountID), clientID: 0..<0, realm: 0..<0)
+        case .appMetadata: return Found(span: span, homeAccountID: 0..<0, clientID: range(.clientID), realm: 0..<0)
         }
     }
 
@@ -71,18 +68,6 @@ struct StoredEntryScanner {
         case .account: return has(.homeAccountID) && has(.environment)
         case .appMetadata: return has(.clientID) && has(.environment)
         }
-    }
-
-    private func text(_ field: Field) -> String { String(decoding: values[field.rawValue]!, as: UTF8.self) }
-
-    private func shared(_ field: Field, _ previous: inout (raw: UnsafeRawBufferPointer, string: String)?) -> String {
-        guard let raw = values[field.rawValue] else { return "" }
-        if let last = previous, last.raw.count == raw.count, raw.count == 0 || memcmp(last.raw.baseAddress!, raw.baseAddress!, raw.count) == 0 {
-            return last.string
-        }
-        let string = String(decoding: raw, as: UTF8.self)
-        previous = (raw, string)
-        return string
     }
 }
 
@@ -118,9 +103,11 @@ private struct PlainCursor {
         return UnsafeRawBufferPointer(start: next, count: length)
     }
 
+    /// Indentation eight spaces at a time.
     private mutating func skipWhitespace() {
         while next < end {
             switch next.pointee {
+            case 0x20 where end - next >= 8 && UnsafeRawPointer(next).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020: next += 8
             case 0x20, 0x0A, 0x0D, 0x09: next += 1
             default: return
             }

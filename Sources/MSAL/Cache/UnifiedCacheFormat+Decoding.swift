@@ -10,52 +10,23 @@ extension UnifiedCacheFormat {
         var appMetadata: [StoredEntryScanner.Found] = []
     }
 
-    /// Reads a cache file, leaving entries in the canonical shape as spans of `data` (decoded on first
-    /// use) and decoding the others; entries missing required fields are kept aside as opaque, unknown
-    /// data is kept.
+    /// Reads a cache file, leaving entries whose fields the scan can take as spans of `data` (decoded on
+    /// first use) and decoding the others; entries missing required fields are kept aside as opaque,
+    /// unknown data is kept. A large indented file is read in two halves at once (see ``CacheFileReading``).
     ///
     /// - Throws: ``MSALError`` `cacheCorrupted` when the bytes are not a JSON object.
     static func read(_ data: Data) throws -> Contents {
         do {
-            var contents = Contents()
-            try data.withUnsafeBytes { raw in
-                var reader = CacheJSONReader(raw)
-                guard reader.nextIsObject() else { throw CacheJSONReader.Malformed(offset: 0, reason: "not a JSON object") }
-                var entries = CacheEntryReader()
-                var scanner = StoredEntryScanner()
-                try reader.object { reader, name in
-                    guard let canonical = sections.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }), reader.nextIsObject() else {
-                        contents.unknownSections[name] = try reader.value()
-                        return
+            var contents = try data.withUnsafeBytes { bytes in
+                if let split = CacheFileReading.Split(bytes) {
+                    let (head, tail) = concurrently({ try? CacheFileReading.head(bytes, stoppingAt: split) },
+                                                    { try? CacheFileReading.tail(bytes, from: split) })
+                    if var head, let tail {
+                        head.append(tail)
+                        return head
                     }
-                    let section: StoredEntryScanner.Section = switch canonical {
-                    case "AccessToken": .accessToken
-                    case "RefreshToken": .refreshToken
-                    case "IdToken": .idToken
-                    case "Account": .account
-                    default: .appMetadata
-                    }
-                    var stored: [StoredEntryScanner.Found] = []
-                    try reader.objectWithKeys { reader, key in
-                        guard reader.nextIsObject() else {
-                            contents.opaqueEntries[canonical, default: [:]][key.string] = try reader.value()
-                            return
-                        }
-                        let start = reader.position
-                        if let found = scanner.scan(&reader, section, key: key) {
-                            stored.append(found)
-                            return
-                        }
-                        reader.position = start
-                        try entries.read(&reader)
-                        if !contents.append(entries, to: section) {
-                            reader.position = start
-                            contents.opaqueEntries[canonical, default: [:]][key.string] = try reader.value()
-                        }
-                    }
-                    contents.stored.append(stored, to: section)
                 }
-                try reader.finish()
+                return try CacheFileReading.whole(bytes)
             }
             contents.file = data
             return contents
@@ -83,7 +54,7 @@ extension UnifiedCacheFormat {
 
 extension UnifiedCacheFormat.StoredContents {
     /// Adds a section's entries (moved when the section has none yet, as in every valid file).
-    fileprivate mutating func append(_ found: consuming [StoredEntryScanner.Found], to section: StoredEntryScanner.Section) {
+    mutating func append(_ found: consuming [StoredEntryScanner.Found], to section: StoredEntryScanner.Section) {
         func add(_ list: inout [StoredEntryScanner.Found]) {
             if list.isEmpty { list = found } else { list += found }
         }
@@ -98,8 +69,24 @@ extension UnifiedCacheFormat.StoredContents {
 }
 
 extension UnifiedCacheFormat.Contents {
+    /// Adds what a later part of the same file held (later members win, as in one read).
+    mutating func append(_ later: Self) {
+        accessTokens += later.accessTokens
+        refreshTokens += later.refreshTokens
+        idTokens += later.idTokens
+        accounts += later.accounts
+        appMetadata += later.appMetadata
+        unknownSections.merge(later.unknownSections) { _, new in new }
+        opaqueEntries.merge(later.opaqueEntries) { old, new in old.merging(new) { _, newer in newer } }
+        stored.append(later.stored.accessTokens, to: .accessToken)
+        stored.append(later.stored.refreshTokens, to: .refreshToken)
+        stored.append(later.stored.idTokens, to: .idToken)
+        stored.append(later.stored.accounts, to: .account)
+        stored.append(later.stored.appMetadata, to: .appMetadata)
+    }
+
     /// Adds the entry `fields` hold to `section`; false when it lacks what the section requires.
-    fileprivate mutating func append(_ fields: borrowing CacheEntryReader, to section: StoredEntryScanner.Section) -> Bool {
+    mutating func append(_ fields: borrowing CacheEntryReader, to section: StoredEntryScanner.Section) -> Bool {
         switch section {
         case .accessToken: fields.accessToken().map { accessTokens.append($0) } != nil
         case .refreshToken: fields.refreshToken().map { refreshTokens.append($0) } != nil
