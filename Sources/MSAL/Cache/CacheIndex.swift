@@ -31,6 +31,11 @@ struct CacheIndex: Sendable {
     private struct RealmEntries {
         var accessTokens = StoredEntries<AccessTokenEntry>()
         var idTokens = StoredEntries<IDTokenEntry>()
+
+        mutating func appendStored(_ accessToken: StoredSpan, _ idToken: StoredSpan, in file: Data?) {
+            accessTokens.appendStored(accessToken, in: file)
+            idTokens.appendStored(idToken, in: file)
+        }
     }
 
     private var realms: [RealmKey: RealmEntries] = [:]
@@ -214,26 +219,29 @@ struct CacheIndex: Sendable {
     /// maps are separate tables, so they are built at the same time.
     mutating func install(_ contents: UnifiedCacheFormat.Contents) {
         file = contents.file
-        (realms, (refreshTokens, accountEntries, appMetadata)) = concurrently(
-            { Self.realms(contents) },
-            { (Self.slots(contents.refreshTokens, contents.stored.refreshTokens, key: \.homeAccountID, storedKey: \.homeAccountID, file: contents.file),
-               Self.slots(contents.accounts, contents.stored.accounts, key: \.homeAccountID, storedKey: \.homeAccountID, file: contents.file),
-               Self.slots(contents.appMetadata, contents.stored.appMetadata, key: \.clientID, storedKey: \.clientID, file: contents.file)) })
+        (realms, (refreshTokens, accountEntries, appMetadata)) = concurrently({ Self.realms(contents) }, { Self.accountSlots(contents) })
         unknownSections = contents.unknownSections
         opaqueEntries = contents.opaqueEntries
     }
 
+    /// The access and ID tokens by account, client and tenant. A file lists an account's access and ID
+    /// tokens in the same order, so they are taken in pairs: a matching pair is filed with one lookup.
     private static func realms(_ contents: UnifiedCacheFormat.Contents) -> [RealmKey: RealmEntries] {
         let (stored, file) = (contents.stored, contents.file)
         var realms: [RealmKey: RealmEntries] = [:]
         realms.reserveCapacity(max(contents.accessTokens.count + stored.accessTokens.count, contents.idTokens.count + stored.idTokens.count))
-        (file ?? Data()).withUnsafeBytes { bytes in
-            var (clients, tenants) = (FileStrings(bytes), FileStrings(bytes))
-            func key(_ found: StoredEntryScanner.Found) -> RealmKey {
-                RealmKey(FileStrings.string(found.homeAccountID, in: bytes), clients.string(found.clientID), tenants.string(found.realm))
+        let (accessTokens, idTokens) = (stored.accessTokens, stored.idTokens)
+        for index in 0..<max(accessTokens.count, idTokens.count) {
+            let accessToken = index < accessTokens.count ? accessTokens[index] : nil
+            let idToken = index < idTokens.count ? idTokens[index] : nil
+            let accessTokenKey = accessToken.map { RealmKey($0.homeAccountID, $0.clientID, $0.realm) }
+            let idTokenKey = idToken.map { RealmKey($0.homeAccountID, $0.clientID, $0.realm) }
+            if let accessToken, let idToken, let accessTokenKey, accessTokenKey == idTokenKey {
+                realms[accessTokenKey, default: RealmEntries()].appendStored(accessToken.span, idToken.span, in: file)
+                continue
             }
-            for found in stored.accessTokens { realms[key(found), default: RealmEntries()].accessTokens.appendStored(found.span, in: file) }
-            for found in stored.idTokens { realms[key(found), default: RealmEntries()].idTokens.appendStored(found.span, in: file) }
+            if let accessToken, let accessTokenKey { realms[accessTokenKey, default: RealmEntries()].accessTokens.appendStored(accessToken.span, in: file) }
+            if let idToken, let idTokenKey { realms[idTokenKey, default: RealmEntries()].idTokens.appendStored(idToken.span, in: file) }
         }
         for entry in contents.accessTokens {
             realms[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: RealmEntries()].accessTokens.modify(in: file) { $0.append(entry) }
@@ -244,18 +252,24 @@ struct CacheIndex: Sendable {
         return realms
     }
 
-    /// Entries keyed by one of their fields, lower-cased: those a scan found, then decoded ones.
-    private static func slots<Entry>(_ decoded: [Entry], _ stored: [StoredEntryScanner.Found], key: KeyPath<Entry, String>,
-                                     storedKey: KeyPath<StoredEntryScanner.Found, Range<Int>>, file: Data?) -> [String: StoredEntries<Entry>] {
-        var slots: [String: StoredEntries<Entry>] = [:]
-        slots.reserveCapacity(decoded.count + stored.count)
-        (file ?? Data()).withUnsafeBytes { bytes in
-            for found in stored {
-                slots[FileStrings.string(found[keyPath: storedKey], in: bytes).lowercasedIfNeeded, default: StoredEntries()].appendStored(found.span, in: file)
-            }
+    /// Refresh tokens and account entries by home account, app metadata by client.
+    private static func accountSlots(_ contents: UnifiedCacheFormat.Contents)
+        -> ([String: StoredEntries<RefreshTokenEntry>], [String: StoredEntries<AccountEntry>], [String: StoredEntries<AppMetadataEntry>]) {
+        let (stored, file) = (contents.stored, contents.file)
+        var refreshTokens: [String: StoredEntries<RefreshTokenEntry>] = [:]
+        var accounts: [String: StoredEntries<AccountEntry>] = [:]
+        var appMetadata: [String: StoredEntries<AppMetadataEntry>] = [:]
+        refreshTokens.reserveCapacity(contents.refreshTokens.count + stored.refreshTokens.count)
+        accounts.reserveCapacity(contents.accounts.count + stored.accounts.count)
+        for found in stored.refreshTokens {
+            refreshTokens[found.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].appendStored(found.span, in: file)
         }
-        for entry in decoded { slots[entry[keyPath: key].lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { $0.append(entry) } }
-        return slots
+        for found in stored.accounts { accounts[found.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].appendStored(found.span, in: file) }
+        for found in stored.appMetadata { appMetadata[found.clientID.lowercasedIfNeeded, default: StoredEntries()].appendStored(found.span, in: file) }
+        for entry in contents.refreshTokens { refreshTokens[entry.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { $0.append(entry) } }
+        for entry in contents.accounts { accounts[entry.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { $0.append(entry) } }
+        for entry in contents.appMetadata { appMetadata[entry.clientID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { $0.append(entry) } }
+        return (refreshTokens, accounts, appMetadata)
     }
 
     /// Everything in the cache, for encoding, in the groups the index keeps (the entries are not copied).

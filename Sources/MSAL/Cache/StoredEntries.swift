@@ -6,26 +6,20 @@ struct StoredSpan: Sendable {
     let value: Range<Int>
 }
 
-/// Strings made from a cache file's bytes, the previous one reused when the bytes repeat (most entries
-/// of a file share a client and a tenant).
+/// Strings made from bytes, the previous one reused when the bytes repeat (most entries of a file
+/// share a client and a tenant). The bytes must stay valid while this is used.
 struct FileStrings {
-    private let bytes: UnsafeRawBufferPointer
-    private var previous: (range: Range<Int>, string: String)?
+    private var previous: (raw: UnsafeRawBufferPointer, string: String)?
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-    mutating func string(_ range: Range<Int>) -> String {
-        if let previous, previous.range.count == range.count,
-           range.isEmpty || memcmp(bytes.baseAddress! + previous.range.lowerBound, bytes.baseAddress! + range.lowerBound, range.count) == 0 {
+    /// - Parameter raw: the bytes; `nil` for an absent field (an empty string).
+    mutating func string(_ raw: UnsafeRawBufferPointer?) -> String {
+        guard let raw else { return "" }
+        if let previous, previous.raw.count == raw.count, raw.isEmpty || memcmp(previous.raw.baseAddress!, raw.baseAddress!, raw.count) == 0 {
             return previous.string
         }
-        let string = Self.string(range, in: bytes)
-        previous = (range, string)
+        let string = String(decoding: raw, as: UTF8.self)
+        previous = (raw, string)
         return string
-    }
-
-    static func string(_ range: Range<Int>, in bytes: UnsafeRawBufferPointer) -> String {
-        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 }
 

@@ -9,18 +9,21 @@ import Foundation
 struct StoredEntryScanner {
     typealias Field = CacheEntryReader.Field
 
-    /// An entry left as a span of the file, with where the fields the index files it under lie in the
-    /// file (empty when the section does not use them). Plain offsets: nothing to count references of.
+    /// An entry left as a span of the file, with the fields the index files it under (empty when the
+    /// section does not use them), made while the scan has the bytes at hand.
     struct Found: Sendable {
         let span: StoredSpan
-        let homeAccountID: Range<Int>
-        let clientID: Range<Int>
-        let realm: Range<Int>
+        let homeAccountID: String
+        let clientID: String
+        let realm: String
     }
 
     enum Section { case accessToken, refreshToken, idToken, account, appMetadata }
 
     private var values = [UnsafeRawBufferPointer?](repeating: nil, count: Field.allCases.count)
+    /// The client and tenant of earlier entries, shared by most entries of a file.
+    private var clients = FileStrings()
+    private var tenants = FileStrings()
 
     /// Reads the entry object at the reader's position, moving past it unless this returns `nil`.
     ///
@@ -30,14 +33,16 @@ struct StoredEntryScanner {
         guard let rawKey = key.raw, let end = readPlainObject(reader.bytes, from: start), hasRequiredFields(section) else { return nil }
         reader.position = end
         let span = StoredSpan(key: reader.range(of: rawKey), value: start..<end)
-        let (values, reader) = (values, reader)
-        func range(_ field: Field) -> Range<Int> { values[field.rawValue].map(reader.range(of:)) ?? 0..<0 }
         switch section {
-        case .accessToken, .idToken: return Found(span: span, homeAccountID: range(.homeAccountID), clientID: range(.clientID), realm: range(.realm))
-        case .refreshToken, .account: return Found(span: span, homeAccountID: range(.homeAccountID), clientID: 0..<0, realm: 0..<0)
-        case .appMetadata: return Found(span: span, homeAccountID: 0..<0, clientID: range(.clientID), realm: 0..<0)
+        case .accessToken, .idToken:
+            return Found(span: span, homeAccountID: text(.homeAccountID), clientID: clients.string(values[Field.clientID.rawValue]),
+                         realm: tenants.string(values[Field.realm.rawValue]))
+        case .refreshToken, .account: return Found(span: span, homeAccountID: text(.homeAccountID), clientID: "", realm: "")
+        case .appMetadata: return Found(span: span, homeAccountID: "", clientID: clients.string(values[Field.clientID.rawValue]), realm: "")
         }
     }
+
+    private func text(_ field: Field) -> String { values[field.rawValue].map { String(decoding: $0, as: UTF8.self) } ?? "" }
 
     /// Reads an object of plain members (`{"name": "value", …}`, known names, each once, no escapes)
     /// starting at `start`, noting each field's value; the offset past it, or `nil` for anything else.
