@@ -1,8 +1,10 @@
-// The token cache file: `UnifiedCacheFormat.decode` (CacheJSONReader + CacheEntryReader) and, for
-// every file it accepts, `encode`: what the library writes back must read again and hold every usable
-// entry it read, and writing settles: the second write is a fixed point (writing what it reads back
-// changes nothing). Not the first: a file with a field twice whose first value is unusable (`"x"`)
+// The token cache file: `UnifiedCacheFormat.decode` (CacheJSONReader, StoredEntryScanner, CacheEntryReader)
+// and, for every file it accepts, `encode`: what the library writes back must read again and hold every
+// usable entry it read, and writing settles: the second write is a fixed point (writing what it reads
+// back changes nothing). Not the first: a file with a field twice whose first value is unusable (`"x"`)
 // keeps the second as an extra field, written after the known ones, and read as the field next time.
+// Written as the cache writes after a load (entries the scan kept copied from the file), the file must
+// read back to the same entries as when every entry is written from its fields.
 import Foundation
 import FuzzSupport
 @testable import MSAL
@@ -38,6 +40,20 @@ func fuzzCacheFile(_ file: Data) {
     kept("AppMetadata", contents.appMetadata, reread.appMetadata, Format.key)
     for (name, value) in contents.unknownSections where !Format.sections.contains(name) {
         invariant(reread.unknownSections[name] == value, "unknown section \(name) is kept")
+    }
+    if contents.opaqueEntries.isEmpty {
+        guard let copied = try? UnifiedCacheFormat.decode(UnifiedCacheFormat.encode(UnifiedCacheFormat.read(file))) else {
+            invariant(false, "a cache written from the file's own bytes reads again")
+            return
+        }
+        func same<Entry: Equatable>(_ section: String, _ before: [Entry], _ after: [Entry]) {
+            invariant(before.count == after.count && before.allSatisfy(after.contains), "\(section) entries copied from the file read back the same")
+        }
+        same("AccessToken", reread.accessTokens, copied.accessTokens)
+        same("RefreshToken", reread.refreshTokens, copied.refreshTokens)
+        same("IdToken", reread.idTokens, copied.idTokens)
+        same("Account", reread.accounts, copied.accounts)
+        same("AppMetadata", reread.appMetadata, copied.appMetadata)
     }
     guard let second = try? UnifiedCacheFormat.encode(reread),
           let third = try? UnifiedCacheFormat.encode(UnifiedCacheFormat.decode(second))

@@ -216,10 +216,12 @@ struct CacheIndex: Sendable {
     // MARK: Whole cache
 
     /// Indexes `contents` in place of the current entries. The tenant-scoped tokens and the per-account
-    /// maps are separate tables, so they are built at the same time.
+    /// maps are separate tables, so for a large file they are built at the same time.
     mutating func install(_ contents: UnifiedCacheFormat.Contents) {
         file = contents.file
-        (realms, (refreshTokens, accountEntries, appMetadata)) = concurrently({ Self.realms(contents) }, { Self.accountSlots(contents) })
+        let stored = contents.stored
+        let large = stored.accessTokens.count + stored.idTokens.count + stored.refreshTokens.count + stored.accounts.count >= 4096
+        (realms, (refreshTokens, accountEntries, appMetadata)) = concurrently(parallel: large, { Self.realms(contents) }, { Self.accountSlots(contents) })
         unknownSections = contents.unknownSections
         opaqueEntries = contents.opaqueEntries
     }

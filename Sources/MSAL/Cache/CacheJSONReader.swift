@@ -98,14 +98,6 @@ struct CacheJSONReader {
         return position
     }
 
-    /// An object's members in order, keys lowercased (cache fields are case-insensitive across SDKs).
-    mutating func pairs() throws -> [(String, CacheValue)] {
-        var out: [(String, CacheValue)] = []
-        out.reserveCapacity(12)
-        try object { reader, key in out.append((key.lowercasedIfNeeded, try reader.value())) }
-        return out
-    }
-
     mutating func value() throws -> CacheValue {
         skipWhitespace()
         switch peek() {
