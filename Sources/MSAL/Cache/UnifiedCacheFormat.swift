@@ -40,9 +40,9 @@ enum UnifiedCacheFormat {
     /// - Parameter buffers: where the output buffer comes from and returns to.
     static func encode(_ contents: Contents, buffers: SerializationBuffers? = nil) throws -> Data {
         func groups<Entry>(_ entries: [Entry], _ stored: [StoredEntryScanner.Found]) -> [StoredEntries<Entry>] {
-            var group = StoredEntries(entries)
-            for found in stored { group.appendStored(found.span, in: contents.file) }
-            return [group]
+            var kept = StoredEntries<Entry>()
+            for found in stored { kept.appendStored(found.span, in: contents.file) }
+            return [StoredEntries(entries), kept]
         }
         let stored = contents.stored
         return try encode(EntryGroups(file: contents.file, accessTokens: groups(contents.accessTokens, stored.accessTokens),
