@@ -84,7 +84,7 @@ struct StoredEntriesTests {
     @Test("a large indented file is read in two halves at once, as it reads in one piece; a cut the head does not confirm is not used")
     func halves() async throws {
         let cache = TokenCache()
-        for index in 0..<400 {
+        for index in 0..<1100 {
             var artefacts = CacheFolder.artefacts("u\(index)")
             artefacts.accessToken?.secret = String(repeating: "a", count: 2000) + "\(index)"
             try await cache.store(artefacts, replacingRefreshToken: nil)
@@ -96,21 +96,23 @@ struct StoredEntriesTests {
             var head = try #require(try CacheFileReading.head(bytes, stoppingAt: split), "the head stops at the cut")
             head.append(try CacheFileReading.tail(bytes, from: split))
             #expect(Self.summary(head) == Self.summary(whole))
-            #expect(whole.stored.accessTokens.count == 400 && whole.stored.accounts.count == 400)
+            #expect(whole.stored.accessTokens.count == 1100 && whole.stored.accounts.count == 1100)
         }
         #expect(Self.summary(try UnifiedCacheFormat.read(file)) == Self.summary(try file.withUnsafeBytes(CacheFileReading.whole)))
+        let loaded = TokenCache()
+        try await loaded.deserialize(file)  // large enough for the index's tables to be built on two threads
+        #expect(try await loaded.accounts().count == 1100)
+        let refreshTokens = try await loaded.refreshTokens(homeAccountID: "u7.\(Self.tenant)", environments: Self.environments,
+                                                           clientID: "hammer-client", familyID: nil)
+        #expect(refreshTokens.map(\.secret) == ["rt-u7"])
 
-        // The entry at the cut now claims another section: the head stops in the real one, so the cut is not used.
-        var text = String(decoding: file, as: UTF8.self)
-        let split = try #require(file.withUnsafeBytes { CacheFileReading.Split($0) })
-        let entry = text.utf8.index(text.utf8.startIndex, offsetBy: split.entry)
-        let close = try #require(text[entry...].firstIndex(of: "}"))
-        let claimed = split.section == "IdToken" ? "RefreshToken" : "IdToken"
-        text.insert(contentsOf: #", "credential_type": "\#(claimed)""#, at: close)
-        let misleading = Data(text.utf8)
+        // Every entry now claims to be app metadata, so the cut's guessed section is wrong wherever it falls:
+        // the head stops in the real section, and the cut is not used.
+        let claim = ",\n            \"credential_type\": \"AppMetadata\"\n        }"
+        let misleading = Data(String(decoding: file, as: UTF8.self).replacingOccurrences(of: "\n        }", with: claim).utf8)
         try misleading.withUnsafeBytes { bytes in
             let wrong = try #require(CacheFileReading.Split(bytes))
-            #expect(wrong.section == claimed)
+            #expect(wrong.section == "AppMetadata")
             #expect(try CacheFileReading.head(bytes, stoppingAt: wrong) == nil)
         }
         #expect(Self.summary(try UnifiedCacheFormat.read(misleading)) == Self.summary(try misleading.withUnsafeBytes(CacheFileReading.whole)))
