@@ -117,5 +117,13 @@ struct StoredEntriesTests {
         }
         #expect(Self.summary(try UnifiedCacheFormat.read(misleading)) == Self.summary(try misleading.withUnsafeBytes(CacheFileReading.whole)))
     }
-}
 
+    @Test("two load steps run at once give both results, and the thread never keeps the step it ran (found by msal-bench: a crash)")
+    func concurrentSteps() {
+        for index in 0..<500 {
+            let (first, second) = concurrently({ index * 2 }, { "\(index)" })
+            #expect(first == index * 2 && second == "\(index)")
+        }
+        #expect(concurrently(parallel: false, { 1 }, { 2 }) == (1, 2))
+    }
+}

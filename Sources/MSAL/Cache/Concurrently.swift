@@ -9,15 +9,8 @@ import Locking
 func concurrently<A, B: Sendable>(parallel: Bool = true, _ first: () -> A, _ second: () -> B) -> (A, B) {
     guard parallel else { return (first(), second()) }
     return withoutActuallyEscaping(second) { second in
-        let handoff = Handoff<B>()
-        // Safe to send: `second` runs once, on the new thread, and this function waits for it to end
-        // before returning, so it never outlives the call.
-        nonisolated(unsafe) let run = second
-        Thread {
-            let result = run()
-            handoff.result.withLock { $0 = result }
-            handoff.done.signal()
-        }.start()
+        let handoff = Handoff<B>(second)
+        Thread { handoff.run() }.start()
         let firstResult = first()
         handoff.done.wait()
         return (firstResult, handoff.result.withLock { $0.take()! })
@@ -25,6 +18,18 @@ func concurrently<A, B: Sendable>(parallel: Bool = true, _ first: () -> A, _ sec
 }
 
 private final class Handoff<B: Sendable>: Sendable {
+    /// Set before the thread starts, then run and dropped by it alone (the thread may outlive the call,
+    /// the closure must not), so never used by two threads at once.
+    private nonisolated(unsafe) var work: (() -> B)?
     let result = Locked<B?>(nil)
     let done = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping () -> B) { self.work = work }
+
+    func run() {
+        let value = work!()
+        work = nil
+        result.withLock { $0 = value }
+        done.signal()
+    }
 }
