@@ -8,7 +8,8 @@ struct StoredSpan: Sendable {
 
 /// An entry type the cache file holds, read from the fields ``CacheEntryReader`` found.
 protocol StoredCacheEntry: Sendable {
-    init?(_ fields: borrowing CacheEntryReader)
+    /// The entry `fields` hold, or `nil` when they lack what this kind of entry requires.
+    static func read(from fields: borrowing CacheEntryReader) -> Self?
 }
 
 /// One index slot's entries (an account's refresh tokens, say). Entries read from a cache file stay
@@ -65,43 +66,28 @@ struct StoredEntries<Entry: StoredCacheEntry>: Sendable {
             return spans.compactMap { span in
                 var reader = CacheJSONReader(UnsafeRawBufferPointer(rebasing: bytes[span.value]))
                 guard (try? fields.read(&reader)) != nil else { return nil }
-                return Entry(fields)
+                return Entry.read(from: fields)
             }
         }
     }
 }
 
 extension AccessTokenEntry: StoredCacheEntry {
-    init?(_ fields: borrowing CacheEntryReader) {
-        guard let entry = fields.accessToken() else { return nil }
-        self = entry
-    }
+    static func read(from fields: borrowing CacheEntryReader) -> Self? { fields.accessToken() }
 }
 
 extension RefreshTokenEntry: StoredCacheEntry {
-    init?(_ fields: borrowing CacheEntryReader) {
-        guard let entry = fields.refreshToken() else { return nil }
-        self = entry
-    }
+    static func read(from fields: borrowing CacheEntryReader) -> Self? { fields.refreshToken() }
 }
 
 extension IDTokenEntry: StoredCacheEntry {
-    init?(_ fields: borrowing CacheEntryReader) {
-        guard let entry = fields.idToken() else { return nil }
-        self = entry
-    }
+    static func read(from fields: borrowing CacheEntryReader) -> Self? { fields.idToken() }
 }
 
 extension AccountEntry: StoredCacheEntry {
-    init?(_ fields: borrowing CacheEntryReader) {
-        guard let entry = fields.account() else { return nil }
-        self = entry
-    }
+    static func read(from fields: borrowing CacheEntryReader) -> Self? { fields.account() }
 }
 
 extension AppMetadataEntry: StoredCacheEntry {
-    init?(_ fields: borrowing CacheEntryReader) {
-        guard let entry = fields.appMetadata() else { return nil }
-        self = entry
-    }
+    static func read(from fields: borrowing CacheEntryReader) -> Self? { fields.appMetadata() }
 }
