@@ -5,31 +5,51 @@ import MSAL
 /// ``TokenCache`` (parse and index) and `serialize` back to bytes, against MSAL Python's
 /// `SerializableTokenCache.deserialize` and `serialize` of the same file (`bench/msal_python_cache_file.py`).
 /// Each round loads into a new cache and saves it twice: a process's first save, then a later one (an app
-/// saves its cache after every change).
+/// saves its cache after every change). When MSAL Python runs beside it, each of its rounds follows one of
+/// ours, so every ratio compares two rounds run under the same conditions (a shared VM's speed drifts).
 struct CacheFileBenchmark {
     let accounts: Int
     let rounds: Int
 
-    struct Result {
-        let fileBytes: Int
-        let load: Duration
-        let firstSave: Duration
-        let laterSave: Duration
+    /// One round's times, in milliseconds.
+    struct Figures {
+        let load: Double
+        let firstSave: Double
+        let laterSave: Double
     }
 
-    func run(file: URL) async throws -> Result {
+    struct Round {
+        let ours: Figures
+        let python: Figures?
+    }
+
+    struct Result {
+        let fileBytes: Int
+        let rounds: [Round]
+    }
+
+    /// - Parameter python: starts MSAL Python's rounds on the file once it is written; `nil` runs ours alone.
+    /// - Throws: when the file cannot be written or read back, or MSAL Python's script fails.
+    func run(file: URL, python: ((URL) throws -> PythonRounds)?) async throws -> Result {
         let data = try JSONSerialization.data(withJSONObject: Self.document(accounts: accounts), options: [.prettyPrinted, .sortedKeys])
         try data.write(to: file)
-        var (loads, firstSaves, laterSaves): ([Duration], [Duration], [Duration]) = ([], [], [])
+        let anchor = try python?(file)
+        defer { anchor?.finish() }
         let clock = ContinuousClock()
+        var results: [Round] = []
         for _ in 0..<rounds {
             let cache = TokenCache()
-            loads.append(try await clock.measure { try await cache.deserialize(data) })
-            firstSaves.append(try await clock.measure { _ = try await cache.serialize() })
-            laterSaves.append(try await clock.measure { _ = try await cache.serialize() })
+            let load = try await clock.measure { try await cache.deserialize(data) }
+            let firstSave = try await clock.measure { _ = try await cache.serialize() }
+            let laterSave = try await clock.measure { _ = try await cache.serialize() }
+            let theirs = try anchor.map { anchor in
+                let figures = try anchor.next()
+                return Figures(load: figures["load_ms"] ?? 0, firstSave: figures["save_ms"] ?? 0, laterSave: figures["save_again_ms"] ?? 0)
+            }
+            results.append(Round(ours: Figures(load: load.microseconds / 1000, firstSave: firstSave.microseconds / 1000, laterSave: laterSave.microseconds / 1000),
+                                 python: theirs))
         }
-        let median = { (samples: [Duration]) in samples.sorted()[rounds / 2] }
-        return Result(fileBytes: data.count, load: median(loads), firstSave: median(firstSaves), laterSave: median(laterSaves))
+        return Result(fileBytes: data.count, rounds: results)
     }
 
     /// `count` accounts signed in to one app, each with an access, refresh and ID token: what

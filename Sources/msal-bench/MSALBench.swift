@@ -82,7 +82,7 @@ struct MSALBench {
     /// Whole-process `msal token` next to MSAL Python doing the same.
     static func cliRows() async throws -> [(String, String, String)] {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("msal")
-        let python = ProcessInfo.processInfo.environment["MSAL_PYTHON"] ?? ".build-python/bin/python"
+        let python = PythonAnchor.interpreter
         let hasPython = FileManager.default.isExecutableFile(atPath: python)
         let result = try await CLIStartBenchmark(runs: 11).run(msalBinary: binary, python: hasPython ? python : nil)
         let anchor = result.python.map {
@@ -102,26 +102,34 @@ struct MSALBench {
         value >= 1000 ? String(format: "%.1f ms", value / 1000) : String(format: "%.1f µs", value)
     }
 
-    /// Load and save of a 10,000-account file, here and in MSAL Python (when it is installed).
+    /// Load and save of a 10,000-account file, here and in MSAL Python (when it is installed), in paired
+    /// rounds: each ratio compares one of our rounds with the MSAL Python round right after it.
     static func cacheFileRows() async throws -> [(String, String, String)] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msal-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("token_cache.json")
-        let ours = try await CacheFileBenchmark(accounts: 10_000, rounds: 7).run(file: file)
-        let python = try? PythonAnchor.run(script: "bench/msal_python_cache_file.py", arguments: [file.path, "7"])
-        func anchor(_ key: String, _ mine: Duration) -> String {
-            guard let milliseconds = python?[key] as? Double else { return "MSAL Python not found (set MSAL_PYTHON)" }
-            let ratio = milliseconds / (Double(mine.components.attoseconds) / 1e15 + Double(mine.components.seconds) * 1000)
-            return String(format: "MSAL Python %.0f ms: %.1f× faster (target ≥ 5×)", milliseconds, ratio)
+        let python = FileManager.default.isExecutableFile(atPath: PythonAnchor.interpreter)
+            ? { (file: URL) in try PythonRounds(script: "bench/msal_python_cache_file.py", arguments: [file.path]) } : nil
+        let result = try await CacheFileBenchmark(accounts: 10_000, rounds: 9).run(file: file, python: python)
+        func row(_ name: String, _ figure: KeyPath<CacheFileBenchmark.Figures, Double>) -> (String, String, String) {
+            let ours = median(result.rounds.map { $0.ours[keyPath: figure] })
+            let pairs = result.rounds.compactMap { round in round.python.map { ($0[keyPath: figure], round.ours[keyPath: figure]) } }
+            guard !pairs.isEmpty else { return (name, String(format: "%.1f ms", ours), "MSAL Python not found (set MSAL_PYTHON)") }
+            let ratios = pairs.map { $0.0 / $0.1 }.sorted()
+            return (name, String(format: "%.1f ms", ours),
+                    String(format: "MSAL Python %.0f ms: %.1f× faster, median of %d paired rounds (%.1f–%.1f×; target ≥ 5×)",
+                           median(pairs.map(\.0)), median(ratios), ratios.count, ratios.first!, ratios.last!))
         }
-        let size = String(format: "%.1f MB", Double(ours.fileBytes) / 1e6)
+        let size = String(format: "%.1f MB", Double(result.fileBytes) / 1e6)
         return [
-            ("cache file load, 10,000 accounts (\(size))", ours.load.milliseconds, anchor("load_ms", ours.load)),
-            ("cache file save, 10,000 accounts, first", ours.firstSave.milliseconds, anchor("save_ms", ours.firstSave)),
-            ("cache file save, 10,000 accounts, again", ours.laterSave.milliseconds, anchor("save_again_ms", ours.laterSave)),
+            row("cache file load, 10,000 accounts (\(size))", \.load),
+            row("cache file save, 10,000 accounts, first", \.firstSave),
+            row("cache file save, 10,000 accounts, again", \.laterSave),
         ]
     }
+
+    private static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 }
 
 extension Duration {
@@ -134,10 +142,11 @@ extension Duration {
 
 /// Runs a Python anchor script with MSAL Python: `$MSAL_PYTHON`, else `.build-python/bin/python`.
 enum PythonAnchor {
+    static let interpreter = ProcessInfo.processInfo.environment["MSAL_PYTHON"] ?? ".build-python/bin/python"
+
     static func run(script: String, arguments: [String]) throws -> [String: Any] {
-        let python = ProcessInfo.processInfo.environment["MSAL_PYTHON"] ?? ".build-python/bin/python"
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
+        process.executableURL = URL(fileURLWithPath: interpreter)
         process.arguments = [script] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe

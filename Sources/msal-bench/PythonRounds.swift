@@ -1,0 +1,48 @@
+import Foundation
+
+/// A Python anchor script kept running beside a benchmark, one round per request (`SCRIPT ARGS --paired`):
+/// each of our rounds is followed by one of MSAL Python's, so the two are measured under the same conditions.
+final class PythonRounds {
+    private let process = Process()
+    private let requests = Pipe()
+    private let answers: UnsafeMutablePointer<FILE>
+    private let script: String
+
+    /// Starts `script` with `$MSAL_PYTHON`, else `.build-python/bin/python`.
+    ///
+    /// - Throws: when Python cannot be started.
+    init(script: String, arguments: [String]) throws {
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: PythonAnchor.interpreter)
+        process.arguments = [script] + arguments + ["--paired"]
+        process.standardInput = requests
+        process.standardOutput = output
+        try process.run()
+        guard let answers = fdopen(dup(output.fileHandleForReading.fileDescriptor), "r") else {
+            throw BenchError("cannot read \(script)'s answers")
+        }
+        self.answers = answers
+        self.script = script
+    }
+
+    /// Runs one round and returns its figures (the JSON line the script prints).
+    ///
+    /// - Throws: when the script has stopped or answers something else.
+    func next() throws -> [String: Double] {
+        try requests.fileHandleForWriting.write(contentsOf: Data("round\n".utf8))
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        guard getline(&line, &capacity, answers) > 0, let line,
+              let figures = try JSONSerialization.jsonObject(with: Data(String(cString: line).utf8)) as? [String: Double]
+        else { throw BenchError("\(script) stopped answering") }
+        return figures
+    }
+
+    /// Ends the script (its input closes) and waits for it.
+    func finish() {
+        try? requests.fileHandleForWriting.close()
+        process.waitUntilExit()
+        fclose(answers)
+    }
+}
