@@ -71,6 +71,31 @@ struct StoredEntriesTests {
         #expect(after["RefreshToken"]?.values.first?["secret"] as? String == "rt-a")
     }
 
+    @Test("access and ID tokens are filed by account, client and tenant whatever the order or letter case of the file's entries")
+    func tokensInAnyOrder() async throws {
+        func entry(_ kind: String, _ home: String, _ realm: String) -> String {
+            let lifetime = kind == "AccessToken" ? #", "target": "User.Read", "cached_at": "1795000000", "expires_on": "1795003600""# : ""
+            return #""\#(kind)-\#(home)-\#(realm)": {"credential_type": "\#(kind)", "secret": "\#(kind)-\#(home.lowercased())", "#
+                + #""home_account_id": "\#(home)", "environment": "login.microsoftonline.com", "client_id": "hammer-client", "realm": "\#(realm)"\#(lifetime)}"#
+        }
+        let (a, b, tenant) = ("a.\(Self.tenant)", "b.\(Self.tenant)", Self.tenant)
+        // Index by index: a's access token meets b's ID token, b's meets a's ID token in capitals, and c's pair
+        // differs only in letter case.
+        let text = """
+            {"AccessToken": {\(entry("AccessToken", a, tenant)), \(entry("AccessToken", b, tenant)), \(entry("AccessToken", "c.\(tenant)", tenant))},
+             "IdToken": {\(entry("IdToken", b, tenant)), \(entry("IdToken", a.uppercased(), tenant.uppercased())), \(entry("IdToken", "C.\(tenant)", tenant))}}
+            """
+        let loaded = TokenCache()
+        try await loaded.deserialize(Data(text.utf8))
+        for home in [a, b, "c.\(tenant)"] {
+            let accessToken = try await loaded.accessToken(homeAccountID: home, clientID: "hammer-client", realm: tenant,
+                                                           environments: Self.environments, scopes: ["user.read"])
+            let idToken = try await loaded.idToken(homeAccountID: home, clientID: "hammer-client", realm: tenant, environments: Self.environments)
+            #expect(accessToken?.secret == "AccessToken-\(home)")
+            #expect(idToken?.secret == "IdToken-\(home)")
+        }
+    }
+
     /// What a read found, comparable: each section's stored spans and decoded entries' keys, and what was set aside.
     static func summary(_ contents: UnifiedCacheFormat.Contents) -> [String] {
         let stored = contents.stored
