@@ -29,7 +29,7 @@ struct CacheFileBenchmark {
     }
 
     /// - Parameter python: starts MSAL Python's rounds on the file once it is written; `nil` runs ours alone.
-    /// - Throws: when the file cannot be written or read back, or MSAL Python's script fails.
+    /// - Throws: when the file cannot be written or MSAL Python cannot be started.
     func run(file: URL, python: ((URL) throws -> PythonRounds)?) async throws -> Result {
         let data = try JSONSerialization.data(withJSONObject: Self.document(accounts: accounts), options: [.prettyPrinted, .sortedKeys])
         try data.write(to: file)
@@ -42,10 +42,9 @@ struct CacheFileBenchmark {
             let load = try await clock.measure { try await cache.deserialize(data) }
             let firstSave = try await clock.measure { _ = try await cache.serialize() }
             let laterSave = try await clock.measure { _ = try await cache.serialize() }
-            let theirs = try anchor.map { anchor in
-                let figures = try anchor.next()
-                return Figures(load: figures["load_ms"] ?? 0, firstSave: figures["save_ms"] ?? 0, laterSave: figures["save_again_ms"] ?? 0)
-            }
+            // A failing script (MSAL Python missing from that interpreter, say) leaves the anchor out; its own
+            // error shows on standard error.
+            let theirs = (try? anchor?.next()).flatMap(Figures.init(python:))
             results.append(Round(ours: Figures(load: load.microseconds / 1000, firstSave: firstSave.microseconds / 1000, laterSave: laterSave.microseconds / 1000),
                                  python: theirs))
         }
@@ -88,5 +87,13 @@ struct CacheFileBenchmark {
         }
         sections["AppMetadata"]!["appmetadata-\(environment)-\(client)"] = ["client_id": client, "environment": environment]
         return sections
+    }
+}
+
+extension CacheFileBenchmark.Figures {
+    /// The figures `bench/msal_python_cache_file.py` printed for a round, or `nil` when one is missing.
+    init?(python figures: [String: Double]) {
+        guard let load = figures["load_ms"], let firstSave = figures["save_ms"], let laterSave = figures["save_again_ms"] else { return nil }
+        self.init(load: load, firstSave: firstSave, laterSave: laterSave)
     }
 }

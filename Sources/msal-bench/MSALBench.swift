@@ -116,7 +116,7 @@ struct MSALBench {
         func row(_ name: String, _ figure: KeyPath<CacheFileBenchmark.Figures, Double>) -> (String, String, String) {
             let ours = median(result.rounds.map { $0.ours[keyPath: figure] })
             let pairs = result.rounds.compactMap { round in round.python.map { ($0[keyPath: figure], round.ours[keyPath: figure]) } }
-            guard !pairs.isEmpty else { return (name, String(format: "%.1f ms", ours), "MSAL Python not found (set MSAL_PYTHON)") }
+            guard !pairs.isEmpty else { return (name, String(format: "%.1f ms", ours), "MSAL Python not found or failed (set MSAL_PYTHON)") }
             let ratios = pairs.map { $0.0 / $0.1 }.sorted()
             return (name, String(format: "%.1f ms", ours),
                     String(format: "MSAL Python %.0f ms: %.1f× faster, median of %d paired rounds (%.1f–%.1f×; target ≥ 5×)",

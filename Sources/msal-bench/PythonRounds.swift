@@ -12,6 +12,9 @@ final class PythonRounds {
     ///
     /// - Throws: when Python cannot be started.
     init(script: String, arguments: [String]) throws {
+        // A script that dies (MSAL Python missing from that interpreter) must make the next request fail,
+        // not end this process with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: PythonAnchor.interpreter)
         process.arguments = [script] + arguments + ["--paired"]
