@@ -80,4 +80,26 @@ struct MoreErrorTests {
         #expect(Base64URL.decode("_-8") == Data([0xFF, 0xEF]))
         for bad in ["QQ==", "Q+8", "Q/8", "Q Q", "A", "AAAAA"] { #expect(Base64URL.decode(bad) == nil, "\(bad)") }
     }
+
+    @Test("base64url encoding is Foundation's base64 with the URL alphabet and no padding, alone or appended to a buffer")
+    func base64URLEncoding() {
+        for length in 0..<40 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 251) }
+            let expected = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == expected)
+            var buffer = Array("x.".utf8)
+            Base64URL.append(bytes, to: &buffer)
+            #expect(String(decoding: buffer, as: UTF8.self) == "x." + expected)
+        }
+    }
+
+    @Test("JSON answers are compact, keep their member order and escape what JSON requires")
+    func jsonSerialization() throws {
+        let text = "q\"b\\s/n\nr\rt\tc\u{01} é\""
+        let value = JSONValue.object([("b", .string(text)), ("a", .array([.int(-3), .double(1.5), .bool(true), .null])), ("e", .object([]))])
+        #expect(value.serialized == #"{"b":"q\"b\\s/n\nr\rt\tc\u0001 é\"","a":[-3,1.5,true,null],"e":{}}"#)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: value.data) as? [String: Any])
+        #expect(parsed["b"] as? String == text)
+    }
 }

@@ -3,14 +3,16 @@ import Foundation
 /// Compact JWS encoding and decoding for the tokens the emulator issues and accepts.
 enum JWT {
     /// Signs `payload` with RS256 under `key`: `{"typ":"JWT","alg":"RS256","kid":…}`.
+    /// The token is assembled in one buffer: header, payload, then the signature over the first two.
     static func sign(_ payload: JSONValue, with key: SigningKey) throws -> String {
-        let input = signingInput(payload, key: key)
-        return input + "." + Base64URL.encode(try key.sign(Array(input.utf8)))
-    }
-
-    /// `base64url(header).base64url(payload)`, the bytes an RS256 signature covers.
-    static func signingInput(_ payload: JSONValue, key: SigningKey) -> String {
-        key.encodedHeader + "." + Base64URL.encode(payload.serialized)
+        var token = Array(key.encodedHeader.utf8)
+        token.reserveCapacity(1024)
+        token.append(UInt8(ascii: "."))
+        Base64URL.append(payload.serializedBytes, to: &token)
+        let signature = try key.sign(token)
+        token.append(UInt8(ascii: "."))
+        Base64URL.append(signature, to: &token)
+        return String(decoding: token, as: UTF8.self)
     }
 
     /// An unsigned token (`alg: none`), as a hostile server would send one.

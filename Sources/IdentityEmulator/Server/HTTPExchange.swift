@@ -40,7 +40,9 @@ enum HTTPExchange {
 
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:],
                      contentType: String = "application/json; charset=utf-8") -> Response {
-        text(value.serialized, status: status, headers: headers, contentType: contentType)
+        var fields = headers
+        fields[.contentType] = contentType
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: value.serializedBytes)))
     }
 
     static func text(_ body: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:],

@@ -6,33 +6,48 @@ enum Base64URL {
 
     /// Encodes straight from bytes (token minting calls this several times per request).
     static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let input = Array(bytes)
-        var output = [UInt8]()
-        output.reserveCapacity((input.count * 4 + 2) / 3)
-        var index = 0
-        while index + 2 < input.count {
-            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(alphabet[Int(chunk >> 6 & 63)])
-            output.append(alphabet[Int(chunk & 63)])
-            index += 3
-        }
-        let remaining = input.count - index
-        if remaining == 1 {
-            let chunk = UInt32(input[index]) << 16
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-        } else if remaining == 2 {
-            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(alphabet[Int(chunk >> 6 & 63)])
-        }
+        var output: [UInt8] = []
+        append(bytes, to: &output)
         return String(decoding: output, as: UTF8.self)
     }
 
     static func encode(_ string: String) -> String { encode(string.utf8) }
+
+    /// Appends the encoding of `bytes` to `output` (a JWT is assembled in one buffer this way).
+    static func append(_ bytes: some Sequence<UInt8>, to output: inout [UInt8]) {
+        if bytes.withContiguousStorageIfAvailable({ append(buffer: $0, to: &output) }) == nil {
+            Array(bytes).withUnsafeBufferPointer { append(buffer: $0, to: &output) }
+        }
+    }
+
+    private static func append(buffer input: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        let start = output.count
+        let length = (input.count * 4 + 2) / 3
+        output.append(contentsOf: repeatElement(0, count: length))
+        output.withUnsafeMutableBufferPointer { output in
+            alphabet.withUnsafeBufferPointer { alphabet in
+                var (index, next) = (0, start)
+                func put(_ chunk: UInt32, _ shift: UInt32) {
+                    output[next] = alphabet[Int(chunk >> shift & 63)]
+                    next += 1
+                }
+                while index + 2 < input.count {
+                    let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                    put(chunk, 18); put(chunk, 12); put(chunk, 6); put(chunk, 0)
+                    index += 3
+                }
+                switch input.count - index {
+                case 1:
+                    let chunk = UInt32(input[index]) << 16
+                    put(chunk, 18); put(chunk, 12)
+                case 2:
+                    let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+                    put(chunk, 18); put(chunk, 12); put(chunk, 6)
+                default: break
+                }
+            }
+        }
+    }
 
     /// Decodes unpadded base64url; `nil` for anything else (padding, other characters, a length that
     /// cannot be base64). Straight from the bytes: refresh tokens are decoded on every refresh grant.

@@ -29,69 +29,72 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// Compact UTF-8 serialisation (no spaces, `/` not escaped), as ESTS and Graph write it.
-    public var serialized: String {
-        var out = ""
+    public var serialized: String { String(decoding: serializedBytes, as: UTF8.self) }
+
+    public var data: Data { Data(serializedBytes) }
+
+    /// ``serialized`` as bytes, written straight into one buffer (every token and answer is built this way).
+    var serializedBytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
         write(to: &out)
         return out
     }
 
-    public var data: Data { Data(serialized.utf8) }
-
-    private func write(to out: inout String) {
+    private func write(to out: inout [UInt8]) {
         switch self {
         case .string(let s): JSONValue.writeString(s, to: &out)
-        case .int(let i): out += String(i)
-        case .double(let d): out += String(d)
-        case .bool(let b): out += b ? "true" : "false"
-        case .null: out += "null"
+        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .double(let d): out.append(contentsOf: String(d).utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .null: out.append(contentsOf: "null".utf8)
         case .array(let items):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 item.write(to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (i, (key, value)) in members.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSONValue.writeString(key, to: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 value.write(to: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func needsEscaping(_ s: String) -> Bool {
-        func check(_ bytes: some Sequence<UInt8>) -> Bool {
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-            return false
-        }
-        return s.utf8.withContiguousStorageIfAvailable { check($0) } ?? check(s.utf8)
+    private static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+        return false
     }
 
-    private static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        // Fast path: most strings (ids, tokens, URLs) need no escaping and are appended whole.
-        if !needsEscaping(s) {
-            out += s
-            out += "\""
-            return
+    private static func writeString(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        out.append(UInt8(ascii: "\""))
+        // Fast path: most strings (ids, tokens, URLs) need no escaping and are copied whole.
+        let copied = s.withUTF8 { bytes in
+            guard !needsEscaping(bytes) else { return false }
+            out.append(contentsOf: bytes)
+            return true
         }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += "\\u" + String(format: "%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
+        if !copied {
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "\"": out.append(contentsOf: "\\\"".utf8)
+                case "\\": out.append(contentsOf: "\\\\".utf8)
+                case "\n": out.append(contentsOf: "\\n".utf8)
+                case "\r": out.append(contentsOf: "\\r".utf8)
+                case "\t": out.append(contentsOf: "\\t".utf8)
+                case _ where scalar.value < 0x20: out.append(contentsOf: ("\\u" + String(format: "%04x", scalar.value)).utf8)
+                default: out.append(contentsOf: String(scalar).utf8)
+                }
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }
 
