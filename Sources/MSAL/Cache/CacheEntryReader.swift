@@ -106,8 +106,8 @@ struct CacheEntryReader {
     /// Which values were JSON numbers (MSAL Go's timestamps), so unused ones are written back as numbers.
     private var numeric = [Bool](repeating: false, count: Field.allCases.count)
     private var extra: [(String, CacheValue)] = []
-    /// The previous entry's value of each repeating field: its bytes in the file and the string made of them.
-    private var previous = [(raw: UnsafeRawBufferPointer, string: String)?](repeating: nil, count: Field.allCases.count)
+    /// The previous entry's value of each repeating field, reused when its bytes repeat.
+    private var previous = [FileStrings](repeating: FileStrings(), count: Field.allCases.count)
 
     /// Reads the entry object at the reader's position.
     ///
@@ -139,13 +139,7 @@ struct CacheEntryReader {
 
     private mutating func string(_ token: CacheJSONReader.Key, _ field: Field) -> String {
         guard field.repeats, let raw = token.raw else { return token.string }
-        if let last = previous[field.rawValue], last.raw.count == raw.count,
-           raw.count == 0 || memcmp(last.raw.baseAddress!, raw.baseAddress!, raw.count) == 0 {
-            return last.string
-        }
-        let string = token.string
-        previous[field.rawValue] = (raw, string)
-        return string
+        return previous[field.rawValue].string(raw)
     }
 
     private func text(_ field: Field) -> String? { values[field.rawValue] }
