@@ -40,16 +40,18 @@ enum HTTPExchange {
 
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:],
                      contentType: String = "application/json; charset=utf-8") -> Response {
-        var fields = headers
-        fields[.contentType] = contentType
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: value.serializedBytes)))
+        response(ByteBuffer(bytes: value.serializedBytes), status: status, headers: headers, contentType: contentType)
     }
 
     static func text(_ body: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:],
                      contentType: String) -> Response {
+        response(ByteBuffer(string: body), status: status, headers: headers, contentType: contentType)
+    }
+
+    private static func response(_ body: ByteBuffer, status: HTTPResponse.Status, headers: HTTPFields, contentType: String) -> Response {
         var fields = headers
         fields[.contentType] = contentType
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: body)))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: body))
     }
 
     static func html(_ body: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
