@@ -18,6 +18,11 @@ struct IdentityEmulatorCommand: AsyncParsableCommand {
     @Option(help: "A directory JSON file (tenants, users, applications) replacing the built-in demo directory.")
     var config: String?
 
+    @Option(help: ArgumentHelp(
+        "The origin clients reach the emulator at, when not the listening address (a host name, a proxy).",
+        discussion: "Every issuer names it; requests naming another host than it or a loopback alias of the port get 421."))
+    var publicURL: String?
+
     @Flag(help: "Serve HTTPS with a freshly made local CA (its PEM path is printed).")
     var tls = false
 
@@ -40,10 +45,22 @@ struct IdentityEmulatorCommand: AsyncParsableCommand {
         }
         let configuration = EmulatorConfiguration(
             host: host, port: port, directory: directory,
-            tlsDirectory: tls ? URL(fileURLWithPath: tlsDirectory) : nil, seed: seed, accessTokenLifetime: tokenLifetime)
+            tlsDirectory: tls ? URL(fileURLWithPath: tlsDirectory) : nil, publicURL: try publicOrigin(),
+            seed: seed, accessTokenLifetime: tokenLifetime)
         try await IdentityEmulator.run(configuration) { running in
             FileHandle.standardOutput.write(Data((Banner(running).text + "\n").utf8))
         }
         print("identity-emulator stopped")
+    }
+
+    /// `--public-url` as an origin: http or https, a host, an optional port, no path.
+    private func publicOrigin() throws -> URL? {
+        guard let publicURL else { return nil }
+        guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
+              url.path.isEmpty || url.path == "/", url.query == nil
+        else {
+            throw ValidationError("--public-url must be an origin such as https://emulator.example:8443 (scheme, host, optional port; no path): \(publicURL)")
+        }
+        return URL(string: publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL)
     }
 }

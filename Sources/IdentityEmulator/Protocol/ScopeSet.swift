@@ -16,6 +16,9 @@ struct ScopeSet: Sendable, Equatable {
     private(set) var oidc: Set<String> = []
     /// Resources in request order with their requested scope names; `.default` kept as a name.
     private(set) var resources: [(id: String, names: [String])] = []
+    /// How each requested scope was written, by ``Grant/key``: the resource prefix as sent
+    /// (`https://graph.microsoft.com`, `api://…`, a client id) or `""` for Graph's short form.
+    private var prefixes: [String: String] = [:]
 
     static func == (a: ScopeSet, b: ScopeSet) -> Bool {
         a.oidc == b.oidc && a.resources.map(\.id) == b.resources.map(\.id) && a.resources.map(\.names) == b.resources.map(\.names)
@@ -41,8 +44,10 @@ struct ScopeSet: Sendable, Equatable {
             }
             let resource: Application
             let name: String
+            let prefix: String
             if let slash = token.lastIndex(of: "/") {
                 let identifier = String(token[..<slash])
+                prefix = identifier
                 name = String(token[token.index(after: slash)...])
                 guard let api = index.api(identifier: identifier) else {
                     throw EntraError.resourceNotFound(identifier)
@@ -52,6 +57,7 @@ struct ScopeSet: Sendable, Equatable {
                 guard let graph = index.graph else { throw EntraError.invalidScope(raw) }
                 resource = graph
                 name = token
+                prefix = ""
             }
             let canonical: String
             if name.lowercased() == ".default" {
@@ -61,6 +67,8 @@ struct ScopeSet: Sendable, Equatable {
             } else {
                 throw EntraError.invalidScope(raw)
             }
+            let key = Grant(resourceID: resource.clientId, name: canonical).key
+            if prefixes[key] == nil { prefixes[key] = prefix }
             if let i = resources.firstIndex(where: { $0.id == resource.clientId }) {
                 if !resources[i].names.contains(canonical) { resources[i].names.append(canonical) }
             } else {
@@ -95,14 +103,31 @@ struct ScopeSet: Sendable, Equatable {
     /// True when `.default` was requested for some resource.
     var hasDefault: Bool { resources.contains { $0.names.contains(".default") } }
 
-    /// The `scope` value of a token response: resource scopes (Graph short, others by URI); for Graph
-    /// then `profile openid email` as ESTS lists them; `offline_access` is never echoed.
+    /// The `scope` value of a token response, as Entra writes it: each granted scope in the form it
+    /// was requested (Graph's short `User.Read`, or prefixed by the resource as sent), scopes that
+    /// `.default` expanded to in that `.default`'s form followed by the `.default` itself; for Graph the
+    /// OpenID scopes, after short scopes (`User.Read profile openid email`) or before prefixed ones
+    /// (`email openid profile https://graph.microsoft.com/User.Read`). `offline_access` is never echoed.
     func responseScope(grants: [Grant], resource: Application, isGraph: Bool) -> String {
-        var parts = grants.map { isGraph ? $0.name : "\(resource.identifierUri ?? resource.clientId)/\($0.name)" }
+        let names = resources.first(where: { $0.id == resource.clientId })?.names ?? []
+        let defaultKey = Grant(resourceID: resource.clientId, name: ".default").key
+        let defaultPrefix = names.contains(".default") ? prefixes[defaultKey] : nil
+        func written(_ name: String, prefix: String) -> String { prefix.isEmpty ? name : "\(prefix)/\(name)" }
+        var forms = grants.map { prefixes[$0.key] ?? defaultPrefix ?? resource.identifierUri ?? resource.clientId }
+        var parts = zip(grants, forms).map { written($0.name, prefix: $1) }
+        if let defaultPrefix {
+            forms.append(defaultPrefix)
+            parts.append(written(".default", prefix: defaultPrefix))
+        }
         guard isGraph else { return parts.joined(separator: " ") }
-        if oidc.contains("profile") { parts.append("profile") }
-        if oidc.contains("openid") { parts.append("openid") }
-        if oidc.contains("email") || oidc.contains("openid") { parts.append("email") }
-        return parts.joined(separator: " ")
+        let prefixed = forms.contains { !$0.isEmpty }
+        let openID = prefixed
+            ? [("email", wantsEmail), ("openid", oidc.contains("openid")), ("profile", oidc.contains("profile"))]
+            : [("profile", oidc.contains("profile")), ("openid", oidc.contains("openid")), ("email", wantsEmail)]
+        let echoed = openID.filter(\.1).map(\.0)
+        return (prefixed ? echoed + parts : parts + echoed).joined(separator: " ")
     }
+
+    /// Entra grants `email` with `openid` as well as when it is asked for.
+    private var wantsEmail: Bool { oidc.contains("email") || oidc.contains("openid") }
 }

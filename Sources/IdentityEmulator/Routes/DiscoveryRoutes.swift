@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 
 /// OpenID configuration, JWKS, instance discovery and user realm, as `login.microsoftonline.com`
-/// serves them, with every URL on the emulator's own scheme, host and port.
+/// serves them: endpoints on the host name the client used, the issuer on the emulator's one origin.
 struct DiscoveryRoutes: Sendable {
     let core: EmulatorCore
 
@@ -52,9 +52,9 @@ struct DiscoveryRoutes: Sendable {
             ("id_token_signing_alg_values_supported", .array([.string("RS256")])),
             ("response_types_supported", .array(["code", "id_token", "code id_token", "id_token token"].map(JSONValue.string))),
             ("scopes_supported", .array(["openid", "profile", "email", "offline_access"].map(JSONValue.string))),
-            ("issuer", .string("\(origin)/\(issuerTenant)/v2.0")),
+            ("issuer", .string("\(core.issuerOrigin)/\(issuerTenant)/v2.0")),
             ("request_uri_parameter_supported", .bool(false)),
-            ("userinfo_endpoint", .string("https://graph.microsoft.com/oidc/userinfo")),
+            ("userinfo_endpoint", .string("\(origin)/oidc/userinfo")),
             ("authorization_endpoint", .string("\(base)/oauth2/v2.0/authorize")),
             ("device_authorization_endpoint", .string("\(base)/oauth2/v2.0/devicecode")),
             ("http_logout_supported", .bool(true)),
@@ -79,7 +79,7 @@ struct DiscoveryRoutes: Sendable {
         guard core.state.index.selector(segment) != nil else {
             return await discoveryError(.invalidTenant(segment), request: request)
         }
-        let issuer = "\(core.origin(of: request))/{tenantid}/v2.0"
+        let issuer = "\(core.issuerOrigin)/{tenantid}/v2.0"
         guard let jwk = try? core.key.jwk(issuer: issuer) else {
             return await discoveryError(.serverError, request: request)
         }
@@ -89,24 +89,21 @@ struct DiscoveryRoutes: Sendable {
     /// `/common/discovery/instance`: validates the host of `authorization_endpoint` and lists aliases.
     func instanceDiscovery(_ request: Request) async -> Response {
         let query = HTTPExchange.query(request)
-        let origin = core.origin(of: request)
         let apiVersion = query["api-version"] ?? "1.1"
         guard let endpoint = query.nonEmpty("authorization_endpoint"), let url = URL(string: endpoint),
               let host = url.host
         else {
             return await discoveryError(.missingParameter("authorization_endpoint"), request: request)
         }
-        // Hosts this emulator answers for: its configured host and the loopback names, on the port
-        // the request came in on (the Host header is only used for the port, never trusted for the name).
-        let ownPort = URLComponents(string: origin)?.port
-        let servedHosts = Set([core.fallbackAuthority.lowercased(), "127.0.0.1", "localhost"])
-        guard servedHosts.contains(host.lowercased()), url.port == ownPort else {
+        // The emulator's own names (its origin and the loopback aliases on its port) are one instance.
+        let named = host.contains(":") ? "[\(host)]" : host
+        let authority = named.lowercased() + (url.port.map { ":\($0)" } ?? "")
+        let served = core.address.authorities
+        guard served.contains(ServedAddress.normalized(authority, scheme: url.scheme ?? "https")) else {
             return await discoveryError(.invalidInstance, request: request)
         }
         let tenant = url.pathComponents.dropFirst().first ?? "common"
-        let port = url.port.map { ":\($0)" } ?? ""
-        let authority = host.lowercased() + port
-        let aliases = Array(Set(servedHosts.map { $0 + port }).union([authority])).sorted().map(JSONValue.string)
+        let aliases = Array(served.union([authority])).sorted().map(JSONValue.string)
         let body = JSONValue.object([
             ("tenant_discovery_endpoint", .string("\(url.scheme ?? "https")://\(authority)/\(tenant)/v2.0/.well-known/openid-configuration")),
             ("api-version", .string(apiVersion)),

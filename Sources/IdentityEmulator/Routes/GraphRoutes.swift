@@ -14,47 +14,39 @@ struct GraphRoutes: Sendable {
 
     func register(on router: Router<EmulatorRequestContext>) {
         router.get("v1.0/me") { request, _ in await me(request) }
+        let userInfo = UserInfoRoute(graph: self)
+        router.get("oidc/userinfo") { request, _ in await userInfo.answer(request) }
+        router.post("oidc/userinfo") { request, _ in await userInfo.answer(request) }
     }
 
     func me(_ request: Request) async -> Response {
         let now = core.state.now
-        let requestID = GUIDText.random()
-        let clientRequestID = request.headers[.clientRequestID] ?? requestID
-        let ids = (requestID, clientRequestID, now)
+        let ids = Self.requestIDs(request, now: now)
         let claims: JSONValue
-        switch BearerValidator(key: core.key).validate(request, audiences: Self.audiences, now: now) {
+        switch authenticate(request, ids: ids) {
         case .success(let c): claims = c
-        case .failure(let failure):
-            let message = switch failure {
-            case .missing: "Access token is empty."
-            case .notAJWT: "IDX14100: JWT is not well formed, there are no dots (.)."
-            case .invalid: "Access token validation failure."
-            case .expired: "Lifetime validation failed, the token is expired."
-            case .wrongAudience: "Access token validation failure. Invalid audience."
-            }
-            return error(.unauthorized, code: "InvalidAuthenticationToken", message: message, ids: ids,
-                         wwwAuthenticate: Self.challenge(extra: ""))
+        case .failure(let refusal): return refusal.response
         }
         guard claims["idtyp"]?.stringValue == "user", let oid = claims["oid"]?.stringValue,
               let tid = claims["tid"]?.stringValue
         else {
-            return error(.badRequest, code: "BadRequest", message: "/me request is only valid with delegated authentication flow.", ids: ids)
+            return Self.error(.badRequest, code: "BadRequest", message: "/me request is only valid with delegated authentication flow.", ids: ids)
         }
         let index = core.state.index
         guard let user = index.user(objectID: oid), let membership = index.membership(of: user, tenantID: tid) else {
-            return error(.notFound, code: "Request_ResourceNotFound", message: "Resource '\(oid)' does not exist or one of its queried reference-property objects are not present.", ids: ids)
+            return Self.error(.notFound, code: "Request_ResourceNotFound", message: "Resource '\(oid)' does not exist or one of its queried reference-property objects are not present.", ids: ids)
         }
         if BearerValidator.isCAECapable(claims), let revoked = await core.state.revocationTime(userID: user.id),
            let iat = claims["iat"]?.intValue, iat < revoked.epochSeconds {
             let challenge = #"{"access_token":{"nbf":{"essential":true, "value":"\#(revoked.epochSeconds)"}}}"#
             let extra = #", error="insufficient_claims", claims="\#(Data(challenge.utf8).base64EncodedString())""#
-            return error(.unauthorized, code: "InvalidAuthenticationToken", message:
+            return Self.error(.unauthorized, code: "InvalidAuthenticationToken", message:
                 "Continuous access evaluation resulted in claims challenge with result: InteractionRequired and code: TokenIssuedBeforeRevocationTimestamp",
                 ids: ids, wwwAuthenticate: Self.challenge(extra: extra))
         }
         let granted = BearerValidator.scopes(claims)
         guard !granted.isDisjoint(with: ["user.read", "user.readwrite", "user.readbasic.all", "user.read.all"]) else {
-            return error(.forbidden, code: "Authorization_RequestDenied", message: "Insufficient privileges to complete the operation.", ids: ids)
+            return Self.error(.forbidden, code: "Authorization_RequestDenied", message: "Insufficient privileges to complete the operation.", ids: ids)
         }
         let select = HTTPExchange.query(request).nonEmpty("$select")?.split(separator: ",").map(String.init)
         let properties = select ?? Self.defaultProperties
@@ -69,6 +61,34 @@ struct GraphRoutes: Sendable {
         headers[.init("x-ms-resource-unit")!] = "1"
         return HTTPExchange.json(.object(members), headers: headers,
                                  contentType: "application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8")
+    }
+
+    /// The Graph request id, the client's request id (or the same id) and the time, for headers and errors.
+    static func requestIDs(_ request: Request, now: Date) -> (String, String, Date) {
+        let requestID = GUIDText.random()
+        return (requestID, request.headers[.clientRequestID] ?? requestID, now)
+    }
+
+    /// A Graph answer that ends the request before it is served.
+    struct Refusal: Error {
+        let response: Response
+    }
+
+    /// The claims of a valid Graph access token, or Graph's 401 `InvalidAuthenticationToken`.
+    func authenticate(_ request: Request, ids: (String, String, Date)) -> Result<JSONValue, Refusal> {
+        switch BearerValidator(key: core.key).validate(request, audiences: Self.audiences, now: ids.2) {
+        case .success(let claims): return .success(claims)
+        case .failure(let failure):
+            let message = switch failure {
+            case .missing: "Access token is empty."
+            case .notAJWT: "IDX14100: JWT is not well formed, there are no dots (.)."
+            case .invalid: "Access token validation failure."
+            case .expired: "Lifetime validation failed, the token is expired."
+            case .wrongAudience: "Access token validation failure. Invalid audience."
+            }
+            return .failure(Refusal(response: Self.error(.unauthorized, code: "InvalidAuthenticationToken", message: message, ids: ids,
+                                                         wwwAuthenticate: Self.challenge(extra: ""))))
+        }
     }
 
     private static func property(_ name: String, of membership: Membership) -> JSONValue? {
@@ -93,7 +113,7 @@ struct GraphRoutes: Sendable {
         #"Bearer realm="", authorization_uri="https://login.microsoftonline.com/common/oauth2/authorize", client_id="00000003-0000-0000-c000-000000000000""# + extra
     }
 
-    private static func graphHeaders(_ ids: (String, String, Date)) -> HTTPFields {
+    static func graphHeaders(_ ids: (String, String, Date)) -> HTTPFields {
         var headers = HTTPFields()
         headers[.cacheControl] = "no-cache"
         headers[.odataVersion] = "4.0"
@@ -105,7 +125,7 @@ struct GraphRoutes: Sendable {
     }
 
     /// A Graph OData error: `{"error":{"code","message","innerError":{date, request-id, client-request-id}}}`.
-    private func error(_ status: HTTPResponse.Status, code: String, message: String, ids: (String, String, Date),
+    static func error(_ status: HTTPResponse.Status, code: String, message: String, ids: (String, String, Date),
                        wwwAuthenticate: String? = nil) -> Response {
         var headers = Self.graphHeaders(ids)
         if let wwwAuthenticate { headers[.wwwAuthenticate] = wwwAuthenticate }

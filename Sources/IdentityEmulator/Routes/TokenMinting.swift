@@ -33,7 +33,7 @@ struct TokenMinting: Sendable {
             lifetime = core.state.randomInt(in: cp1 ? 70_000...90_000 : 3600...5399)
         }
         let isGraph = resource.identifierUri?.lowercased() == "https://graph.microsoft.com"
-        let origin = core.origin(of: c.request)
+        let origin = core.issuerOrigin
         var scp = grants.map(\.name)
         if isGraph { scp += ["openid", "profile", "email"].filter { scopes.oidc.contains($0) || $0 == "email" && scopes.wantsIDToken } }
         let uti = core.state.opaque(16)
@@ -80,7 +80,7 @@ struct TokenMinting: Sendable {
         let uti = core.state.opaque(16)
         let token: String
         do {
-            token = try core.issuer.appToken(origin: core.origin(of: c.request), tenantID: tenantID, client: c.client,
+            token = try core.issuer.appToken(origin: core.issuerOrigin, tenantID: tenantID, client: c.client,
                                              resource: resource, now: now, lifetime: lifetime, uti: uti)
         } catch {
             throw .serverError

@@ -11,6 +11,9 @@ public struct EmulatorConfiguration: Sendable {
     public var directory: Directory
     /// Serve HTTPS with a freshly made local CA; its PEM is written into this folder.
     public var tlsDirectory: URL?
+    /// The origin clients reach the emulator at when it is not the bound address (a host name, a
+    /// proxy); every issuer names it. `nil`: the bound address, e.g. `http://127.0.0.1:8400`.
+    public var publicURL: URL?
     /// Seeds every random value the emulator makes (ids, codes, lifetimes) for reproducible runs.
     public var seed: UInt64?
     /// A fixed access-token lifetime in seconds instead of Entra's random 60–90 minutes.
@@ -21,13 +24,14 @@ public struct EmulatorConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8400, directory: Directory = .demo, tlsDirectory: URL? = nil,
-        seed: UInt64? = nil, accessTokenLifetime: Int? = nil, clock: EmulatorClock = EmulatorClock(),
+        publicURL: URL? = nil, seed: UInt64? = nil, accessTokenLifetime: Int? = nil, clock: EmulatorClock = EmulatorClock(),
         logger: Logger = Logger(label: "identity-emulator", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.host = host
         self.port = port
         self.directory = directory
         self.tlsDirectory = tlsDirectory
+        self.publicURL = publicURL
         self.seed = seed
         self.accessTokenLifetime = accessTokenLifetime
         self.clock = clock
@@ -39,6 +43,8 @@ public struct EmulatorConfiguration: Sendable {
 public struct RunningEmulator: Sendable {
     /// The base URL, e.g. `http://127.0.0.1:8400`.
     public let baseURL: URL
+    /// The origin every issuer names: the configured public URL, else ``baseURL``.
+    public let issuerOrigin: URL
     public let port: Int
     /// The local CA's certificate when serving HTTPS, for clients to trust.
     public let caCertificatePEM: String?

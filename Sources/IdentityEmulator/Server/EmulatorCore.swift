@@ -8,14 +8,19 @@ struct EmulatorCore: Sendable {
     let secure: Bool
     /// A fixed access-token lifetime in seconds, or `nil` for Entra's random 3600–5399.
     let accessTokenLifetime: Int?
-    /// Host and port to use when a request carries no `Host` header.
-    let fallbackAuthority: String
+    /// The canonical origin and the host names requests may use.
+    let address: ServedAddress
 
     var key: SigningKey { issuer.key }
 
+    /// The origin the client used (one of ``address``'s names: the host check refuses others), for the
+    /// endpoints a response points to.
     func origin(of request: Request) -> String {
-        HTTPExchange.origin(of: request, scheme: secure ? "https" : "http", fallback: fallbackAuthority)
+        request.head.authority.map { "\(address.scheme)://\($0)" } ?? address.origin
     }
+
+    /// The origin every issuer names, whichever host name the client used.
+    var issuerOrigin: String { address.origin }
 
     func traceID() -> String { GUIDText.random() }
 

@@ -19,12 +19,6 @@ extension HTTPField.Name {
 
 /// Helpers to read requests and write responses the way ESTS and Graph do.
 enum HTTPExchange {
-    /// The scheme, host and port the client used, e.g. `https://127.0.0.1:8400`.
-    static func origin(of request: Request, scheme: String, fallback: String) -> String {
-        let host = request.head.authority ?? fallback
-        return "\(scheme)://\(host)"
-    }
-
     /// The query string, decoded.
     static func query(_ request: Request) -> FormBody {
         FormBody(encoded: Substring(request.uri.query ?? ""))

@@ -48,11 +48,15 @@ public enum IdentityEmulator {
         let now = configuration.clock.now(offset: 0)
         let key = try SigningKey.generate(now: now)
         // TLS certificates face real clients, so they follow the real clock, not the emulator's.
-        let authority = try configuration.tlsDirectory.map { _ in try LocalCertificateAuthority.generate(now: Date()) }
+        let authority = try configuration.tlsDirectory.map { _ in
+            try LocalCertificateAuthority.generate(now: Date(), extraName: configuration.publicURL?.host)
+        }
+        let address = ServedAddress(scheme: authority == nil ? "http" : "https", host: configuration.host,
+                                    publicURL: configuration.publicURL)
         let core = EmulatorCore(
             state: EmulatorState(directory: configuration.directory, clock: configuration.clock, seed: configuration.seed),
             issuer: TokenIssuer(key: key), secure: authority != nil, accessTokenLifetime: configuration.accessTokenLifetime,
-            fallbackAuthority: configuration.host)
+            address: address)
         var caFile: URL?
         if let authority, let folder = configuration.tlsDirectory {
             try Self.ensurePrivateFolder(folder)
@@ -71,7 +75,9 @@ public enum IdentityEmulator {
             server: server,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? configuration.port)
+                let port = channel.localAddress?.port ?? configuration.port
+                address.bind(port: port)
+                portContinuation.yield(port)
                 portContinuation.finish()
             },
             logger: configuration.logger)
@@ -90,7 +96,7 @@ public enum IdentityEmulator {
             let scheme = authority == nil ? "http" : "https"
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
             let running = RunningEmulator(
-                baseURL: URL(string: "\(scheme)://\(host):\(port)")!, port: port,
+                baseURL: URL(string: "\(scheme)://\(host):\(port)")!, issuerOrigin: URL(string: address.origin)!, port: port,
                 caCertificatePEM: authority?.caCertificatePEM, caCertificateFile: caFile, directory: configuration.directory)
             do {
                 let result = try await body(running)
@@ -121,6 +127,7 @@ public enum IdentityEmulator {
 enum EmulatorRouter {
     static func make(core: EmulatorCore) -> Router<EmulatorRequestContext> {
         let router = Router(context: EmulatorRequestContext.self)
+        router.add(middleware: HostCheckMiddleware(address: core.address))
         router.add(middleware: FaultInjectionMiddleware(core: core))
         let signIn = SignInFlow(core: core)
         DiscoveryRoutes(core: core).register(on: router)

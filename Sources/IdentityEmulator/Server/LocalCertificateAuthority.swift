@@ -4,14 +4,16 @@ import NIOSSL
 import SwiftASN1
 import X509
 
-/// A throw-away certificate authority and a server certificate for `127.0.0.1` and `localhost`,
+/// A throw-away certificate authority and a server certificate for `127.0.0.1`, `::1`, `localhost` (and a
+/// public URL's host),
 /// so the emulator can serve HTTPS that clients trust through the CA's PEM file.
 struct LocalCertificateAuthority: Sendable {
     let caCertificatePEM: String
     let serverCertificateDER: [UInt8]
     let serverKeyDER: [UInt8]
 
-    static func generate(now: Date) throws -> LocalCertificateAuthority {
+    /// - Parameter extraName: another name the server certificate is for (a `--public-url` host).
+    static func generate(now: Date, extraName: String? = nil) throws -> LocalCertificateAuthority {
         let caKey = P256.Signing.PrivateKey()
         let caName = try DistinguishedName {
             OrganizationName("identity-emulator")
@@ -44,7 +46,8 @@ struct LocalCertificateAuthority: Sendable {
                 SubjectAlternativeNames([
                     .dnsName("localhost"),
                     .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
-                ])
+                    .ipAddress(ASN1OctetString(contentBytes: ArraySlice(Self.ipv6Loopback))),
+                ] + (extraName.map { [Self.subjectAlternativeName($0)] } ?? []))
                 SubjectKeyIdentifier(hash: serverPublicKey)
                 AuthorityKeyIdentifier(keyIdentifier: caKeyID)
             },
@@ -63,5 +66,15 @@ struct LocalCertificateAuthority: Sendable {
         TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(try NIOSSLCertificate(bytes: serverCertificateDER, format: .der))],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: serverKeyDER, format: .der)))
+    }
+
+    private static let ipv6Loopback: [UInt8] = Array(repeating: 0, count: 15) + [1]
+
+    /// An IP address entry for a literal IPv4 address, else a DNS name.
+    private static func subjectAlternativeName(_ name: String) -> GeneralName {
+        let parts = name.split(separator: ".").compactMap { UInt8($0) }
+        return parts.count == 4 && name.split(separator: ".").count == 4
+            ? .ipAddress(ASN1OctetString(contentBytes: ArraySlice(parts)))
+            : .dnsName(name)
     }
 }
