@@ -9,20 +9,25 @@ import Testing
 struct CacheInteropTests {
     static let contoso = Directory.DemoIDs.contosoTenant
 
-    /// An emulator over TLS and a sandbox whose `msal` trusts its CA and signs in to Contoso by tenant id.
-    static func withTLS(_ body: @Sendable (RunningEmulator, CLISandbox, String) async throws -> Void) async throws {
+    /// Both sides use the same authority: Contoso by tenant id, or a multi-tenant one, where MSAL Python
+    /// files access tokens under the word (`organizations`) rather than the tenant.
+    static let authorities = [contoso, "organizations", "common"]
+
+    /// An emulator over TLS and a sandbox whose `msal` trusts its CA and signs in through `tenant`.
+    static func withTLS(tenant: String = contoso, _ body: @Sendable (RunningEmulator, CLISandbox, String) async throws -> Void) async throws {
         let tls = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-tls-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: tls) }
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0, tlsDirectory: tls)) { emulator in
-            let sandbox = try CLISandbox(emulator: emulator, tenant: contoso)
+            let sandbox = try CLISandbox(emulator: emulator, tenant: tenant)
             defer { sandbox.remove() }
             try await body(emulator, sandbox, try #require(emulator.caCertificateFile).path)
         }
     }
 
-    @Test("(a) msal login writes the cache; MSAL Python finds the token there, then refreshes with the refresh token")
-    func pythonReadsOurs() async throws {
-        try await Self.withTLS { emulator, sandbox, ca in
+    @Test("(a) msal login writes the cache; MSAL Python finds the token there, then refreshes with the refresh token",
+          arguments: authorities)
+    func pythonReadsOurs(tenant: String) async throws {
+        try await Self.withTLS(tenant: tenant) { emulator, sandbox, ca in
             let environment = ["MSAL_CA_BUNDLE": ca, "BROWSER": CLISandbox.browser(CLICommandTests.megan.0, CLICommandTests.megan.1)]
             let login = try await sandbox.msal(["login"], environment)
             #expect(login.status == 0, "\(login.stderr)")
@@ -31,16 +36,21 @@ struct CacheInteropTests {
             #expect(accounts.first?["username"] as? String == CLICommandTests.megan.0, "\(python)")
             #expect((python["cached"] as? [String: Any])?["token_source"] as? String == "cache", "\(python)")
             #expect((python["refreshed"] as? [String: Any])?["token_source"] as? String == "identity_provider", "\(python)")
-            #expect(try await CLICommandTests.grants(emulator) == ["authorization_code", "refresh_token"])
+            #expect(try await CLICommandTests.grants(emulator) == ["authorization_code", "refresh_token"],
+                    "MSAL Python's silent call through \(tenant) was served from the cache msal wrote")
+            let viaHomeTenant = try await CLICommandTests.json(sandbox.msal(["token", "--json"],
+                                                                            environment.merging(["MSAL_AUTHORITY": emulator.authority(Self.contoso).absoluteString]) { $1 }))
+            #expect(viaHomeTenant["source"] as? String == "cache", "a token from \(tenant) serves a request naming the home tenant")
 
             let after = try await CLICommandTests.json(sandbox.msal(["token", "--json", "--force-refresh"], environment))
             #expect(after["source"] as? String == "identity_provider", "the refresh token Python rotated still works here")
         }
     }
 
-    @Test("(b) MSAL Python signs in and writes the file; msal token reads it without calling the token endpoint")
-    func weReadPythons() async throws {
-        try await Self.withTLS { emulator, sandbox, ca in
+    @Test("(b) MSAL Python signs in and writes the file; msal token reads it without calling the token endpoint",
+          arguments: authorities)
+    func weReadPythons(tenant: String) async throws {
+        try await Self.withTLS(tenant: tenant) { emulator, sandbox, ca in
             try FileManager.default.createDirectory(atPath: (sandbox.cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let python = try await MSALPython.run(["ropc-to-file", sandbox.cachePath, sandbox.authority, Directory.DemoIDs.publicClient, ca,
                                                    CLICommandTests.megan.0, CLICommandTests.megan.1])
@@ -48,6 +58,11 @@ struct CacheInteropTests {
             let token = try await CLICommandTests.json(sandbox.msal(["token", "--json"], ["MSAL_CA_BUNDLE": ca]))
             #expect(token["source"] as? String == "cache")
             #expect(token["account"] as? String == CLICommandTests.megan.0)
+            #expect(token["tenant_id"] as? String == Self.contoso)
+            let viaHomeTenant = try await CLICommandTests.json(sandbox.msal(["token", "--json"], [
+                "MSAL_CA_BUNDLE": ca, "MSAL_AUTHORITY": emulator.authority(Self.contoso).absoluteString,
+            ]))
+            #expect(viaHomeTenant["source"] as? String == "cache", "a token MSAL Python got through \(tenant) serves the home tenant")
             #expect(try await CLICommandTests.grants(emulator) == ["password"], "no request to the token endpoint from msal")
             let accounts = try await sandbox.msal(["accounts"], ["MSAL_CA_BUNDLE": ca])
             #expect(accounts.stdout.contains("* ") && accounts.stdout.contains(CLICommandTests.megan.0))

@@ -92,7 +92,10 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
     var cacheEnvironment: String { url.host!.lowercased() }
 
     /// `common`, `organizations` or `consumers`: no single tenant.
-    var isMultiTenant: Bool { kind == .aad && ["common", "organizations", "consumers"].contains(tenant) }
+    var isMultiTenant: Bool { kind == .aad && Self.multiTenantSegments.contains(tenant) }
+
+    /// The tenant segments that name no single tenant.
+    static let multiTenantSegments: Set<String> = ["common", "organizations", "consumers"]
 
     /// The OpenID configuration document's URL.
     var discoveryURL: URL {

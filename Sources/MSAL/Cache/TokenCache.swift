@@ -33,14 +33,23 @@ public actor TokenCache {
     }
 
     /// The access token for `scopes` (as ``accessToken(homeAccountID:clientID:realm:environments:scopes:)``)
-    /// with the ID token of the same account, client and tenant, in one visit to the cache.
+    /// in the first of `realms` that has one, with the ID token of the same account and client (from that
+    /// realm, else from `tenant`), in one visit to the cache.
     ///
     /// - Parameter environment: the environment entries are most likely under, compared first.
     /// - Returns: the tokens and the access token's scopes as a list.
-    nonisolated func cachedTokens(homeAccountID: String, clientID: String, realm: String, environment: String, environments: Set<String>,
-                                  scopes: [String]) async throws -> (AccessTokenEntry, IDTokenEntry?, [String])? {
-        let key = CacheIndex.RealmKey(homeAccountID, clientID, realm)
-        return try await read { $0.tokens(key, environment: environment, environments: environments, scopes: scopes) }
+    nonisolated func cachedTokens(homeAccountID: String, clientID: String, realms: [String], tenant: String, environment: String,
+                                  environments: Set<String>, scopes: [String]) async throws -> (AccessTokenEntry, IDTokenEntry?, [String])? {
+        try await read { index in
+            for realm in realms {
+                let key = CacheIndex.RealmKey(homeAccountID, clientID, realm)
+                guard let (token, idToken, granted) = index.tokens(key, environment: environment, environments: environments, scopes: scopes)
+                else { continue }
+                let tenantKey = CacheIndex.RealmKey(homeAccountID, clientID, tenant)
+                return (token, idToken ?? index.idToken(tenantKey, environments: environments), granted)
+            }
+            return nil
+        }
     }
 
     /// Refresh tokens of the account usable by `clientID`: its own, then the family's, newest first.

@@ -39,9 +39,13 @@ struct AccountBuilder: Sendable {
         for entry in group {
             let claims = idTokens.first { $0.realm.caseInsensitiveCompare(entry.realm) == .orderedSame }
                 .flatMap { try? JWT($0.secret) }.map(Self.stringClaims) ?? [:]
+            // MSAL Python files an account signed in through `common` or `organizations` under that word;
+            // its ID token names the tenant.
+            let tenantID = Authority.multiTenantSegments.contains(entry.realm.lowercased()) ? claims["tid"] ?? entry.realm : entry.realm
+            guard !profiles.contains(where: { $0.tenantID.caseInsensitiveCompare(tenantID) == .orderedSame }) else { continue }
             profiles.append(TenantProfile(
-                identifier: entry.localAccountID, tenantID: entry.realm, environment: entry.environment,
-                isHomeTenantProfile: entry.realm.caseInsensitiveCompare(utid) == .orderedSame, claims: claims))
+                identifier: entry.localAccountID, tenantID: tenantID, environment: entry.environment,
+                isHomeTenantProfile: tenantID.caseInsensitiveCompare(utid) == .orderedSame, claims: claims))
         }
         profiles.sort { $0.isHomeTenantProfile && !$1.isHomeTenantProfile }
         let home = profiles.first { $0.isHomeTenantProfile } ?? profiles[0]

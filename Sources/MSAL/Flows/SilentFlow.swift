@@ -6,14 +6,16 @@ struct SilentFlow: Sendable {
     let app: ApplicationCore
 
     func run(_ parameters: SilentParameters) async throws -> AuthenticationResult {
-        var authority = parameters.authority ?? app.configuration.authority
-        if authority.isMultiTenant { authority = authority.replacingTenant(parameters.account.homeAccountID.tenantID) }
+        let requested = parameters.authority ?? app.configuration.authority
+        let homeTenant = parameters.account.homeAccountID.tenantID
+        let authority = requested.isMultiTenant ? requested.replacingTenant(homeTenant) : requested
         let endpoints = try await app.resolver.endpoints(for: authority)
         let realm = Self.realm(of: endpoints, account: parameters.account)
+        let realms = Self.accessTokenRealms(requested: requested, tenant: realm, homeTenant: homeTenant)
         let now = app.configuration.clock.now()
         if !parameters.forceRefresh, parameters.claims == nil,
            let (token, idToken, grantedScopes) = try await app.cache.cachedTokens(
-               homeAccountID: parameters.account.identifier, clientID: app.configuration.clientID, realm: realm,
+               homeAccountID: parameters.account.identifier, clientID: app.configuration.clientID, realms: realms, tenant: realm,
                environment: endpoints.cacheEnvironment, environments: endpoints.aliases, scopes: parameters.scopes),
            token.expiresOn > now.addingTimeInterval(app.configuration.tokenExpirationBuffer),
            token.cachedAt <= now.addingTimeInterval(IDTokenValidator.skew),
@@ -23,19 +25,31 @@ struct SilentFlow: Sendable {
             app.log.debug("access token from the cache", ["realm": realm], pii: ["username": parameters.account.username])
             guard let refreshOn = token.refreshOn, refreshOn <= now else { return cached }
             do {
-                return try await refresh(parameters, endpoints: endpoints, realm: realm)
+                return try await refresh(parameters, endpoints: endpoints, realm: realm, filedUnder: realms[0])
             } catch let error as MSALError where error.code != .serverDeclinedScopes {
                 app.log.warning("proactive refresh failed; using the cached token", ["error": "\(error.code)"])
                 return cached
             }
         }
-        return try await refresh(parameters, endpoints: endpoints, realm: realm)
+        return try await refresh(parameters, endpoints: endpoints, realm: realm, filedUnder: realms[0])
     }
 
     /// The tenant the tokens are stored under: the issuer's tenant, or the account's home tenant for
     /// `{tenantid}` issuers.
     static func realm(of endpoints: AuthorityEndpoints, account: Account) -> String {
         endpoints.issuerTenant ?? account.homeAccountID.tenantID
+    }
+
+    /// The realms an access token for this request may be filed under, the one new tokens go to first.
+    ///
+    /// MSAL Python files and looks up tokens under the authority's tenant segment, so through `common`
+    /// or `organizations` under that word, and MSAL.NET under the tenant: a multi-tenant request takes
+    /// either. Such tokens come from the account's home tenant, so a request naming the home tenant
+    /// takes them too.
+    static func accessTokenRealms(requested: Authority, tenant: String, homeTenant: String) -> [String] {
+        if requested.isMultiTenant { return [requested.tenant, tenant] }
+        guard requested.kind == .aad, tenant.caseInsensitiveCompare(homeTenant) == .orderedSame else { return [tenant] }
+        return [tenant, "organizations", "common"]
     }
 
     /// The cached token as a result. The caller's account is reused when it has a profile for the
@@ -53,19 +67,23 @@ struct SilentFlow: Sendable {
 
     /// One refresh per account, tenant, scope set and claims at a time; concurrent callers share it.
     /// Endpoints read from the metadata file are discovered again first: the refresh goes online anyway.
-    private func refresh(_ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String) async throws -> AuthenticationResult {
+    private func refresh(_ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String,
+                         filedUnder accessTokenRealm: String) async throws -> AuthenticationResult {
         if !endpoints.discoveredOnline {
             let current = try await app.resolver.endpoints(for: endpoints.authority, online: true)
-            return try await refresh(parameters, endpoints: current, realm: Self.realm(of: current, account: parameters.account))
+            let tenant = Self.realm(of: current, account: parameters.account)
+            return try await refresh(parameters, endpoints: current, realm: tenant,
+                                     filedUnder: accessTokenRealm == realm ? tenant : accessTokenRealm)
         }
         let scopes = Scopes.lowercasedSet(parameters.scopes).sorted().joined(separator: " ")
         let key = "\(parameters.account.identifier.lowercased())|\(realm.lowercased())|\(scopes)|\(parameters.claims ?? "")"
         return try await app.refreshes.run(key) {
-            try await redeemRefreshToken(parameters, endpoints: endpoints, realm: realm)
+            try await redeemRefreshToken(parameters, endpoints: endpoints, realm: realm, filedUnder: accessTokenRealm)
         }
     }
 
-    private func redeemRefreshToken(_ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String) async throws -> AuthenticationResult {
+    private func redeemRefreshToken(_ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String,
+                                    filedUnder accessTokenRealm: String) async throws -> AuthenticationResult {
         let config = app.configuration
         let home = parameters.account.identifier
         let metadata = try await app.cache.appMetadata(clientID: config.clientID, environments: endpoints.aliases)
@@ -92,7 +110,8 @@ struct SilentFlow: Sendable {
                 let tokens = try await app.tokenClient.token(form, endpoint: endpoints.token, correlationID: correlationID)
                 return try await app.responseHandler.handle(tokens, .init(
                     endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nil, expectedObjectID: expectedObjectID,
-                    grant: "refresh_token", usedRefreshToken: candidate.secret, correlationID: correlationID))
+                    grant: "refresh_token", usedRefreshToken: candidate.secret, correlationID: correlationID,
+                    accessTokenRealm: accessTokenRealm))
             } catch let error as MSALError where error.oauthError != nil {
                 lastError = error
             }

@@ -18,6 +18,9 @@ struct TokenResponseHandler: Sendable {
         let grant: String
         let usedRefreshToken: String?
         let correlationID: UUID
+        /// The realm the access token is filed under when not the endpoints' own (a silent call through
+        /// `common` or `organizations` is sent to the account's tenant but filed under the segment).
+        var accessTokenRealm: String? = nil
     }
 
     /// - Throws: ``MSALError`` `invalidIDToken` (nothing is cached), `invalidResponse` without
@@ -38,12 +41,14 @@ struct TokenResponseHandler: Sendable {
         } else {
             throw MSALError.internal(.invalidResponse, "The token response identifies no account (no client_info, no sub).")
         }
-        let realm = idToken.string("tid") ?? context.endpoints.authority.tenant
-        let environment = context.endpoints.authority.cacheEnvironment
+        let authority = context.endpoints.authority
+        let realm = idToken.string("tid") ?? authority.tenant
+        let environment = authority.cacheEnvironment
         let granted = response.scope.map { $0.split(separator: " ").map(String.init) } ?? context.requestedScopes
         let target = granted.sorted().joined(separator: " ")
         let access = AccessTokenEntry(
-            homeAccountID: homeAccountID, environment: environment, clientID: clientID, realm: realm, target: target,
+            homeAccountID: homeAccountID, environment: environment, clientID: clientID,
+            realm: context.accessTokenRealm ?? (authority.isMultiTenant ? authority.tenant : realm), target: target,
             secret: response.accessToken, cachedAt: now, expiresOn: now.addingTimeInterval(TimeInterval(response.expiresIn)),
             extendedExpiresOn: now.addingTimeInterval(TimeInterval(response.extExpiresIn ?? response.expiresIn)),
             refreshOn: response.refreshIn.map { now.addingTimeInterval(TimeInterval($0)) })
