@@ -6,15 +6,25 @@ public struct MSALCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "msal",
         abstract: "Sign in with the Microsoft identity platform, get tokens, call Microsoft Graph and other APIs.",
+        usage: "msal [<global-options>] <subcommand> [<options>]",
         discussion: """
             Settings come from flags, then MSAL_AUTHORITY, MSAL_CLIENT_ID, MSAL_TOKEN_CACHE, MSAL_GRAPH_ENDPOINT \
             and MSAL_CA_BUNDLE, then ${XDG_CONFIG_HOME:-~/.config}/msal/config.json, then defaults that point at \
             identity-emulator on 127.0.0.1:8400.
 
+            The global options go before or after the subcommand (`msal --authority URL login` is \
+            `msal login --authority URL`); given twice, the last one wins. SSL_CERT_FILE adds its \
+            certificates to the system's roots, as --ca-bundle does.
+
             Exit codes: 0 ok, 1 error, 2 usage, 3 interaction required, 4 error from the identity platform, \
             5 network, 130 cancelled.
             """,
         subcommands: [Login.self, Me.self, Token.self, Accounts.self, Logout.self, DeviceInfo.self, Call.self, Native.self, Demo.self])
+
+    /// The global options given before the subcommand. The parser keys a value by its property's path
+    /// (`global.authority`), so each subcommand's own `@OptionGroup var global` receives them too: the
+    /// root only declares them, and a subcommand's property must keep the name `global`.
+    @OptionGroup(title: "Global Options") var global: GlobalOptions
 
     public init() {}
 

@@ -24,7 +24,7 @@ open class MSALPublicClientApplicationConfig {
     /// Shared-device mode, which an MDM profile or the Authenticator app turns on for iOS.
     public var deviceMode: MSALDeviceMode = .default
     /// Opens sign-in and sign-out pages when ``MSALWebviewParameters`` bring no launcher: the system
-    /// browser (`$BROWSER`, then `xdg-open`) by default.
+    /// browser (`$BROWSER` when set, else `xdg-open`) by default.
     public var browserLauncher: any BrowserLauncher = SystemBrowserLauncher()
     /// The HTTP transport, e.g. `DefaultHTTPTransport(trustedCAPEM:)` to trust a local CA; the default one when `nil`.
     public var transport: (any HTTPTransport)?

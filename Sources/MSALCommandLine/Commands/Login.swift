@@ -7,7 +7,10 @@ extension Prompt: ExpressibleByArgument {}
 struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login", abstract: "Sign in, in the system browser or with a code on another device.",
-        discussion: "The browser is $BROWSER, then xdg-open; without either, or with --no-browser, the URL is printed.")
+        discussion: """
+            The browser is $BROWSER when set, else xdg-open. When it cannot be started (msal says why), or with \
+            --no-browser, the URL is printed.
+            """)
 
     @OptionGroup var global: GlobalOptions
 

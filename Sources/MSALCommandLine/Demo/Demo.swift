@@ -9,6 +9,16 @@ struct Demo: AsyncParsableCommand {
         commandName: "demo", abstract: "Walk the tutorials end to end against an in-process identity emulator, with an automated user.",
         discussion: "Nothing of yours is touched: the emulator runs on an ephemeral port and the token cache lives in memory.")
 
+    /// Parsed only to be refused: `msal --verbose demo` would otherwise be accepted and ignored.
+    @OptionGroup(visibility: .private) var global: GlobalOptions
+
+    func validate() throws {
+        guard global.given.isEmpty else {
+            throw ValidationError("msal demo takes no global options (\(global.given.joined(separator: ", "))): "
+                + "it runs its own emulator with an in-memory cache.")
+        }
+    }
+
     func run() async throws {
         let clock = DemoClock()
         let narrator = Narrator()

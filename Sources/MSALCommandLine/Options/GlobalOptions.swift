@@ -1,7 +1,8 @@
 import ArgumentParser
 
-/// The options every command takes. Each setting comes from the flag, else the environment, else
-/// the config file, else the default (see ``Settings``).
+/// The options every command takes, before or after the subcommand's name (see ``MSALCommand/global``).
+/// Each setting comes from the flag, else the environment, else the config file, else the default
+/// (see ``Settings``).
 public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Where users sign in, e.g. https://login.microsoftonline.com/common (env MSAL_AUTHORITY).", valueName: "url"))
     var authority: String?
@@ -31,4 +32,12 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     var logPII = false
 
     public init() {}
+
+    /// The options given, by name, for a command that has no use for them (`msal demo`).
+    var given: [String] {
+        let options = [("--authority", authority), ("--client-id", clientID), ("--redirect-uri", redirectURI),
+                       ("--cache", cachePath), ("--graph-endpoint", graphEndpoint), ("--ca-bundle", caBundle)]
+        let flags = [("--json", json), ("--verbose", verbose), ("--log-pii", logPII)]
+        return options.filter { $0.1 != nil }.map(\.0) + flags.filter(\.1).map(\.0)
+    }
 }

@@ -24,6 +24,8 @@ struct Settings: Sendable, Equatable {
     let cachePath: Setting
     let graphEndpoint: Setting
     let caBundle: Setting?
+    /// `SSL_CERT_FILE`, as OpenSSL-based tools read it; added to the system's roots besides ``caBundle``.
+    let sslCertFile: Setting?
 
     /// - Throws: ``UsageError`` for a bad config file.
     /// - Parameter native: default to the emulator's External ID tenant and app (`msal native …`).
@@ -38,6 +40,9 @@ struct Settings: Sendable, Equatable {
             if let value = file.values[key], !value.isEmpty { return Setting(value: value, origin: .configFile) }
             return fallback().map { Setting(value: $0, origin: .defaultValue) }
         }
+        let sslCertFile = environment["SSL_CERT_FILE"].flatMap {
+            $0.isEmpty ? nil : Setting(value: $0, origin: .environment)
+        }
         let authority = pick(options.authority, "MSAL_AUTHORITY", "authority",
                              default: native ? emulatorExternalAuthority : emulatorAuthority)!
         return Settings(
@@ -49,7 +54,8 @@ struct Settings: Sendable, Equatable {
                             default: FileTokenCachePersistence.defaultURL(environment: environment).path)!,
             graphEndpoint: pick(options.graphEndpoint, "MSAL_GRAPH_ENDPOINT", "graph_endpoint",
                                 default: defaultGraph(for: authority.value))!,
-            caBundle: pick(options.caBundle, "MSAL_CA_BUNDLE", "ca_bundle", default: nil))
+            caBundle: pick(options.caBundle, "MSAL_CA_BUNDLE", "ca_bundle", default: nil),
+            sslCertFile: sslCertFile)
     }
 
     /// Graph lives beside the emulator when the authority is on this machine; Microsoft Graph otherwise.
@@ -67,5 +73,6 @@ struct Settings: Sendable, Equatable {
     var origins: [(name: String, setting: Setting)] {
         [("authority", authority), ("client id", clientID), ("redirect uri", redirectURI), ("token cache", cachePath),
          ("graph endpoint", graphEndpoint)] + (caBundle.map { [("ca bundle", $0)] } ?? [])
+            + (sslCertFile.map { [("SSL_CERT_FILE", $0)] } ?? [])
     }
 }

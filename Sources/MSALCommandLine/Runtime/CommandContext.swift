@@ -46,15 +46,10 @@ struct CommandContext: Sendable {
             logger.logLevel = .debug
             configuration.logger = logger
         }
-        if let bundle = settings.caBundle {
-            guard let pem = FileManager.default.contents(atPath: bundle.value) else {
-                throw UsageError("The CA bundle \(bundle.value) cannot be read.")
-            }
-            configuration.transport = try DefaultHTTPTransport(trustedCAPEM: String(decoding: pem, as: UTF8.self))
-        }
+        if let transport = try Self.transport(trusting: settings) { configuration.transport = transport }
         let console = console
         configuration.browser = switch browser {
-        case .system: SystemBrowserLauncher()
+        case .system: SystemBrowserLauncher { console.err($0) }
         case .printURL: PrintingBrowserLauncher { console.err($0) }
         }
         if native {
@@ -67,15 +62,53 @@ struct CommandContext: Sendable {
         }
     }
 
+    /// A transport that trusts the CA bundle (`--ca-bundle`, `MSAL_CA_BUNDLE`, `ca_bundle`) and
+    /// `SSL_CERT_FILE` besides the system's roots; `nil` when neither is set.
+    ///
+    /// - Throws: ``UsageError`` naming the file, and the variable for `SSL_CERT_FILE`, when one cannot
+    ///   be read or holds no PEM certificate.
+    static func transport(trusting settings: Settings) throws -> DefaultHTTPTransport? {
+        let files = [
+            settings.caBundle.map { (path: $0.value, name: "The CA bundle \($0.value)") },
+            settings.sslCertFile.map { (path: $0.value, name: "SSL_CERT_FILE (\($0.value))") },
+        ].compactMap { $0 }
+        guard !files.isEmpty else { return nil }
+        let pems = try files.map { file in
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                throw UsageError("\(file.name) cannot be read.")
+            }
+            // Checked here: in the files joined, the PEM reader would skip a file with no certificate.
+            let pem = String(decoding: data, as: UTF8.self)
+            guard pem.contains("CERTIFICATE-----") else { throw UsageError("\(file.name) holds no PEM certificate.") }
+            return pem
+        }
+        do {
+            return try DefaultHTTPTransport(trustedCAPEM: pems.joined(separator: "\n"))
+        } catch {
+            // Parsed one by one only on failure, to name the file at fault.
+            for (file, pem) in zip(files, pems) where (try? DefaultHTTPTransport(trustedCAPEM: pem)) == nil {
+                throw UsageError("\(file.name) holds a certificate that cannot be read.")
+            }
+            throw error
+        }
+    }
+
     /// The account a command acts for: `username`'s, else the signed-in one; `nil` when nobody is.
     ///
     /// - Throws: ``MSALError`` `interactionRequired` when `username` has not signed in; ``UsageError``
     ///   when several accounts are signed in and none was last.
     func account(username: String?) async throws -> Account? {
+        let notSignedIn = { (username: String) in
+            MSALError(.interactionRequired,
+                      "\(username) has not signed in here; run `msal login --login-hint \(username)`.")
+        }
+        // Nobody (or nobody by this name) in the cache needs no discovery: say so before any request, offline too.
+        guard try await app.hasCachedAccount(username: username) else {
+            if let username { throw notSignedIn(username) }
+            return nil
+        }
         if let username {
-            guard let account = try await app.account(username: username) else {
-                throw MSALError(.interactionRequired, "\(username) has not signed in here; run `msal login --login-hint \(username)`.")
-            }
+            guard let account = try await app.account(username: username) else { throw notSignedIn(username) }
             return account
         }
         do {
