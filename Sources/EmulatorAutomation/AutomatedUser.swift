@@ -35,7 +35,7 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
     /// Queues what the user does next time a sign-in page shows.
     public func then(_ choice: Choice) { choices.withLock { $0.append(choice) } }
 
-    /// The pages seen, by kind (`signin`, `picker`, `consent`, `signedout`), in order.
+    /// The pages seen, by kind (`signin`, `picker`, `consent`, `signedout`, `form_post`), in order.
     public var pagesSeen: [String] { visited.withLock { $0 } }
 
     public func open(_ url: URL) async throws {
@@ -69,6 +69,11 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
                 }
             } else if page.contains("You signed out") {
                 visited.withLock { $0.append("signedout") }
+                return
+            } else if page.contains("document.forms[0].submit()"), let form = Self.forms(page).first {
+                // response_mode=form_post: without JavaScript the user clicks Submit, posting the response to the app.
+                visited.withLock { $0.append("form_post") }
+                _ = try await request(URL(string: form.action, relativeTo: url)!.absoluteString, form: Self.hiddenFields(form.html))
                 return
             } else if page.contains("Permissions requested") {
                 visited.withLock { $0.append("consent") }
