@@ -65,7 +65,7 @@ struct TLSAndMSALPythonTests {
 }
 
 /// Runs `Tests/Interop/msal_python_against_emulator.py` with the Python that has `msal` installed:
-/// `$MSAL_PYTHON`, else `.build-python/bin/python` (both set up by `.ci/run`).
+/// `$MSAL_PYTHON`, else `.build-python/bin/python` (both set up by `scripts/test`).
 enum MSALPython {
     static var repository: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -75,7 +75,7 @@ enum MSALPython {
         if let configured = ProcessInfo.processInfo.environment["MSAL_PYTHON"] { return configured }
         let local = repository.appendingPathComponent(".build-python/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: local) else {
-            throw TestFailure("MSAL Python is not installed: run .ci/run once, or `python3 -m venv .build-python && .build-python/bin/pip install msal`")
+            throw TestFailure("MSAL Python is not installed: run scripts/test once, or `python3 -m venv .build-python && .build-python/bin/pip install -r Tests/Interop/requirements.txt`")
         }
         return local
     }

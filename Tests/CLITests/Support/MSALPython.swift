@@ -1,7 +1,7 @@
 import Foundation
 
 /// The real MSAL Python (with msal-extensions): `$MSAL_PYTHON`, else `.build-python/bin/python`,
-/// both set up by `.ci/run`.
+/// both set up by `scripts/test`.
 enum MSALPython {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
@@ -11,7 +11,7 @@ enum MSALPython {
         if let configured = ProcessInfo.processInfo.environment["MSAL_PYTHON"], !configured.isEmpty { return URL(fileURLWithPath: configured) }
         let local = repository.appendingPathComponent(".build-python/bin/python")
         guard FileManager.default.isExecutableFile(atPath: local.path) else {
-            throw CLITestFailure("MSAL Python is not installed: run .ci/run once, or `python3 -m venv .build-python && .build-python/bin/python -m pip install msal==1.39.0 msal-extensions==1.3.1`")
+            throw CLITestFailure("MSAL Python is not installed: run scripts/test once, or `python3 -m venv .build-python && .build-python/bin/python -m pip install -r Tests/Interop/requirements.txt`")
         }
         return local
     }

@@ -4,7 +4,7 @@ import NIOCore
 
 /// Just enough of W3C WebDriver to drive headless Chromium through chromedriver: open a page, type
 /// into fields, click buttons, read the page. Chromium and chromedriver come from Debian's packages
-/// (`.ci/run` installs them).
+/// (`scripts/test` installs them).
 final class WebDriver: Sendable {
     static let chromedriver = "/usr/bin/chromedriver"
     static let chromium = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]
@@ -31,7 +31,7 @@ final class WebDriver: Sendable {
         guard FileManager.default.isExecutableFile(atPath: chromedriver),
               let browser = chromium.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
         else {
-            throw CLITestFailure("Chromium is not installed: run .ci/run once, or `apt-get install -y chromium chromium-driver`.")
+            throw CLITestFailure("Chromium is not installed: run scripts/test once, or `apt-get install -y chromium chromium-driver`.")
         }
         let (driver, port) = try await startDriver()
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A session bus of its own with an unlocked GNOME Keyring (Debian's `dbus-daemon` and `gnome-keyring`,
-/// installed by `.ci/run`), so Secret Service tests never touch the user's keyring.
+/// installed by `scripts/test`), so Secret Service tests never touch the user's keyring.
 final class PrivateKeyring: Sendable {
     let environment: [String: String]
     private let bus: Process
@@ -21,7 +21,7 @@ final class PrivateKeyring: Sendable {
 
     private static func start() async throws -> PrivateKeyring {
         for tool in ["/usr/bin/dbus-daemon", "/usr/bin/gnome-keyring-daemon", "/usr/bin/secret-tool"] where !FileManager.default.isExecutableFile(atPath: tool) {
-            throw KeyringFailure("\(tool) is missing: run .ci/run once, or `apt-get install -y dbus-daemon gnome-keyring libsecret-tools`")
+            throw KeyringFailure("\(tool) is missing: run scripts/test once, or `apt-get install -y dbus-daemon gnome-keyring libsecret-tools`")
         }
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("keyring-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
