@@ -58,9 +58,8 @@ public final class PublicClientApplication: Sendable {
     /// case-insensitive, when given). Answered from the cache alone, without discovery, so a caller can
     /// tell that nobody is signed in before any request; ``accounts()`` then narrows to this authority.
     public func hasCachedAccount(username: String? = nil) async throws -> Bool {
-        let entries = try await core.cache.accounts()
-        guard let username else { return !entries.isEmpty }
-        return entries.contains { $0.username.caseInsensitiveCompare(username) == .orderedSame }
+        guard let username else { return try await core.cache.hasAccounts() }
+        return try await core.cache.accounts().contains { $0.username.caseInsensitiveCompare(username) == .orderedSame }
     }
 
     /// The signed-in account of a single-account app and the one signed in before it, remembered

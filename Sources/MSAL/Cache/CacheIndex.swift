@@ -129,6 +129,9 @@ struct CacheIndex: Sendable {
         Set(realms.map { RealmKey(homeAccountID, clientID, $0) }).flatMap { realm($0)?.idTokens ?? [] }
     }
 
+    /// True when some account is filed (nothing is decoded).
+    var hasAccounts: Bool { !accountEntries.isEmpty }
+
     /// Every account entry (decoding those not used yet).
     mutating func allAccounts() -> [AccountEntry] {
         Array(accountEntries.keys).flatMap { Self.entries(&accountEntries, $0, file: file) }

@@ -67,6 +67,11 @@ public actor TokenCache {
         try await read { $0.idTokens(homeAccountID: homeAccountID, clientID: clientID, realms: realms) }
     }
 
+    /// True when the cache holds any account, without decoding one.
+    nonisolated func hasAccounts() async throws -> Bool {
+        try await read { $0.hasAccounts }
+    }
+
     nonisolated func accounts() async throws -> [AccountEntry] {
         try await read { $0.allAccounts() }
     }
