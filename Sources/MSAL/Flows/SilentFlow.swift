@@ -25,13 +25,13 @@ struct SilentFlow: Sendable {
             app.log.debug("access token from the cache", ["realm": realm], pii: ["username": parameters.account.username])
             guard let refreshOn = token.refreshOn, refreshOn <= now else { return cached }
             do {
-                return try await refresh(parameters, endpoints: endpoints, realm: realm, filedUnder: realms[0])
+                return try await refresh(parameters, endpoints: endpoints, realm: realm, through: requested)
             } catch let error as MSALError where error.code != .serverDeclinedScopes {
                 app.log.warning("proactive refresh failed; using the cached token", ["error": "\(error.code)"])
                 return cached
             }
         }
-        return try await refresh(parameters, endpoints: endpoints, realm: realm, filedUnder: realms[0])
+        return try await refresh(parameters, endpoints: endpoints, realm: realm, through: requested)
     }
 
     /// The tenant the tokens are stored under: the issuer's tenant, or the account's home tenant for
@@ -67,23 +67,26 @@ struct SilentFlow: Sendable {
 
     /// One refresh per account, tenant, scope set and claims at a time; concurrent callers share it.
     /// Endpoints read from the metadata file are discovered again first: the refresh goes online anyway.
+    ///
+    /// - Parameter requested: the authority the caller named; through `common` or `organizations` the new
+    ///   access token is filed under that segment (``accessTokenRealms(requested:tenant:homeTenant:)``).
     private func refresh(_ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String,
-                         filedUnder accessTokenRealm: String) async throws -> AuthenticationResult {
+                         through requested: Authority) async throws -> AuthenticationResult {
         if !endpoints.discoveredOnline {
             let current = try await app.resolver.endpoints(for: endpoints.authority, online: true)
-            let tenant = Self.realm(of: current, account: parameters.account)
-            return try await refresh(parameters, endpoints: current, realm: tenant,
-                                     filedUnder: accessTokenRealm == realm ? tenant : accessTokenRealm)
+            return try await refresh(parameters, endpoints: current, realm: Self.realm(of: current, account: parameters.account),
+                                     through: requested)
         }
         let scopes = Scopes.lowercasedSet(parameters.scopes).sorted().joined(separator: " ")
         let key = "\(parameters.account.identifier.lowercased())|\(realm.lowercased())|\(scopes)|\(parameters.claims ?? "")"
         return try await app.refreshes.run(key) {
-            try await redeemRefreshToken(parameters, endpoints: endpoints, realm: realm, filedUnder: accessTokenRealm)
+            try await redeemRefreshToken(parameters, endpoints: endpoints, realm: realm,
+                                         accessTokenRealm: requested.isMultiTenant ? requested.tenant : nil)
         }
     }
 
     private func redeemRefreshToken(_ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String,
-                                    filedUnder accessTokenRealm: String) async throws -> AuthenticationResult {
+                                    accessTokenRealm: String?) async throws -> AuthenticationResult {
         let config = app.configuration
         let home = parameters.account.identifier
         let metadata = try await app.cache.appMetadata(clientID: config.clientID, environments: endpoints.aliases)
