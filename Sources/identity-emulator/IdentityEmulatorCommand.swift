@@ -53,13 +53,15 @@ struct IdentityEmulatorCommand: AsyncParsableCommand {
         print("identity-emulator stopped")
     }
 
-    /// `--public-url` as an origin: http or https, a host, an optional port, no path.
+    /// `--public-url` as an origin: http or https, a host, an optional port, no path; else exit 2.
     private func publicOrigin() throws -> URL? {
         guard let publicURL else { return nil }
         guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
               url.path.isEmpty || url.path == "/", url.query == nil
         else {
-            throw ValidationError("--public-url must be an origin such as https://emulator.example:8443 (scheme, host, optional port; no path): \(publicURL)")
+            FileHandle.standardError.write(Data(
+                "identity-emulator: --public-url must be an origin such as https://emulator.example:8443 (scheme, host, optional port; no path): \(publicURL)\n".utf8))
+            throw ExitCode(2)
         }
         return URL(string: publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL)
     }

@@ -8,13 +8,13 @@ struct EmulatorBinaryTests {
     }
 
     /// Starts the emulator on port 0, waits for its banner, sends SIGINT, and returns the banner and the exit status.
-    static func startAndInterrupt() async throws -> (banner: String, status: Int32, tail: String) {
+    static func startAndInterrupt(_ extra: [String] = []) async throws -> (banner: String, status: Int32, tail: String) {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Result {
                     let process = Process()
                     process.executableURL = binary
-                    process.arguments = ["--port", "0"]
+                    process.arguments = ["--port", "0"] + extra
                     let pipe = Pipe()
                     process.standardOutput = pipe
                     try process.run()
@@ -53,5 +53,17 @@ struct EmulatorBinaryTests {
         let (status, output) = try await DemoCommandTests.run(["--config", file.path], binary: Self.binary)
         #expect(status == 2)
         #expect(output.contains("users[0].id: must be a GUID"))
+    }
+
+    @Test("--public-url is printed as the origin of every issuer; anything but an origin is refused, exit 2")
+    func publicURL() async throws {
+        let (banner, status, _) = try await Self.startAndInterrupt(["--public-url", "https://login.emulator.test:8443/"])
+        #expect(banner.contains("Public URL (every issuer): https://login.emulator.test:8443\n"))
+        #expect(status == 0)
+        for bad in ["ftp://login.emulator.test", "https://login.emulator.test/tenant", "login.emulator.test"] {
+            let (refused, output) = try await DemoCommandTests.run(["--public-url", bad], binary: Self.binary)
+            #expect(refused == 2, "\(bad)")
+            #expect(output.contains("--public-url must be an origin"), "\(bad): \(output)")
+        }
     }
 }
