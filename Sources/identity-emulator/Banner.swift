@@ -10,7 +10,7 @@ struct Banner {
         let base = running.baseURL.absoluteString
         let directory = running.directory
         var lines = ["identity-emulator listening on \(base)"]
-        if running.issuerOrigin != running.baseURL { lines.append("Public URL (every issuer): \(running.issuerOrigin.absoluteString)") }
+        if running.issuerOrigin != running.baseURL { lines.append("Every issuer names \(running.issuerOrigin.absoluteString)") }
         lines.append("")
         if let ca = running.caCertificateFile {
             lines += ["TLS CA certificate: \(ca.path)", "  curl --cacert \(ca.path) \(base)/common/v2.0/.well-known/openid-configuration", ""]

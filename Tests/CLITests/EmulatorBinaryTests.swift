@@ -58,7 +58,7 @@ struct EmulatorBinaryTests {
     @Test("--public-url is printed as the origin of every issuer; anything but an origin is refused, exit 2")
     func publicURL() async throws {
         let (banner, status, _) = try await Self.startAndInterrupt(["--public-url", "https://login.emulator.test:8443/"])
-        #expect(banner.contains("Public URL (every issuer): https://login.emulator.test:8443\n"))
+        #expect(banner.contains("Every issuer names https://login.emulator.test:8443\n"))
         #expect(status == 0)
         for bad in ["ftp://login.emulator.test", "https://login.emulator.test/tenant", "login.emulator.test"] {
             let (refused, output) = try await DemoCommandTests.run(["--public-url", bad], binary: Self.binary)

@@ -180,4 +180,29 @@ struct FidelityTests {
             #expect(try await emulator.get("/_emulator/directory", headers: [("Host", "other.emulator.test:8443")]).status == 421)
         }
     }
+
+    @Test("behind a proxy that ends TLS, the public URL's bare host is accepted and endpoints use its scheme")
+    func publicURLBehindTLSProxy() async throws {
+        try await TestEmulator.with({ $0.publicURL = URL(string: "https://login.emulator.test") }) { emulator in
+            let tenant = emulator.ids.contosoTenant
+            for host in ["login.emulator.test", "LOGIN.emulator.test:443"] {
+                let discovery = try await emulator.get("/\(tenant)/v2.0/.well-known/openid-configuration", headers: [("Host", host)])
+                #expect(discovery.status == 200, "\(host)")
+                #expect(try discovery.string("issuer") == "https://login.emulator.test/\(tenant)/v2.0", "\(host)")
+                #expect(try discovery.string("token_endpoint") == "https://login.emulator.test/\(tenant)/oauth2/v2.0/token", "\(host)")
+            }
+            #expect(try await emulator.get("/_emulator/directory", headers: [("Host", "login.emulator.test:80")]).status == 421)
+            let local = try await emulator.get("/\(tenant)/v2.0/.well-known/openid-configuration")
+            #expect(try local.string("token_endpoint") == "\(emulator.base)/\(tenant)/oauth2/v2.0/token", "loopback clients keep http")
+        }
+    }
+
+    @Test("a request without Host gets 400, as HTTP/1.1 requires")
+    func missingHost() async throws {
+        try await TestEmulator.with { emulator in
+            let answer = try await RawHTTP.send("GET /_emulator/directory HTTP/1.1\r\nConnection: close\r\n\r\n", port: emulator.running.port)
+            #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(80))")
+            #expect(!answer.contains("MeganB"))
+        }
+    }
 }

@@ -212,14 +212,17 @@ def msal_interactive(run, origin, tenant, client_id, ca):
 
     browser = use_scripted_browser(run)
     app = msal.PublicClientApplication(client_id, authority=f"{origin}/{tenant}", verify=ca, instance_discovery=False)
-    first = run.measure("acquire_token_interactive", lambda: token_result(app.acquire_token_interactive(["User.Read"], timeout=TIMEOUT)))
+    # URI-form scopes, as apps written for several resources pass them: the silent call must find the token
+    # MSAL filed under the scopes the server answered.
+    scopes = ["https://graph.microsoft.com/User.Read"]
+    first = run.measure("acquire_token_interactive", lambda: token_result(app.acquire_token_interactive(scopes, timeout=TIMEOUT)))
     run.report["first"] = msal_summary(first)
     run.step = "get_accounts"
     accounts = app.get_accounts(username=os.environ["EMULATOR_USERNAME"])
     run.report["accounts"] = [a["username"] for a in accounts]
     if not accounts:
         raise RuntimeError("no account for the user who signed in")
-    second = run.measure("acquire_token_silent", lambda: token_result(app.acquire_token_silent(["User.Read"], account=accounts[0])))
+    second = run.measure("acquire_token_silent", lambda: token_result(app.acquire_token_silent(scopes, account=accounts[0])))
     run.report["second"] = msal_summary(second)
     run.report["second_is_first"] = first["access_token"] == second["access_token"]
     browser.finish()

@@ -63,6 +63,37 @@ struct MultiTenantRealmTests {
         }
     }
 
+    @Test("organizations and common share tokens: both come from the home tenant")
+    func organizationsAndCommonShare() async throws {
+        try await Harness.with { h in
+            let cache = TokenCache()
+            let organizations = try h.app(tenant: "organizations", user: h.user(Harness.megan), cache: cache)
+            let signedIn = try await organizations.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            let common = try h.app(tenant: "common", cache: cache)
+            let silent = try await common.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+            #expect(silent.source == .cache)
+            #expect(silent.accessToken == signedIn.accessToken)
+            #expect(try await h.tokenRequests() == ["authorization_code"])
+        }
+    }
+
+    @Test("an expired token in the first realm does not hide a valid one in the next")
+    func expiredTokenDoesNotHide() async throws {
+        try await Harness.with { h in
+            let cache = TokenCache()
+            let organizations = try h.app(tenant: "organizations", user: h.user(Harness.megan), cache: cache)
+            let first = try await organizations.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            h.clock.advance(by: 3000)
+            let byTenant = try h.app(tenant: Self.contoso, user: h.user(Harness.megan), cache: cache)
+            let second = try await byTenant.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"], prompt: .login))
+            h.clock.advance(by: 400)  // the organizations token is now inside the expiry buffer, the tenant's is not
+            let silent = try await organizations.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            #expect(silent.source == .cache)
+            #expect(silent.accessToken == second.accessToken)
+            #expect(try await h.tokenRequests() == ["authorization_code", "authorization_code"])
+        }
+    }
+
     @Test("MSAL Python's shape (access token, ID token and account all under organizations) is read as the tenant's")
     func pythonShapedCache() async throws {
         try await Harness.with { h in

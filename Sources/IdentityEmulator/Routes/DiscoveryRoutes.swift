@@ -96,8 +96,7 @@ struct DiscoveryRoutes: Sendable {
             return await discoveryError(.missingParameter("authorization_endpoint"), request: request)
         }
         // The emulator's own names (its origin and the loopback aliases on its port) are one instance.
-        let named = host.contains(":") ? "[\(host)]" : host
-        let authority = named.lowercased() + (url.port.map { ":\($0)" } ?? "")
+        let authority = ServedAddress.bracketed(host).lowercased() + (url.port.map { ":\($0)" } ?? "")
         let served = core.address.authorities
         guard served.contains(ServedAddress.normalized(authority, scheme: url.scheme ?? "https")) else {
             return await discoveryError(.invalidInstance, request: request)

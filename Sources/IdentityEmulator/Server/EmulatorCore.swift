@@ -16,7 +16,7 @@ struct EmulatorCore: Sendable {
     /// The origin the client used (one of ``address``'s names: the host check refuses others), for the
     /// endpoints a response points to.
     func origin(of request: Request) -> String {
-        request.head.authority.map { "\(address.scheme)://\($0)" } ?? address.origin
+        request.head.authority.map(address.origin(reachedThrough:)) ?? address.origin
     }
 
     /// The origin every issuer names, whichever host name the client used.

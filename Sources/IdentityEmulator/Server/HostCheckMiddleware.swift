@@ -3,13 +3,16 @@ import Hummingbird
 /// Refuses, on every route, a request whose `Host` is not one of the emulator's names (its origin, or a
 /// loopback alias on its port) with 421 Misdirected Request: a web page that rebinds its own DNS name
 /// to 127.0.0.1 reaches the port but names its own host, so it cannot read the directory, reset the
-/// state or sign anyone in.
+/// state or sign anyone in. A request without `Host` gets 400, as HTTP/1.1 requires.
 struct HostCheckMiddleware: RouterMiddleware {
     let address: ServedAddress
 
     func handle(_ request: Request, context: EmulatorRequestContext,
                 next: (Request, EmulatorRequestContext) async throws -> Response) async throws -> Response {
-        guard address.accepts(authority: request.head.authority) else {
+        guard let authority = request.head.authority else {
+            return HTTPExchange.text("A request needs a Host header.\n", status: .badRequest, contentType: "text/plain; charset=utf-8")
+        }
+        guard address.accepts(authority: authority) else {
             return HTTPExchange.text(
                 "This is identity-emulator at \(address.origin); it does not answer for the host named in this request.\n",
                 status: .misdirectedRequest, contentType: "text/plain; charset=utf-8")

@@ -94,7 +94,7 @@ public enum IdentityEmulator {
                 throw StartError(description: "the emulator stopped before it was listening")
             }
             let scheme = authority == nil ? "http" : "https"
-            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+            let host = ServedAddress.bracketed(configuration.host)
             let running = RunningEmulator(
                 baseURL: URL(string: "\(scheme)://\(host):\(port)")!, issuerOrigin: URL(string: address.origin)!, port: port,
                 caCertificatePEM: authority?.caCertificatePEM, caCertificateFile: caFile, directory: configuration.directory)

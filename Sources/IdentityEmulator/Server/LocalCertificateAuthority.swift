@@ -70,11 +70,17 @@ struct LocalCertificateAuthority: Sendable {
 
     private static let ipv6Loopback: [UInt8] = Array(repeating: 0, count: 15) + [1]
 
-    /// An IP address entry for a literal IPv4 address, else a DNS name.
+    /// An IP address entry for a literal IPv4 or IPv6 address (brackets allowed), else a DNS name.
     private static func subjectAlternativeName(_ name: String) -> GeneralName {
-        let parts = name.split(separator: ".").compactMap { UInt8($0) }
-        return parts.count == 4 && name.split(separator: ".").count == 4
-            ? .ipAddress(ASN1OctetString(contentBytes: ArraySlice(parts)))
-            : .dnsName(name)
+        let literal = name.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, literal, &v4) == 1 {
+            return .ipAddress(ASN1OctetString(contentBytes: ArraySlice(withUnsafeBytes(of: &v4) { Array($0) })))
+        }
+        if inet_pton(AF_INET6, literal, &v6) == 1 {
+            return .ipAddress(ASN1OctetString(contentBytes: ArraySlice(withUnsafeBytes(of: &v6) { Array($0) })))
+        }
+        return .dnsName(name)
     }
 }

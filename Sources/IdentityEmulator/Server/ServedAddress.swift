@@ -4,19 +4,18 @@ import Locking
 /// Where the emulator is reached: the one origin every issuer names (as Entra's issuer does not depend
 /// on which of its host names a client used) and the `Host` values it answers to.
 ///
-/// Known once the port is bound (port `0` picks one), so the names are filled in then.
+/// The listening address is known once the port is bound (port `0` picks one), so its names are filled
+/// in then. A public URL may have another scheme than the listener (a proxy that ends TLS).
 final class ServedAddress: Sendable {
-    struct Names: Sendable {
-        /// `scheme://host:port` without a trailing slash: the `--public-url`, else the bound address.
-        let origin: String
-        /// Lower-cased `host:port` values a request's `Host` may carry.
-        let authorities: Set<String>
-    }
-
+    /// The scheme the emulator itself serves.
     let scheme: String
     private let host: String
-    private let publicURL: URL?
-    private let names = Locked<Names?>(nil)
+    /// `--public-url` as an origin without a trailing slash, and its `host:port` as its scheme writes it.
+    private let publicOrigin: String?
+    private let publicScheme: String
+    private let publicAuthority: String?
+    /// The bound address's origin and the lower-cased `host:port` values of it and its loopback aliases.
+    private let bound = Locked<(origin: String, authorities: Set<String>)?>(nil)
 
     /// - Parameters:
     ///   - host: the interface listened on; a wildcard (`0.0.0.0`, `::`) is named by `127.0.0.1`.
@@ -24,47 +23,57 @@ final class ServedAddress: Sendable {
     init(scheme: String, host: String, publicURL: URL?) {
         self.scheme = scheme
         self.host = host
-        self.publicURL = publicURL
-    }
-
-    /// Fills in the names for the bound port.
-    func bind(port: Int) {
-        let loopback = ["127.0.0.1", "localhost", "[::1]"]
-        let wildcard = ["0.0.0.0", "::", "[::]", ""].contains(host)
-        let own = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        var authorities = Set((loopback + (wildcard ? [] : [own])).map { "\($0.lowercased()):\(port)" })
-        let origin: String
+        publicScheme = publicURL?.scheme?.lowercased() ?? scheme
         if let publicURL, let publicHost = publicURL.host {
-            let publicPort = publicURL.port ?? Self.defaultPort(publicURL.scheme ?? scheme)
-            let named = publicHost.contains(":") ? "[\(publicHost)]" : publicHost
-            authorities.insert("\(named.lowercased()):\(publicPort)")
-            origin = "\(publicURL.scheme ?? scheme)://\(named)" + (publicURL.port.map { ":\($0)" } ?? "")
+            let named = Self.bracketed(publicHost) + (publicURL.port.map { ":\($0)" } ?? "")
+            publicOrigin = "\(publicScheme)://\(named)"
+            publicAuthority = Self.normalized(named, scheme: publicScheme)
         } else {
-            origin = "\(scheme)://\(wildcard ? "127.0.0.1" : own):\(port)"
+            publicOrigin = nil
+            publicAuthority = nil
         }
-        names.withLock { $0 = Names(origin: origin, authorities: authorities) }
     }
 
-    /// The canonical origin (before the port is bound: the configured host alone).
-    var origin: String { names.withLock { $0?.origin } ?? "\(scheme)://\(host)" }
+    /// Fills in the names of the bound port.
+    func bind(port: Int) {
+        let wildcard = ["0.0.0.0", "::", "[::]", ""].contains(host)
+        let own = wildcard ? "127.0.0.1" : Self.bracketed(host)
+        let names = Set((["127.0.0.1", "localhost", "[::1]", own]).map { "\($0.lowercased()):\(port)" })
+        bound.withLock { $0 = ("\(scheme)://\(own):\(port)", names) }
+    }
 
-    /// The `host:port` values requests may name.
-    var authorities: Set<String> { names.withLock { $0?.authorities } ?? [] }
+    /// The canonical origin: the public URL, else the bound address (before binding: the host alone).
+    var origin: String { publicOrigin ?? bound.withLock { $0?.origin } ?? "\(scheme)://\(host)" }
 
-    /// True when a request's `Host` (`authority`) names this emulator; a request without one (HTTP/1.0)
-    /// cannot come from a page that rebound a DNS name, so it is served.
-    func accepts(authority: String?) -> Bool {
-        guard let authority else { return true }
-        return names.withLock { $0?.authorities.contains(Self.normalized(authority, scheme: scheme)) } ?? false
+    /// The `host:port` values requests may name, lower-cased.
+    var authorities: Set<String> {
+        let own = bound.withLock { $0?.authorities } ?? []
+        return publicAuthority.map { own.union([$0]) } ?? own
+    }
+
+    /// True when a request's `Host` (`authority`) names this emulator.
+    func accepts(authority: String) -> Bool {
+        if let publicAuthority, Self.normalized(authority, scheme: publicScheme) == publicAuthority { return true }
+        return bound.withLock { $0?.authorities.contains(Self.normalized(authority, scheme: scheme)) } ?? false
+    }
+
+    /// The origin a client reached the emulator at through `authority` (an accepted `Host`): the public
+    /// origin for the public name, else the listener's scheme with that name.
+    func origin(reachedThrough authority: String) -> String {
+        if let publicOrigin, Self.normalized(authority, scheme: publicScheme) == publicAuthority { return publicOrigin }
+        return "\(scheme)://\(authority)"
     }
 
     /// `host:port`, lower-cased, with the scheme's default port when none is given.
     static func normalized(_ authority: String, scheme: String) -> String {
         let lowered = authority.lowercased()
         let hostEnd = lowered.hasPrefix("[") ? lowered.firstIndex(of: "]").map(lowered.index(after:)) : lowered.firstIndex(of: ":")
-        guard let hostEnd, hostEnd < lowered.endIndex else { return "\(lowered):\(defaultPort(scheme))" }
+        guard let hostEnd, hostEnd < lowered.endIndex else { return "\(lowered):\(scheme.lowercased() == "https" ? 443 : 80)" }
         return lowered
     }
 
-    private static func defaultPort(_ scheme: String) -> Int { scheme.lowercased() == "https" ? 443 : 80 }
+    /// A host as it is written before a port: IPv6 literals in brackets.
+    static func bracketed(_ host: String) -> String {
+        host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+    }
 }

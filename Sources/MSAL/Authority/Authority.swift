@@ -97,6 +97,10 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
     /// The tenant segments that name no single tenant.
     static let multiTenantSegments: Set<String> = ["common", "organizations", "consumers"]
 
+    /// The realm an access token from `tenant` obtained through this authority is filed under: the
+    /// segment for `common`, `organizations` and `consumers` (as MSAL Python files it), else the tenant.
+    func accessTokenRealm(tenant: String) -> String { isMultiTenant ? self.tenant : tenant }
+
     /// The OpenID configuration document's URL.
     var discoveryURL: URL {
         switch kind {

@@ -33,21 +33,28 @@ public actor TokenCache {
     }
 
     /// The access token for `scopes` (as ``accessToken(homeAccountID:clientID:realm:environments:scopes:)``)
-    /// in the first of `realms` that has one, with the ID token of the same account and client (from that
-    /// realm, else from `tenant`), in one visit to the cache.
+    /// that expires after `expiringAfter`, filed under `realm` or else the first of `otherRealms` that has
+    /// one, with the ID token of the same account and client (from that realm, else from `tenant`), in one
+    /// visit to the cache.
     ///
-    /// - Parameter environment: the environment entries are most likely under, compared first.
+    /// - Parameters:
+    ///   - otherRealms: asked only when `realm` has no such token.
+    ///   - environment: the environment entries are most likely under, compared first.
     /// - Returns: the tokens and the access token's scopes as a list.
-    nonisolated func cachedTokens(homeAccountID: String, clientID: String, realms: [String], tenant: String, environment: String,
-                                  environments: Set<String>, scopes: [String]) async throws -> (AccessTokenEntry, IDTokenEntry?, [String])? {
+    nonisolated func cachedTokens(homeAccountID: String, clientID: String, realm: String, otherRealms: () -> [String], tenant: String,
+                                  environment: String, environments: Set<String>, scopes: [String],
+                                  expiringAfter: Date) async throws -> (AccessTokenEntry, IDTokenEntry?, [String])? {
         try await read { index in
-            for realm in realms {
+            func tokens(in realm: String) -> (AccessTokenEntry, IDTokenEntry?, [String])? {
                 let key = CacheIndex.RealmKey(homeAccountID, clientID, realm)
-                guard let (token, idToken, granted) = index.tokens(key, environment: environment, environments: environments, scopes: scopes)
-                else { continue }
+                guard let (token, idToken, granted) = index.tokens(key, environment: environment, environments: environments, scopes: scopes),
+                      token.expiresOn > expiringAfter
+                else { return nil }
                 let tenantKey = CacheIndex.RealmKey(homeAccountID, clientID, tenant)
                 return (token, idToken ?? index.idToken(tenantKey, environments: environments), granted)
             }
+            if let found = tokens(in: realm) { return found }
+            for other in otherRealms() { if let found = tokens(in: other) { return found } }
             return nil
         }
     }

@@ -11,13 +11,14 @@ struct SilentFlow: Sendable {
         let authority = requested.isMultiTenant ? requested.replacingTenant(homeTenant) : requested
         let endpoints = try await app.resolver.endpoints(for: authority)
         let realm = Self.realm(of: endpoints, account: parameters.account)
-        let realms = Self.accessTokenRealms(requested: requested, tenant: realm, homeTenant: homeTenant)
         let now = app.configuration.clock.now()
         if !parameters.forceRefresh, parameters.claims == nil,
            let (token, idToken, grantedScopes) = try await app.cache.cachedTokens(
-               homeAccountID: parameters.account.identifier, clientID: app.configuration.clientID, realms: realms, tenant: realm,
-               environment: endpoints.cacheEnvironment, environments: endpoints.aliases, scopes: parameters.scopes),
-           token.expiresOn > now.addingTimeInterval(app.configuration.tokenExpirationBuffer),
+               homeAccountID: parameters.account.identifier, clientID: app.configuration.clientID,
+               realm: requested.accessTokenRealm(tenant: realm),
+               otherRealms: { Self.otherAccessTokenRealms(requested: requested, tenant: realm, homeTenant: homeTenant) }, tenant: realm,
+               environment: endpoints.cacheEnvironment, environments: endpoints.aliases, scopes: parameters.scopes,
+               expiringAfter: now.addingTimeInterval(app.configuration.tokenExpirationBuffer)),
            token.cachedAt <= now.addingTimeInterval(IDTokenValidator.skew),
            let idToken,
            let cached = try await cachedResult(token, idToken: idToken, scopes: grantedScopes, account: parameters.account,
@@ -40,16 +41,23 @@ struct SilentFlow: Sendable {
         endpoints.issuerTenant ?? account.homeAccountID.tenantID
     }
 
-    /// The realms an access token for this request may be filed under, the one new tokens go to first.
+    /// Where else an access token for this request may be filed, after the realm new tokens go to (the
+    /// multi-tenant segment the caller named, else the tenant).
     ///
     /// MSAL Python files and looks up tokens under the authority's tenant segment, so through `common`
-    /// or `organizations` under that word, and MSAL.NET under the tenant: a multi-tenant request takes
-    /// either. Such tokens come from the account's home tenant, so a request naming the home tenant
-    /// takes them too.
-    static func accessTokenRealms(requested: Authority, tenant: String, homeTenant: String) -> [String] {
-        if requested.isMultiTenant { return [requested.tenant, tenant] }
-        guard requested.kind == .aad, tenant.caseInsensitiveCompare(homeTenant) == .orderedSame else { return [tenant] }
-        return [tenant, "organizations", "common"]
+    /// or `organizations` under that word, and MSAL.NET under the tenant: a multi-tenant request also
+    /// takes the tenant's, then the other word's. Such tokens come from the account's home tenant, so a
+    /// request naming the home tenant takes them too.
+    static func otherAccessTokenRealms(requested: Authority, tenant: String, homeTenant: String) -> [String] {
+        if requested.isMultiTenant {
+            switch requested.tenant {
+            case "organizations": return [tenant, "common"]
+            case "common": return [tenant, "organizations"]
+            default: return [tenant]
+            }
+        }
+        guard requested.kind == .aad, tenant.lowercased() == homeTenant.lowercased() else { return [] }
+        return ["organizations", "common"]
     }
 
     /// The cached token as a result. The caller's account is reused when it has a profile for the
@@ -69,7 +77,7 @@ struct SilentFlow: Sendable {
     /// Endpoints read from the metadata file are discovered again first: the refresh goes online anyway.
     ///
     /// - Parameter requested: the authority the caller named; through `common` or `organizations` the new
-    ///   access token is filed under that segment (``accessTokenRealms(requested:tenant:homeTenant:)``).
+    ///   access token is filed under that segment (``Authority/accessTokenRealm(tenant:)``).
     private func refresh(_ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String,
                          through requested: Authority) async throws -> AuthenticationResult {
         if !endpoints.discoveredOnline {
@@ -81,12 +89,12 @@ struct SilentFlow: Sendable {
         let key = "\(parameters.account.identifier.lowercased())|\(realm.lowercased())|\(scopes)|\(parameters.claims ?? "")"
         return try await app.refreshes.run(key) {
             try await redeemRefreshToken(parameters, endpoints: endpoints, realm: realm,
-                                         accessTokenRealm: requested.isMultiTenant ? requested.tenant : nil)
+                                         accessTokenRealm: requested.accessTokenRealm(tenant: realm))
         }
     }
 
     private func redeemRefreshToken(_ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String,
-                                    accessTokenRealm: String?) async throws -> AuthenticationResult {
+                                    accessTokenRealm: String) async throws -> AuthenticationResult {
         let config = app.configuration
         let home = parameters.account.identifier
         let metadata = try await app.cache.appMetadata(clientID: config.clientID, environments: endpoints.aliases)

@@ -48,7 +48,7 @@ struct TokenResponseHandler: Sendable {
         let target = granted.sorted().joined(separator: " ")
         let access = AccessTokenEntry(
             homeAccountID: homeAccountID, environment: environment, clientID: clientID,
-            realm: context.accessTokenRealm ?? (authority.isMultiTenant ? authority.tenant : realm), target: target,
+            realm: context.accessTokenRealm ?? authority.accessTokenRealm(tenant: realm), target: target,
             secret: response.accessToken, cachedAt: now, expiresOn: now.addingTimeInterval(TimeInterval(response.expiresIn)),
             extendedExpiresOn: now.addingTimeInterval(TimeInterval(response.extExpiresIn ?? response.expiresIn)),
             refreshOn: response.refreshIn.map { now.addingTimeInterval(TimeInterval($0)) })
