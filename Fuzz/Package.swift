@@ -10,16 +10,17 @@ let package = Package(
     name: "msal-fuzz",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "swift-msal", path: ".."),
+        .package(name: "swift-msal", path: "..")
     ],
     targets: [
         .target(name: "FuzzerDriver"),
         .target(name: "FuzzSupport", dependencies: ["FuzzerDriver"]),
-    ] + fuzzers.map { name in
-        .executableTarget(
-            name: "fuzz-\(name)",
-            dependencies: ["FuzzSupport", .product(name: "MSAL", package: "swift-msal")]
-        )
-    },
+    ]
+        + fuzzers.map { name in
+            .executableTarget(
+                name: "fuzz-\(name)",
+                dependencies: ["FuzzSupport", .product(name: "MSAL", package: "swift-msal")]
+            )
+        },
     swiftLanguageModes: [.v6]
 )

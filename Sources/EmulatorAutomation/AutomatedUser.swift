@@ -52,7 +52,8 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
                 visited.withLock { $0.append("signin") }
                 switch next() {
                 case .signIn(let username, let password)?:
-                    result = try await submit(page, base: url, button: "signin", fields: ["username": username, "password": password])
+                    result = try await submit(
+                        page, base: url, button: "signin", fields: ["username": username, "password": password])
                 default:
                     result = try await submit(page, base: url, button: "cancel", fields: [:])
                 }
@@ -60,10 +61,12 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
                 visited.withLock { $0.append("picker") }
                 switch next() {
                 case .pick(let objectID)?:
-                    result = try await submit(page, base: url, button: nil, fields: ["account": objectID, "action": "pick"])
+                    result = try await submit(
+                        page, base: url, button: nil, fields: ["account": objectID, "action": "pick"])
                 case .signIn(let username, let password)?:
                     let signIn = try await submit(page, base: url, button: "other", fields: [:])
-                    result = try await submit(signIn.body, base: url, button: "signin", fields: ["username": username, "password": password])
+                    result = try await submit(
+                        signIn.body, base: url, button: "signin", fields: ["username": username, "password": password])
                 default:
                     result = try await submit(page, base: url, button: "cancel", fields: [:])
                 }
@@ -73,7 +76,8 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
             } else if page.contains("document.forms[0].submit()"), let form = Self.forms(page).first {
                 // response_mode=form_post: without JavaScript the user clicks Submit, posting the response to the app.
                 visited.withLock { $0.append("form_post") }
-                _ = try await request(URL(string: form.action, relativeTo: url)!.absoluteString, form: Self.hiddenFields(form.html))
+                _ = try await request(
+                    URL(string: form.action, relativeTo: url)!.absoluteString, form: Self.hiddenFields(form.html))
                 return
             } else if page.contains("Permissions requested") {
                 visited.withLock { $0.append("consent") }
@@ -88,11 +92,18 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
         choices.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
 
-    private struct Result { let location: String?; let body: String }
+    private struct Result {
+        let location: String?
+        let body: String
+    }
 
     private func submit(_ page: String, base: URL, button: String?, fields: [String: String]) async throws -> Result {
         let forms = Self.forms(page)
-        guard let form = forms.first(where: { button == nil ? $0.html.contains("name=\"account\"") : $0.html.contains("id=\"\(button!)\"") }) else {
+        guard
+            let form = forms.first(where: {
+                button == nil ? $0.html.contains("name=\"account\"") : $0.html.contains("id=\"\(button!)\"")
+            })
+        else {
             throw AutomationError(description: "no form for \(button ?? "account") on:\n\(page)")
         }
         var pairs = Self.hiddenFields(form.html)
@@ -107,20 +118,30 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
         if let form {
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-            request.body = .bytes(ByteBuffer(string: form.map {
-                "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.1)"
-            }.joined(separator: "&")))
+            let allowed = CharacterSet(
+                charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+            request.body = .bytes(
+                ByteBuffer(
+                    string: form.map {
+                        "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.1)"
+                    }.joined(separator: "&")))
         }
         let jar = cookies.withLock { $0 }
-        if !jar.isEmpty { request.headers.add(name: "Cookie", value: jar.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
+        if !jar.isEmpty {
+            request.headers.add(name: "Cookie", value: jar.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
+        }
         let response = try await http.execute(request, timeout: .seconds(30))
         for header in response.headers["Set-Cookie"] {
-            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if pair.count == 2 { cookies.withLock { $0[String(pair[0])] = header.contains("Max-Age=0") ? nil : String(pair[1]) } }
+            let pair = header.split(separator: ";")[0].split(
+                separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if pair.count == 2 {
+                cookies.withLock { $0[String(pair[0])] = header.contains("Max-Age=0") ? nil : String(pair[1]) }
+            }
         }
         let body = String(buffer: try await response.body.collect(upTo: 1 << 20))
-        return Result(location: (300..<400).contains(Int(response.status.code)) ? response.headers.first(name: "Location") : nil, body: body)
+        return Result(
+            location: (300..<400).contains(Int(response.status.code)) ? response.headers.first(name: "Location") : nil,
+            body: body)
     }
 
     private static func forms(_ html: String) -> [(action: String, html: String)] {
@@ -128,8 +149,10 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
     }
 
     private static func hiddenFields(_ html: String) -> [(String, String)] {
-        matches(#"<input type="hidden" name="([^"]*)" value="([^"]*)">"#, html).map { (unescape($0[0]), unescape($0[1])) }
-            .filter { $0.0 != "action" }
+        matches(#"<input type="hidden" name="([^"]*)" value="([^"]*)">"#, html).map {
+            (unescape($0[0]), unescape($0[1]))
+        }
+        .filter { $0.0 != "action" }
     }
 
     private static func buttonValue(_ html: String, id: String) -> String? {
@@ -138,11 +161,14 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
 
     private static func unescape(_ s: String) -> String {
         s.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
     }
 
     private static func matches(_ pattern: String, _ text: String) -> [[String]] {
-        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { return [] }
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else {
+            return []
+        }
         let ns = text as NSString
         return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { m in
             (1..<m.numberOfRanges).map { ns.substring(with: m.range(at: $0)) }

@@ -19,8 +19,11 @@ public struct DeviceLogin: Sendable {
     public func signIn(code: String, username: String, password: String) async throws {
         let page = try await post("/devicelogin", "otc=\(code)")
         let flow = try flowID(page)
-        let done = try await post(try action(page), "flow=\(flow)&action=signin&username=\(escape(username))&password=\(escape(password))")
-        guard done.contains("You have signed in") else { throw AutomationError(description: "device sign-in failed:\n\(done)") }
+        let done = try await post(
+            try action(page), "flow=\(flow)&action=signin&username=\(escape(username))&password=\(escape(password))")
+        guard done.contains("You have signed in") else {
+            throw AutomationError(description: "device sign-in failed:\n\(done)")
+        }
     }
 
     /// Enters `code` and declines.

@@ -21,7 +21,8 @@ public struct Outbox: Sendable {
     public func lastCode(to address: String) async throws -> String {
         let response = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
         let body = Data(try await response.body.collect(upTo: 1 << 24).readableBytesView)
-        let messages = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["messages"] as? [[String: Any]] ?? []
+        let messages =
+            (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["messages"] as? [[String: Any]] ?? []
         let mine = messages.filter { ($0["to"] as? String)?.caseInsensitiveCompare(address) == .orderedSame }
         guard let code = mine.last?["code"] as? String else {
             throw AutomationError(description: "no code was sent to \(address)")

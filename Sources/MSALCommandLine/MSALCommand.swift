@@ -19,7 +19,10 @@ public struct MSALCommand: AsyncParsableCommand {
             Exit codes: 0 ok, 1 error, 2 usage, 3 interaction required, 4 error from the identity platform, \
             5 network, 130 cancelled.
             """,
-        subcommands: [Login.self, Me.self, Token.self, Accounts.self, Logout.self, DeviceInfo.self, Call.self, Native.self, Demo.self])
+        subcommands: [
+            Login.self, Me.self, Token.self, Accounts.self, Logout.self, DeviceInfo.self, Call.self, Native.self,
+            Demo.self,
+        ])
 
     /// The global options given before the subcommand. The parser keys a value by its property's path
     /// (`global.authority`), so each subcommand's own `@OptionGroup var global` receives them too: the

@@ -23,7 +23,8 @@ struct CacheStress: AsyncParsableCommand {
 
     func run() async throws {
         // The scripted user follows redirects itself, to stop at the app's loopback address.
-        let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
+        let http = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
         do {
             try await stress(http)
             try await http.shutdown()
@@ -36,18 +37,23 @@ struct CacheStress: AsyncParsableCommand {
 
     private func stress(_ http: HTTPClient) async throws {
         var configuration = try PublicClientApplicationConfiguration(clientID: client, authority: Authority(authority))
-        configuration.cache = TokenCache(persistence: FileTokenCachePersistence(url: URL(fileURLWithPath: cache), lockTimeout: .seconds(60)))
-        configuration.browser = AutomatedUser(http: http, choices: Array(repeating: .signIn(username: username, password: password), count: operations))
+        configuration.cache = TokenCache(
+            persistence: FileTokenCachePersistence(url: URL(fileURLWithPath: cache), lockTimeout: .seconds(60)))
+        configuration.browser = AutomatedUser(
+            http: http, choices: Array(repeating: .signIn(username: username, password: password), count: operations))
         let app = try PublicClientApplication(configuration: configuration)
         var counts = (signIns: 0, refreshes: 0, silent: 0)
         var account: Account?
         for index in 0..<operations {
             switch (account, index % 10) {
             case (nil, _), (_, 0):
-                account = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"], prompt: .login)).account
+                account = try await app.acquireTokenInteractively(
+                    InteractiveParameters(scopes: ["User.Read"], prompt: .login)
+                ).account
                 counts.signIns += 1
             case (let account?, 1...3):
-                _ = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: account, forceRefresh: true))
+                _ = try await app.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: account, forceRefresh: true))
                 counts.refreshes += 1
             case (let account?, _):
                 _ = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: account))

@@ -12,7 +12,9 @@ struct EmulatorBrowser: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emulator-browser",
         abstract: "Sign in on identity-emulator's pages as a scripted user (for $BROWSER in scripts and tests).",
-        discussion: "Credentials come from the options or EMULATOR_USERNAME and EMULATOR_PASSWORD; an emulator started with --tls needs its CA (--ca-bundle or MSAL_CA_BUNDLE).")
+        discussion:
+            "Credentials come from the options or EMULATOR_USERNAME and EMULATOR_PASSWORD; an emulator started with --tls needs its CA (--ca-bundle or MSAL_CA_BUNDLE)."
+    )
 
     @Argument(help: "The sign-in URL the app opened.")
     var url: String
@@ -23,7 +25,9 @@ struct EmulatorBrowser: AsyncParsableCommand {
     @Option(help: "The password (env EMULATOR_PASSWORD).")
     var password: String?
 
-    @Option(name: .customLong("ca-bundle"), help: "PEM certificates to trust, e.g. the emulator's local CA (env MSAL_CA_BUNDLE).")
+    @Option(
+        name: .customLong("ca-bundle"),
+        help: "PEM certificates to trust, e.g. the emulator's local CA (env MSAL_CA_BUNDLE).")
     var caBundle: String?
 
     @Flag(help: "Cancel the sign-in instead.")
@@ -39,7 +43,9 @@ struct EmulatorBrowser: AsyncParsableCommand {
         if cancel {
             choice = .cancel
         } else {
-            guard let username = username ?? environment["EMULATOR_USERNAME"], let password = password ?? environment["EMULATOR_PASSWORD"] else {
+            guard let username = username ?? environment["EMULATOR_USERNAME"],
+                let password = password ?? environment["EMULATOR_PASSWORD"]
+            else {
                 throw ValidationError("Give --username and --password (or EMULATOR_USERNAME and EMULATOR_PASSWORD).")
             }
             choice = .signIn(username: username, password: password)

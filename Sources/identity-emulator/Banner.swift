@@ -10,10 +10,15 @@ struct Banner {
         let base = running.baseURL.absoluteString
         let directory = running.directory
         var lines = ["identity-emulator listening on \(base)"]
-        if running.issuerOrigin != running.baseURL { lines.append("Every issuer names \(running.issuerOrigin.absoluteString)") }
+        if running.issuerOrigin != running.baseURL {
+            lines.append("Every issuer names \(running.issuerOrigin.absoluteString)")
+        }
         lines.append("")
         if let ca = running.caCertificateFile {
-            lines += ["TLS CA certificate: \(ca.path)", "  curl --cacert \(ca.path) \(base)/common/v2.0/.well-known/openid-configuration", ""]
+            lines += [
+                "TLS CA certificate: \(ca.path)",
+                "  curl --cacert \(ca.path) \(base)/common/v2.0/.well-known/openid-configuration", "",
+            ]
         }
         lines.append("Authorities:")
         for tenant in directory.tenants {
@@ -22,7 +27,9 @@ struct Banner {
         }
         lines += ["  \(base)/common  and  \(base)/organizations", "", "Applications:"]
         for app in directory.applications {
-            lines.append("  \(app.clientId)  \(app.displayName) [\(app.kind.rawValue)]\(app.secret.map { " secret: \($0)" } ?? "")")
+            lines.append(
+                "  \(app.clientId)  \(app.displayName) [\(app.kind.rawValue)]\(app.secret.map { " secret: \($0)" } ?? "")"
+            )
         }
         lines += ["", "Users (demo passwords):"]
         for user in directory.users {

@@ -6,7 +6,8 @@ import IdentityEmulator
 struct IdentityEmulatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "identity-emulator",
-        abstract: "An offline Microsoft identity platform (Entra ID, External ID) and Microsoft Graph for development and tests.",
+        abstract:
+            "An offline Microsoft identity platform (Entra ID, External ID) and Microsoft Graph for development and tests.",
         discussion: "Stop it with Ctrl-C. The admin API lives under /_emulator/ (loopback clients only).")
 
     @Option(help: "The interface to listen on.")
@@ -18,16 +19,19 @@ struct IdentityEmulatorCommand: AsyncParsableCommand {
     @Option(help: "A directory JSON file (tenants, users, applications) replacing the built-in demo directory.")
     var config: String?
 
-    @Option(help: ArgumentHelp(
-        "The origin clients reach the emulator at, when not the listening address (a host name, a proxy).",
-        discussion: "Every issuer names it; requests naming another host than it or a loopback alias of the port get 421."))
+    @Option(
+        help: ArgumentHelp(
+            "The origin clients reach the emulator at, when not the listening address (a host name, a proxy).",
+            discussion:
+                "Every issuer names it; requests naming another host than it or a loopback alias of the port get 421."))
     var publicURL: String?
 
     @Flag(help: "Serve HTTPS with a freshly made local CA (its PEM path is printed).")
     var tls = false
 
     @Option(help: "Where --tls writes the CA certificate.")
-    var tlsDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("identity-emulator-\(getuid())").path
+    var tlsDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("identity-emulator-\(getuid())")
+        .path
 
     @Option(help: "Seed for every random value (ids, codes, token lifetimes), for reproducible runs.")
     var seed: UInt64?
@@ -56,11 +60,14 @@ struct IdentityEmulatorCommand: AsyncParsableCommand {
     /// `--public-url` as an origin: http or https, a host, an optional port, no path; else exit 2.
     private func publicOrigin() throws -> URL? {
         guard let publicURL else { return nil }
-        guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
-              url.path.isEmpty || url.path == "/", url.query == nil
+        guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+            url.host?.isEmpty == false,
+            url.path.isEmpty || url.path == "/", url.query == nil
         else {
-            FileHandle.standardError.write(Data(
-                "identity-emulator: --public-url must be an origin such as https://emulator.example:8443 (scheme, host, optional port; no path): \(publicURL)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "identity-emulator: --public-url must be an origin such as https://emulator.example:8443 (scheme, host, optional port; no path): \(publicURL)\n"
+                        .utf8))
             throw ExitCode(2)
         }
         return URL(string: publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL)

@@ -18,22 +18,29 @@ struct CLIStartBenchmark {
     }
 
     func run(msalBinary: URL, python: String?) async throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msal-bench-cli-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "msal-bench-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let cacheFile = folder.appendingPathComponent("token_cache.json")
         let configuration = EmulatorConfiguration(port: 0, tlsDirectory: folder.appendingPathComponent("tls"), seed: 5)
         return try await IdentityEmulator.withRunning(configuration) { emulator in
-            guard let pem = emulator.caCertificatePEM, let caFile = emulator.caCertificateFile else { throw BenchError("no TLS") }
+            guard let pem = emulator.caCertificatePEM, let caFile = emulator.caCertificateFile else {
+                throw BenchError("no TLS")
+            }
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(pem.utf8)))
             return try await withHTTPClient(.init(tlsConfiguration: tls, redirectConfiguration: .disallow)) { http in
                 let authority = emulator.authority("contoso.onmicrosoft.com").absoluteString
-                var app = try PublicClientApplicationConfiguration(clientID: Directory.DemoIDs.publicClient, authority: Authority(authority))
+                var app = try PublicClientApplicationConfiguration(
+                    clientID: Directory.DemoIDs.publicClient, authority: Authority(authority))
                 app.transport = try DefaultHTTPTransport(trustedCAPEM: pem)
                 app.cache = TokenCache(persistence: FileTokenCachePersistence(url: cacheFile))
-                app.browser = AutomatedUser(http: http, choices: [.signIn(username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")])
-                _ = try await PublicClientApplication(configuration: app).acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+                app.browser = AutomatedUser(
+                    http: http,
+                    choices: [.signIn(username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")])
+                _ = try await PublicClientApplication(configuration: app).acquireTokenInteractively(
+                    InteractiveParameters(scopes: ["User.Read"]))
                 let environment = [
                     "MSAL_AUTHORITY": authority, "MSAL_CA_BUNDLE": caFile.path, "MSAL_TOKEN_CACHE": cacheFile.path,
                     "MSAL_CLIENT_ID": Directory.DemoIDs.publicClient, "REQUESTS_CA_BUNDLE": caFile.path,
@@ -41,7 +48,12 @@ struct CLIStartBenchmark {
                 ]
                 let ours = { try Self.spawn(msalBinary.path, ["token"], environment) }
                 let theirs = python.map { python in
-                    { try Self.spawn(python, ["bench/msal_python_token.py", cacheFile.path, authority, Directory.DemoIDs.publicClient], environment) }
+                    {
+                        try Self.spawn(
+                            python,
+                            ["bench/msal_python_token.py", cacheFile.path, authority, Directory.DemoIDs.publicClient],
+                            environment)
+                    }
                 }
                 // One untimed run each discovers the authority and persists what it learned.
                 _ = try ours()
@@ -60,14 +72,15 @@ struct CLIStartBenchmark {
     /// Runs a process to its end (output discarded) and returns the wall time from spawn to exit.
     ///
     /// - Throws: when it cannot start or exits non-zero.
-    private static func spawn(_ path: String, _ arguments: [String], _ environment: [String: String]) throws -> Duration {
+    private static func spawn(_ path: String, _ arguments: [String], _ environment: [String: String]) throws -> Duration
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         let clock = ContinuousClock()
         let start = clock.now
         var pid: pid_t = 0
@@ -75,7 +88,9 @@ struct CLIStartBenchmark {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         let elapsed = clock.now - start
-        guard status == 0 else { throw BenchError("\(path) \(arguments.joined(separator: " ")) exited with status \(status)") }
+        guard status == 0 else {
+            throw BenchError("\(path) \(arguments.joined(separator: " ")) exited with status \(status)")
+        }
         return elapsed
     }
 }

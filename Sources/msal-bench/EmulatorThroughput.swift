@@ -28,14 +28,21 @@ struct EmulatorThroughput {
             let load = LoopbackLoad(host: "127.0.0.1", port: running.port, request: request, connections: concurrency)
             var rounds: [Round] = []
             for _ in 0..<self.rounds {
-                let signing = try await SigningBenchmark.signaturesPerSecond(duration: duration, concurrency: signingTasks)
+                let signing = try await SigningBenchmark.signaturesPerSecond(
+                    duration: duration, concurrency: signingTasks)
                 let clock = ContinuousClock()
                 let start = clock.now
-                let result = try await load.run(until: .now() + .nanoseconds(Int64(duration.components.seconds) * 1_000_000_000
-                                                                             + duration.components.attoseconds / 1_000_000_000))
+                let result = try await load.run(
+                    until: .now()
+                        + .nanoseconds(
+                            Int64(duration.components.seconds) * 1_000_000_000
+                                + duration.components.attoseconds / 1_000_000_000))
                 let elapsed = clock.now - start
                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                rounds.append(Round(signaturesPerSecond: signing, grantsPerSecond: Double(result.ok) / seconds, failures: result.failed))
+                rounds.append(
+                    Round(
+                        signaturesPerSecond: signing, grantsPerSecond: Double(result.ok) / seconds,
+                        failures: result.failed))
             }
             return rounds
         }
@@ -46,26 +53,35 @@ struct EmulatorThroughput {
         let client = HTTPClient.shared
         let tokenURL = running.authority("organizations").appendingPathComponent("oauth2/v2.0/token").absoluteString
         let ids = Directory.DemoIDs.self
-        let login = try await post(client, tokenURL, [
-            ("grant_type", "password"), ("client_id", ids.publicClient), ("username", "MeganB@contoso.onmicrosoft.com"),
-            ("password", "Megan-Demo-Pass1"), ("scope", "User.Read openid profile offline_access"), ("client_info", "1"),
-        ])
+        let login = try await post(
+            client, tokenURL,
+            [
+                ("grant_type", "password"), ("client_id", ids.publicClient),
+                ("username", "MeganB@contoso.onmicrosoft.com"),
+                ("password", "Megan-Demo-Pass1"), ("scope", "User.Read openid profile offline_access"),
+                ("client_info", "1"),
+            ])
         guard let json = try JSONSerialization.jsonObject(with: Data(login.body.utf8)) as? [String: Any],
-              let refreshToken = json["refresh_token"] as? String
+            let refreshToken = json["refresh_token"] as? String
         else { throw BenchError("no refresh token from the emulator: \(login.body)") }
         let body = formEncode([
             ("client_id", ids.publicClient), ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
             ("scope", "User.Read openid profile offline_access"), ("client_info", "1"),
         ])
-        return ByteBuffer(string: "POST \(URL(string: tokenURL)!.path) HTTP/1.1\r\nHost: 127.0.0.1:\(running.port)\r\n"
-            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        return ByteBuffer(
+            string: "POST \(URL(string: tokenURL)!.path) HTTP/1.1\r\nHost: 127.0.0.1:\(running.port)\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        )
     }
 
-    private func post(_ client: HTTPClient, _ url: String, _ form: [(String, String)]) async throws -> (status: UInt, body: String) {
+    private func post(_ client: HTTPClient, _ url: String, _ form: [(String, String)]) async throws -> (
+        status: UInt, body: String
+    ) {
         try await post(client, url, formEncode(form))
     }
 
-    private func post(_ client: HTTPClient, _ url: String, _ body: String) async throws -> (status: UInt, body: String) {
+    private func post(_ client: HTTPClient, _ url: String, _ body: String) async throws -> (status: UInt, body: String)
+    {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
@@ -77,7 +93,8 @@ struct EmulatorThroughput {
 
     private func formEncode(_ pairs: [(String, String)]) -> String {
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return pairs.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.1)" }.joined(separator: "&")
+        return pairs.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.1)" }.joined(
+            separator: "&")
     }
 }
 

@@ -27,7 +27,8 @@ struct LoopbackLoad {
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ClosedLoopHandler(request: request, deadline: deadline, totals: totals))
+                    try channel.pipeline.syncOperations.addHandler(
+                        ClosedLoopHandler(request: request, deadline: deadline, totals: totals))
                 }
             }
         var closed: [EventLoopFuture<Void>] = []
@@ -90,7 +91,7 @@ private final class ClosedLoopHandler: ChannelInboundHandler {
     /// Removes one complete response from `received` and returns its status, if one has arrived.
     private func takeResponse() -> Int? {
         guard let buffer = received,
-              let (status, length) = buffer.withUnsafeReadableBytes(Self.parseHead)
+            let (status, length) = buffer.withUnsafeReadableBytes(Self.parseHead)
         else { return nil }
         guard buffer.readableBytes >= length else { return nil }
         received!.moveReaderIndex(forwardBy: length)
@@ -100,7 +101,8 @@ private final class ClosedLoopHandler: ChannelInboundHandler {
 
     /// The status and the whole response's length (head and `Content-Length` body), once the head is in.
     private static func parseHead(_ bytes: UnsafeRawBufferPointer) -> (status: Int, length: Int)? {
-        let cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+        let cr = UInt8(ascii: "\r")
+        let lf = UInt8(ascii: "\n")
         guard bytes.count >= 16 else { return nil }
         var status = 0
         for index in 9..<12 { status = status * 10 + Int(bytes[index] &- UInt8(ascii: "0")) }
@@ -108,10 +110,15 @@ private final class ClosedLoopHandler: ChannelInboundHandler {
         var lineStart = 0
         var index = 0
         while index + 1 < bytes.count {
-            guard bytes[index] == cr, bytes[index + 1] == lf else { index += 1; continue }
+            guard bytes[index] == cr, bytes[index + 1] == lf else {
+                index += 1
+                continue
+            }
             if index == lineStart { return (status, index + 2 + contentLength) }  // the empty line ends the head
-            if index - lineStart > 15, bytes[lineStart] | 0x20 == UInt8(ascii: "c"), bytes[lineStart + 8] | 0x20 == UInt8(ascii: "l"),
-               bytes[lineStart + 14] == UInt8(ascii: ":") {
+            if index - lineStart > 15, bytes[lineStart] | 0x20 == UInt8(ascii: "c"),
+                bytes[lineStart + 8] | 0x20 == UInt8(ascii: "l"),
+                bytes[lineStart + 14] == UInt8(ascii: ":")
+            {
                 contentLength = 0
                 for digit in bytes[(lineStart + 15)..<index] where digit != UInt8(ascii: " ") {
                     contentLength = contentLength * 10 + Int(digit &- UInt8(ascii: "0"))

@@ -22,23 +22,32 @@ struct MSALBench {
         if sections.contains("cli") { rows += try await cliRows() }
         if sections.contains("emulator") {
             let count = 9
-            let rounds = try await EmulatorThroughput(duration: duration, concurrency: 32, rounds: count).run(signingTasks: cores)
+            let rounds = try await EmulatorThroughput(duration: duration, concurrency: 32, rounds: count).run(
+                signingTasks: cores)
             let signing = rounds.map(\.signaturesPerSecond).sorted()
             let grants = rounds.map(\.grantsPerSecond).sorted()
             let ratios = rounds.map(\.ratio).sorted()
             let failures = rounds.map(\.failures).reduce(0, +)
             rows += [
-                ("RS256 signing (RSA-2048), \(cores) tasks", String(format: "%.0f /s", signing[count / 2]),
-                 String(format: "anchor; median of %d rounds (%.0f–%.0f)", count, signing[0], signing[count - 1])),
-                ("emulator refresh grants, 32 connections on loopback", String(format: "%.0f /s", grants[count / 2]),
-                 String(format: "%.0f%% of signing, median of %d paired rounds (%.0f–%.0f%%; target ≥ 70%%)",
+                (
+                    "RS256 signing (RSA-2048), \(cores) tasks", String(format: "%.0f /s", signing[count / 2]),
+                    String(format: "anchor; median of %d rounds (%.0f–%.0f)", count, signing[0], signing[count - 1])
+                ),
+                (
+                    "emulator refresh grants, 32 connections on loopback", String(format: "%.0f /s", grants[count / 2]),
+                    String(
+                        format: "%.0f%% of signing, median of %d paired rounds (%.0f–%.0f%%; target ≥ 70%%)",
                         100 * ratios[count / 2], count, 100 * ratios[0], 100 * ratios[count - 1])
-                    + (failures == 0 ? "" : ", \(failures) failed")),
+                        + (failures == 0 ? "" : ", \(failures) failed")
+                ),
             ]
         }
         let width = rows.map(\.0.count).max() ?? 0
         for row in rows {
-            print(row.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + row.1.padding(toLength: max(12, rows.map(\.1.count).max() ?? 0), withPad: " ", startingAt: 0) + "  " + row.2)
+            print(
+                row.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                    + row.1.padding(toLength: max(12, rows.map(\.1.count).max() ?? 0), withPad: " ", startingAt: 0)
+                    + "  " + row.2)
         }
     }
 
@@ -48,24 +57,34 @@ struct MSALBench {
         // Issued now, so MSAL Python (which reads the system clock) finds the tokens valid too.
         let issuedAt = Int(Date().timeIntervalSince1970)
         let environment = ProcessInfo.processInfo.environment
-        let sizes = environment["MSAL_BENCH_SILENT_SIZES"]?.split(separator: ",").compactMap { Int($0) } ?? [1, 100, 10_000, 100_000]
+        let sizes =
+            environment["MSAL_BENCH_SILENT_SIZES"]?.split(separator: ",").compactMap { Int($0) } ?? [
+                1, 100, 10_000, 100_000,
+            ]
         let calls = environment["MSAL_BENCH_SILENT_CALLS"].flatMap { Int($0) } ?? 20_000
         for accounts in sizes {
             let ours = try await SilentHitBenchmark(accounts: accounts, calls: calls, issuedAt: issuedAt).run()
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("msal-bench-silent-\(UUID().uuidString).json")
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "msal-bench-silent-\(UUID().uuidString).json")
             defer { try? FileManager.default.removeItem(at: file) }
-            try JSONSerialization.data(withJSONObject: CacheFileBenchmark.document(accounts: accounts, compact: true, issuedAt: issuedAt)).write(to: file)
+            try JSONSerialization.data(
+                withJSONObject: CacheFileBenchmark.document(accounts: accounts, compact: true, issuedAt: issuedAt)
+            ).write(to: file)
             let python = try? PythonAnchor.run(script: "bench/msal_python_silent.py", arguments: [file.path, "2"])
             let anchor: String
             if let subset = python?["subset_us"] as? Double, let exact = python?["exact_us"] as? Double {
-                anchor = String(format: "MSAL Python %@ subset, %@ exact: %.0f× faster (target ≤ 2 µs, flat)",
-                                Self.micro(subset), Self.micro(exact), subset / ours.median.microseconds)
+                anchor = String(
+                    format: "MSAL Python %@ subset, %@ exact: %.0f× faster (target ≤ 2 µs, flat)",
+                    Self.micro(subset), Self.micro(exact), subset / ours.median.microseconds)
             } else {
                 anchor = "MSAL Python not found (set MSAL_PYTHON)"
             }
-            rows.append(("silent hit, \(accounts.formatted()) accounts (median / p99)",
-                         String(format: "%.2f / %.2f µs", ours.median.microseconds, ours.p99.microseconds),
-                         anchor + (ours.requests == 1 ? "" : "; \(ours.requests) network requests")))
+            rows.append(
+                (
+                    "silent hit, \(accounts.formatted()) accounts (median / p99)",
+                    String(format: "%.2f / %.2f µs", ours.median.microseconds, ours.p99.microseconds),
+                    anchor + (ours.requests == 1 ? "" : "; \(ours.requests) network requests")
+                ))
         }
         return rows
     }
@@ -73,25 +92,42 @@ struct MSALBench {
     /// Interactive sign-in latency and single-flight refreshes through an in-process emulator.
     static func signInRows() async throws -> [(String, String, String)] {
         let result = try await SignInBenchmarks().run(signIns: 21, callers: [100, 1000])
-        return [("interactive sign-in end to end, scripted browser (median of 21)", result.interactiveMedian.milliseconds, "")]
+        return [
+            (
+                "interactive sign-in end to end, scripted browser (median of 21)",
+                result.interactiveMedian.milliseconds, ""
+            )
+        ]
             + result.singleFlight.map { flight in
-                ("\(flight.callers) concurrent silent calls, expired token", flight.total.milliseconds,
-                 "\(flight.refreshes) refresh request\(flight.refreshes == 1 ? "" : "s") (target: exactly 1)")
+                (
+                    "\(flight.callers) concurrent silent calls, expired token", flight.total.milliseconds,
+                    "\(flight.refreshes) refresh request\(flight.refreshes == 1 ? "" : "s") (target: exactly 1)"
+                )
             }
     }
 
     /// Whole-process `msal token` next to MSAL Python doing the same.
     static func cliRows() async throws -> [(String, String, String)] {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("msal")
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "msal")
         let python = PythonAnchor.interpreter
         let hasPython = FileManager.default.isExecutableFile(atPath: python)
         let result = try await CLIStartBenchmark(runs: 11).run(msalBinary: binary, python: hasPython ? python : nil)
-        let anchor = result.python.map {
-            String(format: "MSAL Python script %@: %.0f× faster (target ≤ 20 ms)", $0.milliseconds,
-                   $0.microseconds / result.msal.microseconds)
-        } ?? "MSAL Python not found (set MSAL_PYTHON)"
-        let runtime = try linksSwiftRuntimeDynamically(binary) ? "dynamic Swift runtime; see bench/README.md" : "static Swift runtime"
-        return [("CLI start: whole-process `msal token`, one-account cache (median of 11, \(runtime))", result.msal.milliseconds, anchor)]
+        let anchor =
+            result.python.map {
+                String(
+                    format: "MSAL Python script %@: %.0f× faster (target ≤ 20 ms)", $0.milliseconds,
+                    $0.microseconds / result.msal.microseconds)
+            } ?? "MSAL Python not found (set MSAL_PYTHON)"
+        let runtime =
+            try linksSwiftRuntimeDynamically(binary)
+            ? "dynamic Swift runtime; see bench/README.md" : "static Swift runtime"
+        return [
+            (
+                "CLI start: whole-process `msal token`, one-account cache (median of 11, \(runtime))",
+                result.msal.milliseconds, anchor
+            )
+        ]
     }
 
     /// Whether `binary` loads the Swift runtime as a shared library (built without `--static-swift-stdlib`).
@@ -110,17 +146,26 @@ struct MSALBench {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("token_cache.json")
-        let python = FileManager.default.isExecutableFile(atPath: PythonAnchor.interpreter)
-            ? { (file: URL) in try PythonRounds(script: "bench/msal_python_cache_file.py", arguments: [file.path]) } : nil
+        let python =
+            FileManager.default.isExecutableFile(atPath: PythonAnchor.interpreter)
+            ? { (file: URL) in try PythonRounds(script: "bench/msal_python_cache_file.py", arguments: [file.path]) }
+            : nil
         let result = try await CacheFileBenchmark(accounts: 10_000, rounds: 9).run(file: file, python: python)
         func row(_ name: String, _ figure: KeyPath<CacheFileBenchmark.Figures, Double>) -> (String, String, String) {
             let ours = median(result.rounds.map { $0.ours[keyPath: figure] })
-            let pairs = result.rounds.compactMap { round in round.python.map { ($0[keyPath: figure], round.ours[keyPath: figure]) } }
-            guard !pairs.isEmpty else { return (name, String(format: "%.1f ms", ours), "MSAL Python not found or failed (set MSAL_PYTHON)") }
+            let pairs = result.rounds.compactMap { round in
+                round.python.map { ($0[keyPath: figure], round.ours[keyPath: figure]) }
+            }
+            guard !pairs.isEmpty else {
+                return (name, String(format: "%.1f ms", ours), "MSAL Python not found or failed (set MSAL_PYTHON)")
+            }
             let ratios = pairs.map { $0.0 / $0.1 }.sorted()
-            return (name, String(format: "%.1f ms", ours),
-                    String(format: "MSAL Python %.0f ms: %.1f× faster, median of %d paired rounds (%.1f–%.1f×; target ≥ 5×)",
-                           median(pairs.map(\.0)), median(ratios), ratios.count, ratios.first!, ratios.last!))
+            return (
+                name, String(format: "%.1f ms", ours),
+                String(
+                    format: "MSAL Python %.0f ms: %.1f× faster, median of %d paired rounds (%.1f–%.1f×; target ≥ 5×)",
+                    median(pairs.map(\.0)), median(ratios), ratios.count, ratios.first!, ratios.last!)
+            )
         }
         let size = String(format: "%.1f MB", Double(result.fileBytes) / 1e6)
         return [
@@ -154,7 +199,9 @@ enum PythonAnchor {
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0, let object = try JSONSerialization.jsonObject(with: output) as? [String: Any] else {
+        guard process.terminationStatus == 0,
+            let object = try JSONSerialization.jsonObject(with: output) as? [String: Any]
+        else {
             throw BenchError("\(script) failed: \(String(decoding: output, as: UTF8.self))")
         }
         return object

@@ -37,7 +37,7 @@ final class PythonRounds {
         var capacity = 0
         defer { free(line) }
         guard getline(&line, &capacity, answers) > 0, let line,
-              let figures = try JSONSerialization.jsonObject(with: Data(String(cString: line).utf8)) as? [String: Double]
+            let figures = try JSONSerialization.jsonObject(with: Data(String(cString: line).utf8)) as? [String: Double]
         else { throw BenchError("\(script) stopped answering") }
         return figures
     }

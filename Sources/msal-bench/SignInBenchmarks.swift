@@ -18,15 +18,18 @@ struct SignInBenchmarks {
 
     func run(signIns: Int, callers: [Int]) async throws -> Result {
         let clock = BenchClock()
-        let configuration = EmulatorConfiguration(port: 0, seed: 3, accessTokenLifetime: 3600, clock: EmulatorClock(base: { clock.now() }))
+        let configuration = EmulatorConfiguration(
+            port: 0, seed: 3, accessTokenLifetime: 3600, clock: EmulatorClock(base: { clock.now() }))
         return try await IdentityEmulator.withRunning(configuration) { emulator in
             try await withHTTPClient(.init(redirectConfiguration: .disallow)) { http in
                 let transport = CountingTransport(inner: try DefaultHTTPTransport())
                 var app = try PublicClientApplicationConfiguration(
-                    clientID: Directory.DemoIDs.publicClient, authority: Authority(emulator.authority("organizations").absoluteString))
+                    clientID: Directory.DemoIDs.publicClient,
+                    authority: Authority(emulator.authority("organizations").absoluteString))
                 app.transport = transport
                 app.clock = clock
-                let megan = AutomatedUser.Choice.signIn(username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")
+                let megan = AutomatedUser.Choice.signIn(
+                    username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")
                 var samples: [Duration] = []
                 var account: Account?
                 let timer = ContinuousClock()
@@ -34,34 +37,40 @@ struct SignInBenchmarks {
                     app.browser = AutomatedUser(http: http, choices: [megan])
                     let client = try PublicClientApplication(configuration: app)
                     let start = timer.now
-                    let result = try await client.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"], prompt: .login))
+                    let result = try await client.acquireTokenInteractively(
+                        InteractiveParameters(scopes: ["User.Read"], prompt: .login))
                     samples.append(timer.now - start)
                     account = result.account
-            }
-            samples.sort()
-            guard let account else { throw BenchError("no sign-in") }
-            let client = try PublicClientApplication(configuration: app)
-            var flights: [(Int, Duration, Int)] = []
-            for count in callers {
-                clock.advance(by: 2 * 3600)
-                let before = transport.tokenRequests
-                let start = timer.now
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for _ in 0..<count {
-                        group.addTask { _ = try await client.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: account)) }
-                    }
-                    try await group.waitForAll()
                 }
-                flights.append((count, timer.now - start, transport.tokenRequests - before))
-            }
-            return Result(interactiveMedian: samples[samples.count / 2], singleFlight: flights)
+                samples.sort()
+                guard let account else { throw BenchError("no sign-in") }
+                let client = try PublicClientApplication(configuration: app)
+                var flights: [(Int, Duration, Int)] = []
+                for count in callers {
+                    clock.advance(by: 2 * 3600)
+                    let before = transport.tokenRequests
+                    let start = timer.now
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for _ in 0..<count {
+                            group.addTask {
+                                _ = try await client.acquireTokenSilently(
+                                    SilentParameters(scopes: ["User.Read"], account: account))
+                            }
+                        }
+                        try await group.waitForAll()
+                    }
+                    flights.append((count, timer.now - start, transport.tokenRequests - before))
+                }
+                return Result(interactiveMedian: samples[samples.count / 2], singleFlight: flights)
             }
         }
     }
 }
 
 /// Runs `body` with an HTTP client that is shut down afterwards.
-func withHTTPClient<T>(_ configuration: HTTPClient.Configuration, _ body: (HTTPClient) async throws -> T) async throws -> T {
+func withHTTPClient<T>(_ configuration: HTTPClient.Configuration, _ body: (HTTPClient) async throws -> T) async throws
+    -> T
+{
     let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     do {
         let result = try await body(http)
@@ -90,7 +99,9 @@ final class CountingTransport: HTTPTransport {
     var tokenRequests: Int { count.load(ordering: .relaxed) }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        if request.method == .post, request.url.path.hasSuffix("/oauth2/v2.0/token") { count.add(1, ordering: .relaxed) }
+        if request.method == .post, request.url.path.hasSuffix("/oauth2/v2.0/token") {
+            count.add(1, ordering: .relaxed)
+        }
         return try await inner.send(request)
     }
 }

@@ -23,7 +23,9 @@ struct SilentHitBenchmark {
 
     func run() async throws -> Result {
         let cache = TokenCache()
-        try await cache.deserialize(JSONSerialization.data(withJSONObject: CacheFileBenchmark.document(accounts: accounts, compact: true, issuedAt: issuedAt)))
+        try await cache.deserialize(
+            JSONSerialization.data(
+                withJSONObject: CacheFileBenchmark.document(accounts: accounts, compact: true, issuedAt: issuedAt)))
         let transport = DiscoveryOnlyTransport(tenant: Self.tenant)
         let authority = try Authority("https://login.microsoftonline.com/\(Self.tenant)")
         var configuration = try PublicClientApplicationConfiguration(clientID: Self.client, authority: authority)
@@ -33,10 +35,14 @@ struct SilentHitBenchmark {
         let app = try PublicClientApplication(configuration: configuration)
         let middle = accounts / 2
         let identifier = String(format: "%08x-0000-4000-8000-%012x", middle, middle) + ".\(Self.tenant)"
-        guard let account = try await app.account(identifier: identifier) else { throw BenchError("account \(identifier) not in the cache") }
+        guard let account = try await app.account(identifier: identifier) else {
+            throw BenchError("account \(identifier) not in the cache")
+        }
         let parameters = SilentParameters(scopes: ["User.Read"], account: account)
         for _ in 0..<min(calls, 1000) {
-            guard try await app.acquireTokenSilently(parameters).source == .cache else { throw BenchError("the silent call was not a cache hit") }
+            guard try await app.acquireTokenSilently(parameters).source == .cache else {
+                throw BenchError("the silent call was not a cache hit")
+            }
         }
         var samples: [Duration] = []
         samples.reserveCapacity(calls)
@@ -64,7 +70,8 @@ final class DiscoveryOnlyTransport: HTTPTransport {
 
     init(tenant: String) {
         let base = "https://login.microsoftonline.com/\(tenant)"
-        document = Data("""
+        document = Data(
+            """
             {"issuer":"\(base)/v2.0","authorization_endpoint":"\(base)/oauth2/v2.0/authorize",
              "token_endpoint":"\(base)/oauth2/v2.0/token","jwks_uri":"https://login.microsoftonline.com/\(tenant)/discovery/v2.0/keys",
              "end_session_endpoint":"\(base)/oauth2/v2.0/logout","device_authorization_endpoint":"\(base)/oauth2/v2.0/devicecode"}

@@ -21,7 +21,10 @@ struct CLICommandTests {
 
             let login = try await sandbox.msal(["login"], browser)
             #expect(login.status == 0, "\(login.stderr)")
-            #expect(login.stdout == "Signed in as Megan Bowen <MeganB@contoso.onmicrosoft.com> in tenant \(Directory.DemoIDs.contosoTenant).\n")
+            #expect(
+                login.stdout
+                    == "Signed in as Megan Bowen <MeganB@contoso.onmicrosoft.com> in tenant \(Directory.DemoIDs.contosoTenant).\n"
+            )
             #expect(!login.stderr.contains("\u{1B}["), "a status line was drawn on a pipe")
             let attributes = try FileManager.default.attributesOfItem(atPath: sandbox.cachePath)
             #expect((attributes[.posixPermissions] as? Int) == 0o600)
@@ -46,7 +49,8 @@ struct CLICommandTests {
             #expect(cached["source"] as? String == "cache")
             #expect(try await Self.served(emulator, path: "/v2.0/.well-known/openid-configuration").count == discovered)
             #expect(cached["account"] as? String == Self.megan.0)
-            #expect(Set(cached.keys) == ["token", "token_type", "expires_on", "scopes", "account", "tenant_id", "source"])
+            #expect(
+                Set(cached.keys) == ["token", "token_type", "expires_on", "scopes", "account", "tenant_id", "source"])
             let refreshed = try await Self.json(sandbox.msal(["token", "--json", "--force-refresh"]))
             #expect(refreshed["source"] as? String == "identity_provider")
             #expect(try await Self.grants(emulator).filter { $0 == "refresh_token" }.count == 1)
@@ -57,14 +61,21 @@ struct CLICommandTests {
 
             let loginAPI1 = try await sandbox.msal(["login", "--scopes", Self.api1], browser)
             #expect(loginAPI1.status == 0, "\(loginAPI1.stderr)")
-            let api1 = try await sandbox.msal(["call", emulator.baseURL.appendingPathComponent("api1/todolist").absoluteString, "--scopes", Self.api1])
+            let api1 = try await sandbox.msal([
+                "call", emulator.baseURL.appendingPathComponent("api1/todolist").absoluteString, "--scopes", Self.api1,
+            ])
             #expect(api1.status == 0, "\(api1.stderr)")
             #expect(api1.stdout.contains("\"todos\""))
-            let silentAPI2 = try await sandbox.msal(["call", emulator.baseURL.appendingPathComponent("api2/todolist").absoluteString, "--scopes", Self.api2])
+            let silentAPI2 = try await sandbox.msal([
+                "call", emulator.baseURL.appendingPathComponent("api2/todolist").absoluteString, "--scopes", Self.api2,
+            ])
             #expect(silentAPI2.status == 3, "API 2 needs consent first: \(silentAPI2.stderr)")
             #expect(silentAPI2.stderr.contains("consent_required"))
-            let api2 = try await sandbox.msal(["call", emulator.baseURL.appendingPathComponent("api2/todolist").absoluteString,
-                                               "--scopes", Self.api2, "--interactive"], browser)
+            let api2 = try await sandbox.msal(
+                [
+                    "call", emulator.baseURL.appendingPathComponent("api2/todolist").absoluteString,
+                    "--scopes", Self.api2, "--interactive",
+                ], browser)
             #expect(api2.status == 0, "\(api2.stderr)")
             #expect(api2.stdout.contains("\"todos\""))
 
@@ -86,8 +97,9 @@ struct CLICommandTests {
             let running = try sandbox.start(["login", "--device-code"])
             let code = try await running.waitForOutput { Self.match(#"enter the code (\S+)"#, in: $0) }
             try await Self.withHTTP { http in
-                try await DeviceLogin(base: emulator.baseURL, http: http).signIn(code: code, username: "AdeleV@contoso.onmicrosoft.com",
-                                                                                   password: "Adele-Demo-Pass2")
+                try await DeviceLogin(base: emulator.baseURL, http: http).signIn(
+                    code: code, username: "AdeleV@contoso.onmicrosoft.com",
+                    password: "Adele-Demo-Pass2")
             }
             let result = try await running.finish()
             #expect(result.status == 0, "\(result.stderr)")
@@ -112,7 +124,8 @@ struct CLICommandTests {
             let url = try await running.waitForOutput { Self.match(#"(http://\S+/oauth2/v2.0/authorize\S+)"#, in: $0) }
             #expect(url.contains("login_hint=MeganB"))
             try await Self.withHTTP { http in
-                try await AutomatedUser(http: http, choices: [.signIn(username: Self.megan.0, password: Self.megan.1)]).open(URL(string: url)!)
+                try await AutomatedUser(http: http, choices: [.signIn(username: Self.megan.0, password: Self.megan.1)])
+                    .open(URL(string: url)!)
             }
             let result = try await running.finish()
             #expect(result.status == 0, "\(result.stderr)")
@@ -126,15 +139,17 @@ struct CLICommandTests {
             let sandbox = try CLISandbox(emulator: emulator)
             defer { sandbox.remove() }
             // `script` gives the command a pseudo-terminal and copies what it prints to standard output.
-            let running = try CLIProcess(URL(fileURLWithPath: "/usr/bin/script"),
-                                         ["-qefc", "\(Binaries.url("msal").path) login --device-code", "/dev/null"],
-                                         environment: sandbox.environment(), streamingStdout: true)
+            let running = try CLIProcess(
+                URL(fileURLWithPath: "/usr/bin/script"),
+                ["-qefc", "\(Binaries.url("msal").path) login --device-code", "/dev/null"],
+                environment: sandbox.environment(), streamingStdout: true)
             let code = try await running.waitForOutput { text -> String? in
                 guard text.contains("Waiting for you to enter the code") else { return nil }
                 return Self.match(#"enter the code (\S+) to"#, in: text)
             }
             try await Self.withHTTP { http in
-                try await DeviceLogin(base: emulator.baseURL, http: http).signIn(code: code, username: Self.megan.0, password: Self.megan.1)
+                try await DeviceLogin(base: emulator.baseURL, http: http).signIn(
+                    code: code, username: Self.megan.0, password: Self.megan.1)
             }
             let result = try await running.finish()
             #expect(result.status == 0, "\(result.stdout)")
@@ -148,7 +163,8 @@ struct CLICommandTests {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
             let sandbox = try CLISandbox(emulator: emulator)
             defer { sandbox.remove() }
-            let login = try await sandbox.msal(["login", "--verbose"], ["BROWSER": CLISandbox.browser(Self.megan.0, Self.megan.1)])
+            let login = try await sandbox.msal(
+                ["login", "--verbose"], ["BROWSER": CLISandbox.browser(Self.megan.0, Self.megan.1)])
             #expect(login.status == 0)
             let refresh = try await sandbox.msal(["token", "--force-refresh", "--verbose"])
             #expect(refresh.status == 0)
@@ -182,16 +198,23 @@ struct CLICommandTests {
             let nobody = try await sandbox.msal(["token"])
             #expect(nobody.status == 3 && nobody.stdout.isEmpty)
 
-            let unknownClient = try await sandbox.msal(["login", "--device-code", "--client-id", "00000000-0000-0000-0000-0000000000aa"])
+            let unknownClient = try await sandbox.msal([
+                "login", "--device-code", "--client-id", "00000000-0000-0000-0000-0000000000aa",
+            ])
             #expect(unknownClient.status == 4, "\(unknownClient.stderr)")
             #expect(unknownClient.stderr.hasPrefix("msal: AADSTS700016"))
             #expect(unknownClient.stderr.contains("[correlation id "))
             #expect(unknownClient.stderr.split(separator: "\n").count == 1)
 
-            let offline = try await sandbox.msal(["accounts", "--authority", stopped.appendingPathComponent("contoso.onmicrosoft.com").absoluteString])
+            let offline = try await sandbox.msal([
+                "accounts", "--authority", stopped.appendingPathComponent("contoso.onmicrosoft.com").absoluteString,
+            ])
             #expect(offline.status == 5, "\(offline.stderr)")
             #expect(offline.stderr.hasPrefix("msal: ") && offline.stderr.split(separator: "\n").count == 1)
-            let details = try await sandbox.msal(["accounts", "--verbose", "--authority", stopped.appendingPathComponent("contoso.onmicrosoft.com").absoluteString])
+            let details = try await sandbox.msal([
+                "accounts", "--verbose", "--authority",
+                stopped.appendingPathComponent("contoso.onmicrosoft.com").absoluteString,
+            ])
             #expect(details.stderr.contains("internal error -42605 (transportFailed)"))
         }
     }
@@ -201,10 +224,12 @@ struct CLICommandTests {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
             let sandbox = try CLISandbox(emulator: emulator)
             defer { sandbox.remove() }
-            try FileManager.default.createDirectory(at: sandbox.configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: sandbox.configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
             let elsewhere = sandbox.root.appendingPathComponent("elsewhere.json").path
             try #"{"token_cache": "\#(elsewhere)"}"#.write(to: sandbox.configFile, atomically: true, encoding: .utf8)
-            let login = try await sandbox.msal(["login", "--verbose"], ["BROWSER": CLISandbox.browser(Self.megan.0, Self.megan.1)])
+            let login = try await sandbox.msal(
+                ["login", "--verbose"], ["BROWSER": CLISandbox.browser(Self.megan.0, Self.megan.1)])
             #expect(login.status == 0)
             #expect(login.stderr.contains("msal: token cache: \(elsewhere) (config file)"))
             #expect(FileManager.default.fileExists(atPath: elsewhere))
@@ -229,9 +254,13 @@ struct CLICommandTests {
             try "{\"AccessToken\": {".write(toFile: sandbox.cachePath, atomically: true, encoding: .utf8)
             let first = try await sandbox.msal(["accounts"])
             #expect(first.status == 0)
-            #expect(first.stderr.hasPrefix("msal: warning: the token cache \(sandbox.cachePath) could not be read"), "\(first.stderr)")
+            #expect(
+                first.stderr.hasPrefix("msal: warning: the token cache \(sandbox.cachePath) could not be read"),
+                "\(first.stderr)")
             #expect(first.stderr.components(separatedBy: "warning").count == 2, "warned once")
-            let copies = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("token_cache.json.corrupt-") }
+            let copies = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+                $0.hasPrefix("token_cache.json.corrupt-")
+            }
             #expect(copies.count == 1)
             let second = try await sandbox.msal(["accounts"])
             #expect(!second.stderr.contains("warning"))
@@ -247,7 +276,9 @@ struct CLICommandTests {
     }
 
     static func json(_ result: CLIResult) throws -> [String: Any] {
-        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+        guard result.status == 0,
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        else {
             throw CLITestFailure("exit \(result.status): \(result.stdout)\(result.stderr)")
         }
         return object
@@ -260,23 +291,28 @@ struct CLICommandTests {
     /// The grant types (empty for other requests) of the requests the emulator served whose path ends with `path`.
     static func served(_ emulator: RunningEmulator, path: String) async throws -> [String] {
         try await withHTTP(trusting: emulator.caCertificateFile?.path) { http in
-            let response = try await http.get(url: emulator.baseURL.appendingPathComponent("_emulator/requests").absoluteString + "?path=\(path)").get()
+            let response = try await http.get(
+                url: emulator.baseURL.appendingPathComponent("_emulator/requests").absoluteString + "?path=\(path)"
+            ).get()
             let body = response.body.map { Data($0.readableBytesView) } ?? Data()
-            let list = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["requests"] as? [[String: Any]] ?? []
+            let list =
+                (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["requests"] as? [[String: Any]] ?? []
             return list.map { $0["grant_type"] as? String ?? "" }
         }
     }
 
     static func match(_ pattern: String, in text: String) -> String? {
         guard let expression = try? NSRegularExpression(pattern: pattern),
-              let found = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-              let range = Range(found.range(at: 1), in: text)
+            let found = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            let range = Range(found.range(at: 1), in: text)
         else { return nil }
         return String(text[range])
     }
 
     /// A client that does not follow redirects; trusts `ca` (a PEM file) besides the system's roots.
-    static func withHTTP<T: Sendable>(trusting ca: String? = nil, _ body: (HTTPClient) async throws -> T) async throws -> T {
+    static func withHTTP<T: Sendable>(trusting ca: String? = nil, _ body: (HTTPClient) async throws -> T) async throws
+        -> T
+    {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
         if let ca {
             var tls = TLSConfiguration.makeClientConfiguration()

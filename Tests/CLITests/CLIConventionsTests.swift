@@ -2,8 +2,9 @@ import ArgumentParser
 import EmulatorAutomation
 import Foundation
 import IdentityEmulator
-@testable import MSALCommandLine
 import Testing
+
+@testable import MSALCommandLine
 
 /// The conventions users of `az` and `gh` expect: global options on either side of the subcommand,
 /// `SSL_CERT_FILE`, a reason when `$BROWSER` does not start, and "not signed in" known without the network.
@@ -91,8 +92,9 @@ struct CLIConventionsTests {
             // The environment points elsewhere: only the flags before the subcommand lead to the emulator and cache.
             let cache = sandbox.root.appendingPathComponent("elsewhere/cache.json").path
             let environment = ["MSAL_AUTHORITY": stopped, "BROWSER": CLISandbox.browser(Self.megan.0, Self.megan.1)]
-            let login = try await sandbox.msal(["--authority", sandbox.authority, "--cache=\(cache)", "login"],
-                                               environment)
+            let login = try await sandbox.msal(
+                ["--authority", sandbox.authority, "--cache=\(cache)", "login"],
+                environment)
             #expect(login.status == 0, "\(login.stderr)")
             #expect(!login.stderr.contains("Could not start"), "$BROWSER started: \(login.stderr)")
             #expect(FileManager.default.fileExists(atPath: cache))
@@ -189,8 +191,9 @@ struct CLIConventionsTests {
         }
     }
 
-    @Test("(c) when $BROWSER cannot be started, one line says why before the URL, which still signs in",
-          arguments: BrowserFailure.allCases)
+    @Test(
+        "(c) when $BROWSER cannot be started, one line says why before the URL, which still signs in",
+        arguments: BrowserFailure.allCases)
     func browserThatDoesNotStart(_ failure: BrowserFailure) async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
             let sandbox = try CLISandbox(emulator: emulator)
@@ -285,8 +288,10 @@ struct CLIConventionsTests {
         let child = Mirror(reflecting: command).children.first { $0.label == "_global" }
         let group = try #require(child?.value as? OptionGroup<GlobalOptions>, "\(type(of: command)) has no `global`")
         let options = group.wrappedValue
-        let values = [options.authority, options.clientID, options.redirectURI, options.cachePath,
-                      options.graphEndpoint, options.caBundle]
+        let values = [
+            options.authority, options.clientID, options.redirectURI, options.cachePath,
+            options.graphEndpoint, options.caBundle,
+        ]
         return values.map { $0 ?? "-" } + [options.json, options.verbose, options.logPII].map(String.init)
     }
 }

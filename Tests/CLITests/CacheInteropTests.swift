@@ -1,8 +1,9 @@
 import Foundation
 import IdentityEmulator
 import Locking
-@testable import MSAL
 import Testing
+
+@testable import MSAL
 
 /// One token cache file, two MSALs: the `msal` binary and the real MSAL Python, against the emulator over TLS.
 @Suite("Sharing the cache file with MSAL Python", .timeLimit(.minutes(5)))
@@ -14,7 +15,9 @@ struct CacheInteropTests {
     static let authorities = [contoso, "organizations", "common"]
 
     /// An emulator over TLS and a sandbox whose `msal` trusts its CA and signs in through `tenant`.
-    static func withTLS(tenant: String = contoso, _ body: @Sendable (RunningEmulator, CLISandbox, String) async throws -> Void) async throws {
+    static func withTLS(
+        tenant: String = contoso, _ body: @Sendable (RunningEmulator, CLISandbox, String) async throws -> Void
+    ) async throws {
         let tls = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-tls-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: tls) }
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0, tlsDirectory: tls)) { emulator in
@@ -24,46 +27,70 @@ struct CacheInteropTests {
         }
     }
 
-    @Test("(a) msal login writes the cache; MSAL Python finds the token there, then refreshes with the refresh token",
-          arguments: authorities)
+    @Test(
+        "(a) msal login writes the cache; MSAL Python finds the token there, then refreshes with the refresh token",
+        arguments: authorities)
     func pythonReadsOurs(tenant: String) async throws {
         try await Self.withTLS(tenant: tenant) { emulator, sandbox, ca in
-            let environment = ["MSAL_CA_BUNDLE": ca, "BROWSER": CLISandbox.browser(CLICommandTests.megan.0, CLICommandTests.megan.1)]
+            let environment = [
+                "MSAL_CA_BUNDLE": ca, "BROWSER": CLISandbox.browser(CLICommandTests.megan.0, CLICommandTests.megan.1),
+            ]
             let login = try await sandbox.msal(["login"], environment)
             #expect(login.status == 0, "\(login.stderr)")
-            let python = try await MSALPython.run(["silent-from-file", sandbox.cachePath, sandbox.authority, Directory.DemoIDs.publicClient, ca])
+            let python = try await MSALPython.run([
+                "silent-from-file", sandbox.cachePath, sandbox.authority, Directory.DemoIDs.publicClient, ca,
+            ])
             let accounts = python["accounts"] as? [[String: Any]] ?? []
             #expect(accounts.first?["username"] as? String == CLICommandTests.megan.0, "\(python)")
             #expect((python["cached"] as? [String: Any])?["token_source"] as? String == "cache", "\(python)")
-            #expect((python["refreshed"] as? [String: Any])?["token_source"] as? String == "identity_provider", "\(python)")
-            #expect(try await CLICommandTests.grants(emulator) == ["authorization_code", "refresh_token"],
-                    "MSAL Python's silent call through \(tenant) was served from the cache msal wrote")
-            let viaHomeTenant = try await CLICommandTests.json(sandbox.msal(["token", "--json"],
-                                                                            environment.merging(["MSAL_AUTHORITY": emulator.authority(Self.contoso).absoluteString]) { $1 }))
-            #expect(viaHomeTenant["source"] as? String == "cache", "a token from \(tenant) serves a request naming the home tenant")
+            #expect(
+                (python["refreshed"] as? [String: Any])?["token_source"] as? String == "identity_provider", "\(python)")
+            #expect(
+                try await CLICommandTests.grants(emulator) == ["authorization_code", "refresh_token"],
+                "MSAL Python's silent call through \(tenant) was served from the cache msal wrote")
+            let viaHomeTenant = try await CLICommandTests.json(
+                sandbox.msal(
+                    ["token", "--json"],
+                    environment.merging(["MSAL_AUTHORITY": emulator.authority(Self.contoso).absoluteString]) { $1 }))
+            #expect(
+                viaHomeTenant["source"] as? String == "cache",
+                "a token from \(tenant) serves a request naming the home tenant")
 
-            let after = try await CLICommandTests.json(sandbox.msal(["token", "--json", "--force-refresh"], environment))
-            #expect(after["source"] as? String == "identity_provider", "the refresh token Python rotated still works here")
+            let after = try await CLICommandTests.json(
+                sandbox.msal(["token", "--json", "--force-refresh"], environment))
+            #expect(
+                after["source"] as? String == "identity_provider", "the refresh token Python rotated still works here")
         }
     }
 
-    @Test("(b) MSAL Python signs in and writes the file; msal token reads it without calling the token endpoint",
-          arguments: authorities)
+    @Test(
+        "(b) MSAL Python signs in and writes the file; msal token reads it without calling the token endpoint",
+        arguments: authorities)
     func weReadPythons(tenant: String) async throws {
         try await Self.withTLS(tenant: tenant) { emulator, sandbox, ca in
-            try FileManager.default.createDirectory(atPath: (sandbox.cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let python = try await MSALPython.run(["ropc-to-file", sandbox.cachePath, sandbox.authority, Directory.DemoIDs.publicClient, ca,
-                                                   CLICommandTests.megan.0, CLICommandTests.megan.1])
+            try FileManager.default.createDirectory(
+                atPath: (sandbox.cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let python = try await MSALPython.run([
+                "ropc-to-file", sandbox.cachePath, sandbox.authority, Directory.DemoIDs.publicClient, ca,
+                CLICommandTests.megan.0, CLICommandTests.megan.1,
+            ])
             #expect((python["result"] as? [String: Any])?["has_access_token"] as? Bool == true, "\(python)")
             let token = try await CLICommandTests.json(sandbox.msal(["token", "--json"], ["MSAL_CA_BUNDLE": ca]))
             #expect(token["source"] as? String == "cache")
             #expect(token["account"] as? String == CLICommandTests.megan.0)
             #expect(token["tenant_id"] as? String == Self.contoso)
-            let viaHomeTenant = try await CLICommandTests.json(sandbox.msal(["token", "--json"], [
-                "MSAL_CA_BUNDLE": ca, "MSAL_AUTHORITY": emulator.authority(Self.contoso).absoluteString,
-            ]))
-            #expect(viaHomeTenant["source"] as? String == "cache", "a token MSAL Python got through \(tenant) serves the home tenant")
-            #expect(try await CLICommandTests.grants(emulator) == ["password"], "no request to the token endpoint from msal")
+            let viaHomeTenant = try await CLICommandTests.json(
+                sandbox.msal(
+                    ["token", "--json"],
+                    [
+                        "MSAL_CA_BUNDLE": ca, "MSAL_AUTHORITY": emulator.authority(Self.contoso).absoluteString,
+                    ]))
+            #expect(
+                viaHomeTenant["source"] as? String == "cache",
+                "a token MSAL Python got through \(tenant) serves the home tenant")
+            #expect(
+                try await CLICommandTests.grants(emulator) == ["password"], "no request to the token endpoint from msal"
+            )
             let accounts = try await sandbox.msal(["accounts"], ["MSAL_CA_BUNDLE": ca])
             #expect(accounts.stdout.contains("* ") && accounts.stdout.contains(CLICommandTests.megan.0))
         }
@@ -88,18 +115,24 @@ struct CacheInteropTests {
         // the pace of the slower (msal-extensions polls its lock every 0.25 s and gives up after 5 s, so
         // a writer that never pauses would starve it).
         let setAside = Locked(0)
-        let tokens = TokenCache(persistence: FileTokenCachePersistence(url: URL(fileURLWithPath: path), onSetAside: { _, _ in
-            setAside.withLock { $0 += 1 }
-        }))
+        let tokens = TokenCache(
+            persistence: FileTokenCachePersistence(
+                url: URL(fileURLWithPath: path),
+                onSetAside: { _, _ in
+                    setAside.withLock { $0 += 1 }
+                }))
         var seenPython = 0
         for index in 0..<100 {
             try await tokens.store(Self.artefacts("swift-\(index)"), replacingRefreshToken: nil)
-            seenPython = max(seenPython, try await tokens.accounts().filter { $0.localAccountID.hasPrefix("py-") }.count)
+            seenPython = max(
+                seenPython, try await tokens.accounts().filter { $0.localAccountID.hasPrefix("py-") }.count)
             try await python.waitForOutput { $0.contains("wrote \(index)\n") ? true : nil }
         }
         let result = try await python.finish()
         #expect(result.status == 0, "\(result.stderr)")
-        let report = try JSONSerialization.jsonObject(with: Data((result.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any]
+        let report =
+            try JSONSerialization.jsonObject(with: Data((result.stdout.split(separator: "\n").last ?? "").utf8))
+            as? [String: Any]
         #expect(report?["written"] as? Int == 100, "\(result.stdout)")
         #expect(report?["invalid_reads"] as? Int == 0, "\(result.stdout)")
         #expect(setAside.withLock { $0 } == 0, "a torn read was taken for a corrupt file")
@@ -112,7 +145,8 @@ struct CacheInteropTests {
             #expect(swift == 100 && py == 100, "\(section): \(swift) from Swift, \(py) from Python")
         }
         #expect(!FileManager.default.fileExists(atPath: path + ".lockfile"))
-        #expect(seenPython > 0 || (report?["seen_swift_accounts"] as? Int ?? 0) > 0, "the two writers ran at the same time")
+        #expect(
+            seenPython > 0 || (report?["seen_swift_accounts"] as? Int ?? 0) > 0, "the two writers ran at the same time")
     }
 
     /// The file as JSON, read while holding the lock (no writer is mid-write); `nil` if it is not valid.
@@ -129,13 +163,19 @@ struct CacheInteropTests {
         let now = Date()
         let environment = "login.microsoftonline.com"
         return CacheArtefacts(
-            accessToken: AccessTokenEntry(homeAccountID: home, environment: environment, clientID: "hammer-client", realm: tenant,
-                                          target: "User.Read", secret: "at-\(uid)", cachedAt: now, expiresOn: now + 3600, extendedExpiresOn: now + 3600),
-            refreshToken: RefreshTokenEntry(homeAccountID: home, environment: environment, clientID: "hammer-client", secret: "rt-\(uid)",
-                                            target: "User.Read", lastModification: now),
-            idToken: IDTokenEntry(homeAccountID: home, environment: environment, realm: tenant, clientID: "hammer-client", secret: "id-\(uid)"),
-            account: AccountEntry(homeAccountID: home, environment: environment, realm: tenant, localAccountID: uid,
-                                  username: "\(uid)@example.com", accountSource: "authorization_code"),
+            accessToken: AccessTokenEntry(
+                homeAccountID: home, environment: environment, clientID: "hammer-client", realm: tenant,
+                target: "User.Read", secret: "at-\(uid)", cachedAt: now, expiresOn: now + 3600,
+                extendedExpiresOn: now + 3600),
+            refreshToken: RefreshTokenEntry(
+                homeAccountID: home, environment: environment, clientID: "hammer-client", secret: "rt-\(uid)",
+                target: "User.Read", lastModification: now),
+            idToken: IDTokenEntry(
+                homeAccountID: home, environment: environment, realm: tenant, clientID: "hammer-client",
+                secret: "id-\(uid)"),
+            account: AccountEntry(
+                homeAccountID: home, environment: environment, realm: tenant, localAccountID: uid,
+                username: "\(uid)@example.com", accountSource: "authorization_code"),
             appMetadata: AppMetadataEntry(clientID: "hammer-client", environment: environment))
     }
 }

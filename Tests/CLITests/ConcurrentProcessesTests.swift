@@ -10,7 +10,8 @@ struct ConcurrentProcessesTests {
     @Test("4 processes × 250 mixed operations: nothing lost, the file always valid")
     func fourProcesses() async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0, accessTokenLifetime: 3600)) { emulator in
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msal-stress-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "msal-stress-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let cache = folder.appendingPathComponent("token_cache.json")
@@ -22,10 +23,12 @@ struct ConcurrentProcessesTests {
                 (ids.familyClientOne, "MeganB@contoso.onmicrosoft.com", "Megan-Demo-Pass1"),
             ]
             let processes = try workers.map { client, username, password in
-                try CLIProcess(Binaries.url("cache-stress"), [
-                    "--cache", cache.path, "--authority", emulator.authority("organizations").absoluteString,
-                    "--client", client, "--username", username, "--password", password, "--operations", "250",
-                ], environment: ProcessInfo.processInfo.environment)
+                try CLIProcess(
+                    Binaries.url("cache-stress"),
+                    [
+                        "--cache", cache.path, "--authority", emulator.authority("organizations").absoluteString,
+                        "--client", client, "--username", username, "--password", password, "--operations", "250",
+                    ], environment: ProcessInfo.processInfo.environment)
             }
 
             // Every file this test reads, between any writes, must be a whole cache (writes are atomic renames).
@@ -63,15 +66,26 @@ struct ConcurrentProcessesTests {
             #expect(reads > 0)
             #expect(invalid == 0, "\(invalid) of \(reads) reads were not a whole cache")
 
-            let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: cache)) as? [String: Any])
-            let accounts = (document["Account"] as? [String: [String: Any]] ?? [:]).values.compactMap { $0["username"] as? String }
-            #expect(Set(accounts) == ["MeganB@contoso.onmicrosoft.com", "AdeleV@contoso.onmicrosoft.com", "AlexW@fabrikam.onmicrosoft.com"])
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: cache)) as? [String: Any])
+            let accounts = (document["Account"] as? [String: [String: Any]] ?? [:]).values.compactMap {
+                $0["username"] as? String
+            }
+            #expect(
+                Set(accounts) == [
+                    "MeganB@contoso.onmicrosoft.com", "AdeleV@contoso.onmicrosoft.com",
+                    "AlexW@fabrikam.onmicrosoft.com",
+                ])
             let refreshTokens = (document["RefreshToken"] as? [String: [String: Any]] ?? [:]).values
             for (client, username, _) in workers {
-                let home = try #require((document["Account"] as? [String: [String: Any]])?.values
-                    .first { $0["username"] as? String == username }?["home_account_id"] as? String)
-                #expect(refreshTokens.contains { $0["home_account_id"] as? String == home && $0["client_id"] as? String == client },
-                        "no refresh token for \(username) in \(client)")
+                let home = try #require(
+                    (document["Account"] as? [String: [String: Any]])?.values
+                        .first { $0["username"] as? String == username }?["home_account_id"] as? String)
+                #expect(
+                    refreshTokens.contains {
+                        $0["home_account_id"] as? String == home && $0["client_id"] as? String == client
+                    },
+                    "no refresh token for \(username) in \(client)")
             }
             #expect(!FileManager.default.fileExists(atPath: cache.path + ".lockfile"))
         }

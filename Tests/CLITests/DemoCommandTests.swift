@@ -6,9 +6,11 @@ struct DemoCommandTests {
     /// The built `msal` next to this test bundle (both are products of the same build).
     static var binary: URL {
         if let configured = ProcessInfo.processInfo.environment["MSAL_CLI"] { return URL(fileURLWithPath: configured) }
-        let beside = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent("msal")
+        let beside = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("msal")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent(".build/debug/msal")
     }
 
@@ -16,18 +18,19 @@ struct DemoCommandTests {
     static func run(_ arguments: [String], binary: URL = binary) async throws -> (status: Int32, output: String) {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = binary
-                    process.arguments = arguments
-                    let pipe = Pipe()
-                    process.standardOutput = pipe
-                    process.standardError = pipe
-                    try process.run()
-                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-                })
+                continuation.resume(
+                    with: Result {
+                        let process = Process()
+                        process.executableURL = binary
+                        process.arguments = arguments
+                        let pipe = Pipe()
+                        process.standardOutput = pipe
+                        process.standardError = pipe
+                        try process.run()
+                        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                        process.waitUntilExit()
+                        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+                    })
             }.start()
         }
     }
@@ -36,11 +39,13 @@ struct DemoCommandTests {
     func demo() async throws {
         let (status, output) = try await Self.run(["demo"])
         #expect(status == 0, "\(output)")
-        for line in ["1. Sign in interactively", "displayName: Megan Bowen", "from the cache",
-                     "new access token from the identity platform", "device mode: private",
-                     "AdeleV@contoso.onmicrosoft.com signed in", "API 1: HTTP 200", "API 2: HTTP 200",
-                     "signed out", "Native auth: sign up", "New Customer signed up", "API 2: token from the refresh token",
-                     "\"password\" refused (password_too_weak)", "signed in with the new password", "Done: 11 steps passed"] {
+        for line in [
+            "1. Sign in interactively", "displayName: Megan Bowen", "from the cache",
+            "new access token from the identity platform", "device mode: private",
+            "AdeleV@contoso.onmicrosoft.com signed in", "API 1: HTTP 200", "API 2: HTTP 200",
+            "signed out", "Native auth: sign up", "New Customer signed up", "API 2: token from the refresh token",
+            "\"password\" refused (password_too_weak)", "signed in with the new password", "Done: 11 steps passed",
+        ] {
             #expect(output.contains(line), "missing '\(line)' in:\n\(output)")
         }
         #expect(!output.contains("eyJ"), "a token was printed")

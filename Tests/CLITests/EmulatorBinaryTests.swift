@@ -8,28 +8,33 @@ struct EmulatorBinaryTests {
     }
 
     /// Starts the emulator on port 0, waits for its banner, sends SIGINT, and returns the banner and the exit status.
-    static func startAndInterrupt(_ extra: [String] = []) async throws -> (banner: String, status: Int32, tail: String) {
+    static func startAndInterrupt(_ extra: [String] = []) async throws -> (banner: String, status: Int32, tail: String)
+    {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = binary
-                    process.arguments = ["--port", "0"] + extra
-                    let pipe = Pipe()
-                    process.standardOutput = pipe
-                    try process.run()
-                    var banner = Data()
-                    let reader = pipe.fileHandleForReading
-                    while !String(decoding: banner, as: UTF8.self).contains("Press Ctrl-C to stop.") {
-                        let chunk = reader.availableData
-                        if chunk.isEmpty { break }
-                        banner.append(chunk)
-                    }
-                    kill(process.processIdentifier, SIGINT)
-                    let tail = reader.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return (String(decoding: banner, as: UTF8.self), process.terminationStatus, String(decoding: tail, as: UTF8.self))
-                })
+                continuation.resume(
+                    with: Result {
+                        let process = Process()
+                        process.executableURL = binary
+                        process.arguments = ["--port", "0"] + extra
+                        let pipe = Pipe()
+                        process.standardOutput = pipe
+                        try process.run()
+                        var banner = Data()
+                        let reader = pipe.fileHandleForReading
+                        while !String(decoding: banner, as: UTF8.self).contains("Press Ctrl-C to stop.") {
+                            let chunk = reader.availableData
+                            if chunk.isEmpty { break }
+                            banner.append(chunk)
+                        }
+                        kill(process.processIdentifier, SIGINT)
+                        let tail = reader.readDataToEndOfFile()
+                        process.waitUntilExit()
+                        return (
+                            String(decoding: banner, as: UTF8.self), process.terminationStatus,
+                            String(decoding: tail, as: UTF8.self)
+                        )
+                    })
             }.start()
         }
     }
@@ -47,8 +52,12 @@ struct EmulatorBinaryTests {
 
     @Test("a bad --config stops with one line naming the field, exit 2")
     func badConfig() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-directory-\(UUID().uuidString).json")
-        try Data(#"{"tenants":[{"id":"11111111-2222-4333-8444-555555555555","domain":"a.b","displayName":"A","kind":"workforce"}],"users":[{"id":"x","tenant":"11111111-2222-4333-8444-555555555555","userPrincipalName":"a@a.b","displayName":"A"}],"applications":[]}"#.utf8).write(to: file)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bad-directory-\(UUID().uuidString).json")
+        try Data(
+            #"{"tenants":[{"id":"11111111-2222-4333-8444-555555555555","domain":"a.b","displayName":"A","kind":"workforce"}],"users":[{"id":"x","tenant":"11111111-2222-4333-8444-555555555555","userPrincipalName":"a@a.b","displayName":"A"}],"applications":[]}"#
+                .utf8
+        ).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let (status, output) = try await DemoCommandTests.run(["--config", file.path], binary: Self.binary)
         #expect(status == 2)
@@ -57,7 +66,9 @@ struct EmulatorBinaryTests {
 
     @Test("--public-url is printed as the origin of every issuer; anything but an origin is refused, exit 2")
     func publicURL() async throws {
-        let (banner, status, _) = try await Self.startAndInterrupt(["--public-url", "https://login.emulator.test:8443/"])
+        let (banner, status, _) = try await Self.startAndInterrupt([
+            "--public-url", "https://login.emulator.test:8443/",
+        ])
         #expect(banner.contains("Every issuer names https://login.emulator.test:8443\n"))
         #expect(status == 0)
         for bad in ["ftp://login.emulator.test", "https://login.emulator.test/tenant", "login.emulator.test"] {

@@ -15,11 +15,15 @@ struct MicrosoftSDKTests {
     func deviceCodeCredential() async throws {
         try await CacheInteropTests.withTLS { emulator, _, ca in
             let report = try await SDKScenario.run("azure-identity-device-code", emulator: emulator, ca: ca)
-            #expect(report.value("device_sign_in") as? Bool == true, "\(report.sdk), the user signing in at /devicelogin: \(report)")
+            #expect(
+                report.value("device_sign_in") as? Bool == true,
+                "\(report.sdk), the user signing in at /devicelogin: \(report)")
             report.expectTokenRequests("first get_token", [Self.deviceCodeGrant])
             report.expectFromCache("second get_token")
             report.expectDelegated(Self.megan.0)
-            #expect(try await CLICommandTests.grants(emulator) == [Self.deviceCodeGrant], "\(report.sdk): the emulator's request log")
+            #expect(
+                try await CLICommandTests.grants(emulator) == [Self.deviceCodeGrant],
+                "\(report.sdk): the emulator's request log")
         }
     }
 
@@ -31,23 +35,32 @@ struct MicrosoftSDKTests {
             report.expectTokenRequests("first get_token", ["authorization_code"])
             report.expectFromCache("second get_token")
             report.expectDelegated(Self.megan.0)
-            #expect(try await CLICommandTests.grants(emulator) == ["authorization_code"], "\(report.sdk): the emulator's request log")
+            #expect(
+                try await CLICommandTests.grants(emulator) == ["authorization_code"],
+                "\(report.sdk): the emulator's request log")
         }
     }
 
     @Test("azure-identity ClientSecretCredential: an app-only token for Graph, then the same token from the cache")
     func clientSecretCredential() async throws {
         try await CacheInteropTests.withTLS { emulator, _, ca in
-            let report = try await SDKScenario.run("azure-identity-client-secret", emulator: emulator, ca: ca,
-                                                   clientID: Directory.DemoIDs.confidentialClient)
+            let report = try await SDKScenario.run(
+                "azure-identity-client-secret", emulator: emulator, ca: ca,
+                clientID: Directory.DemoIDs.confidentialClient)
             report.expectTokenRequests("first get_token", ["client_credentials"])
             report.expectFromCache("second get_token")
             let first = report.summary("first")
             #expect(first["idtyp"] as? String == "app", "\(report.sdk), first get_token: \(first)")
-            #expect((first["roles"] as? [String] ?? []).isEmpty == false, "\(report.sdk), first get_token: no roles in \(first)")
-            #expect(first["scp"] == nil || first["scp"] is NSNull, "\(report.sdk), first get_token: an app-only token has no scp: \(first)")
+            #expect(
+                (first["roles"] as? [String] ?? []).isEmpty == false,
+                "\(report.sdk), first get_token: no roles in \(first)")
+            #expect(
+                first["scp"] == nil || first["scp"] is NSNull,
+                "\(report.sdk), first get_token: an app-only token has no scp: \(first)")
             #expect(first["tid"] as? String == CacheInteropTests.contoso, "\(report.sdk), first get_token: \(first)")
-            #expect(try await CLICommandTests.grants(emulator) == ["client_credentials"], "\(report.sdk): the emulator's request log")
+            #expect(
+                try await CLICommandTests.grants(emulator) == ["client_credentials"],
+                "\(report.sdk): the emulator's request log")
         }
     }
 
@@ -68,10 +81,14 @@ struct MicrosoftSDKTests {
                     "surname": megan.surname, "job_title": megan.jobTitle,
                 ]
                 for (field, value) in expected.sorted(by: { $0.key < $1.key }) {
-                    #expect(user[field] as? String == value, "\(report.sdk), \(step) me.get(): User.\(field) is \(user[field] ?? "missing")")
+                    #expect(
+                        user[field] as? String == value,
+                        "\(report.sdk), \(step) me.get(): User.\(field) is \(user[field] ?? "missing")")
                 }
             }
-            #expect(try await CLICommandTests.grants(emulator) == [Self.deviceCodeGrant], "\(report.sdk): the emulator's request log")
+            #expect(
+                try await CLICommandTests.grants(emulator) == [Self.deviceCodeGrant],
+                "\(report.sdk): the emulator's request log")
         }
     }
 
@@ -83,12 +100,18 @@ struct MicrosoftSDKTests {
             report.expectTokenRequests("acquire_token_interactive", ["authorization_code"])
             report.expectFromCache("acquire_token_silent")
             let first = report.summary("first")
-            #expect(first["token_source"] as? String == "identity_provider", "\(report.sdk), acquire_token_interactive: \(first)")
-            #expect(first["preferred_username"] as? String == Self.megan.0, "\(report.sdk), acquire_token_interactive: \(first)")
+            #expect(
+                first["token_source"] as? String == "identity_provider",
+                "\(report.sdk), acquire_token_interactive: \(first)")
+            #expect(
+                first["preferred_username"] as? String == Self.megan.0,
+                "\(report.sdk), acquire_token_interactive: \(first)")
             #expect(report.value("accounts") as? [String] == [Self.megan.0], "\(report.sdk), get_accounts: \(report)")
             let second = report.summary("second")
             #expect(second["token_source"] as? String == "cache", "\(report.sdk), acquire_token_silent: \(second)")
-            #expect(try await CLICommandTests.grants(emulator) == ["authorization_code"], "\(report.sdk): the emulator's request log")
+            #expect(
+                try await CLICommandTests.grants(emulator) == ["authorization_code"],
+                "\(report.sdk): the emulator's request log")
         }
     }
 }
@@ -96,37 +119,48 @@ struct MicrosoftSDKTests {
 /// One run of `Tests/Interop/microsoft_sdks_against_emulator.py` and the JSON object it printed: the SDK, and per
 /// step the grant types of the token endpoint requests that step made.
 struct SDKScenario: CustomStringConvertible {
-    static let script = MSALPython.repository.appendingPathComponent("Tests/Interop/microsoft_sdks_against_emulator.py").path
+    static let script = MSALPython.repository.appendingPathComponent("Tests/Interop/microsoft_sdks_against_emulator.py")
+        .path
 
     private let report: [String: Any]
     var sdk: String { report["sdk"] as? String ?? "?" }
     var description: String {
-        String(decoding: (try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+        String(
+            decoding: (try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])) ?? Data(),
+            as: UTF8.self)
     }
 
     /// Runs a scenario as Megan, in Contoso. The password, the client secret and the browser's CA reach Python and
     /// `emulator-browser` through the environment, never the command line.
     ///
     /// - Throws: naming the SDK and the step when the scenario failed.
-    static func run(_ scenario: String, emulator: RunningEmulator, ca: String,
-                    clientID: String = Directory.DemoIDs.publicClient) async throws -> SDKScenario {
+    static func run(
+        _ scenario: String, emulator: RunningEmulator, ca: String,
+        clientID: String = Directory.DemoIDs.publicClient
+    ) async throws -> SDKScenario {
         let origin = emulator.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         let arguments = [script, scenario, origin, CacheInteropTests.contoso, clientID, ca]
-        let result = try await CLIProcess.run(try MSALPython.interpreter(), arguments, environment: [
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": NSTemporaryDirectory(),
-            "EMULATOR_USERNAME": MicrosoftSDKTests.megan.0, "EMULATOR_PASSWORD": MicrosoftSDKTests.megan.1,
-            "EMULATOR_CLIENT_SECRET": Directory.DemoIDs.confidentialSecret,
-            "BROWSER": Binaries.url("emulator-browser").path, "MSAL_CA_BUNDLE": ca,
-        ])
+        let result = try await CLIProcess.run(
+            try MSALPython.interpreter(), arguments,
+            environment: [
+                "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": NSTemporaryDirectory(),
+                "EMULATOR_USERNAME": MicrosoftSDKTests.megan.0, "EMULATOR_PASSWORD": MicrosoftSDKTests.megan.1,
+                "EMULATOR_CLIENT_SECRET": Directory.DemoIDs.confidentialSecret,
+                "BROWSER": Binaries.url("emulator-browser").path, "MSAL_CA_BUNDLE": ca,
+            ])
         let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
         guard let report = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
             throw CLITestFailure(
-                "\(scenario) exited \(result.status) without a report (scripts/test installs the SDKs):\n\(result.stdout)\n\(result.stderr)")
+                "\(scenario) exited \(result.status) without a report (scripts/test installs the SDKs):\n\(result.stdout)\n\(result.stderr)"
+            )
         }
         if let error = report["error"] as? String {
-            throw CLITestFailure("\(report["sdk"] as? String ?? scenario), \(report["step"] as? String ?? "?"): \(error)")
+            throw CLITestFailure(
+                "\(report["sdk"] as? String ?? scenario), \(report["step"] as? String ?? "?"): \(error)")
         }
-        guard result.status == 0 else { throw CLITestFailure("\(scenario) exited \(result.status):\n\(result.stdout)\n\(result.stderr)") }
+        guard result.status == 0 else {
+            throw CLITestFailure("\(scenario) exited \(result.status):\n\(result.stdout)\n\(result.stderr)")
+        }
         return SDKScenario(report: report)
     }
 
@@ -137,17 +171,22 @@ struct SDKScenario: CustomStringConvertible {
 
     func expectTokenRequests(_ step: String, _ grants: [String], sourceLocation: SourceLocation = #_sourceLocation) {
         let made = (report["token_requests"] as? [String: Any])?[step] as? [String]
-        #expect(made == grants, "\(sdk), \(step): token endpoint requests \(made.map { "\($0)" } ?? "not measured"), expected \(grants)",
-                sourceLocation: sourceLocation)
+        #expect(
+            made == grants,
+            "\(sdk), \(step): token endpoint requests \(made.map { "\($0)" } ?? "not measured"), expected \(grants)",
+            sourceLocation: sourceLocation)
     }
 
     /// The step made no request to the token endpoint, and (where the SDK hands out the token) got the first token again.
     func expectFromCache(_ step: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let made = (report["token_requests"] as? [String: Any])?[step] as? [String]
-        #expect(made == [], "\(sdk), \(step): not served from the cache; token endpoint requests \(made.map { "\($0)" } ?? "not measured")",
-                sourceLocation: sourceLocation)
+        #expect(
+            made == [],
+            "\(sdk), \(step): not served from the cache; token endpoint requests \(made.map { "\($0)" } ?? "not measured")",
+            sourceLocation: sourceLocation)
         if let same = report["second_is_first"] as? Bool {
-            #expect(same, "\(sdk), \(step): a different access token than the first step's", sourceLocation: sourceLocation)
+            #expect(
+                same, "\(sdk), \(step): a different access token than the first step's", sourceLocation: sourceLocation)
         }
     }
 
@@ -155,18 +194,25 @@ struct SDKScenario: CustomStringConvertible {
     func expectDelegated(_ username: String, sourceLocation: SourceLocation = #_sourceLocation) {
         for step in ["first", "second"] {
             let claims = summary(step)
-            #expect(claims["upn"] as? String == username, "\(sdk), \(step) get_token: upn in \(claims)", sourceLocation: sourceLocation)
-            #expect(claims["idtyp"] as? String == "user", "\(sdk), \(step) get_token: idtyp in \(claims)", sourceLocation: sourceLocation)
-            #expect(claims["tid"] as? String == CacheInteropTests.contoso, "\(sdk), \(step) get_token: tid in \(claims)",
-                    sourceLocation: sourceLocation)
-            #expect((claims["scp"] as? String)?.split(separator: " ").contains("User.Read") == true,
-                    "\(sdk), \(step) get_token: scp in \(claims)", sourceLocation: sourceLocation)
+            #expect(
+                claims["upn"] as? String == username, "\(sdk), \(step) get_token: upn in \(claims)",
+                sourceLocation: sourceLocation)
+            #expect(
+                claims["idtyp"] as? String == "user", "\(sdk), \(step) get_token: idtyp in \(claims)",
+                sourceLocation: sourceLocation)
+            #expect(
+                claims["tid"] as? String == CacheInteropTests.contoso, "\(sdk), \(step) get_token: tid in \(claims)",
+                sourceLocation: sourceLocation)
+            #expect(
+                (claims["scp"] as? String)?.split(separator: " ").contains("User.Read") == true,
+                "\(sdk), \(step) get_token: scp in \(claims)", sourceLocation: sourceLocation)
         }
     }
 
     func expectBrowserSucceeded(sourceLocation: SourceLocation = #_sourceLocation) {
         let runs = report["browser"] as? [[String: Any]] ?? []
-        #expect(runs.count == 1 && runs.allSatisfy { $0["status"] as? Int == 0 },
-                "\(sdk), the browser ($BROWSER=emulator-browser): \(runs)", sourceLocation: sourceLocation)
+        #expect(
+            runs.count == 1 && runs.allSatisfy { $0["status"] as? Int == 0 },
+            "\(sdk), the browser ($BROWSER=emulator-browser): \(runs)", sourceLocation: sourceLocation)
     }
 }

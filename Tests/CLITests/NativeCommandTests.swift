@@ -21,17 +21,23 @@ struct NativeCommandTests {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
             let sandbox = try Self.sandbox(emulator)
             defer { sandbox.remove() }
-            let signIn = try await sandbox.msal(["native", "signin", "--email", "jane@example.com", "--password", "Jane-Demo-Pass4"], Self.client)
+            let signIn = try await sandbox.msal(
+                ["native", "signin", "--email", "jane@example.com", "--password", "Jane-Demo-Pass4"], Self.client)
             #expect(signIn.status == 0, "\(signIn.stderr)")
             #expect(signIn.stdout == "Signed in as Jane Customer <jane@example.com>.\n")
 
-            let first = try await Self.json(sandbox.msal(["native", "token", "--json", "--scopes", Self.api1], Self.client))
-            let second = try await Self.json(sandbox.msal(["native", "token", "--json", "--scopes", Self.api1], Self.client))
+            let first = try await Self.json(
+                sandbox.msal(["native", "token", "--json", "--scopes", Self.api1], Self.client))
+            let second = try await Self.json(
+                sandbox.msal(["native", "token", "--json", "--scopes", Self.api1], Self.client))
             #expect(first["source"] as? String == "identity_provider")
             #expect(second["source"] as? String == "cache" && second["token"] as? String == first["token"] as? String)
 
-            let call = try await sandbox.msal(["native", "call", emulator.baseURL.appendingPathComponent("api1/todolist").absoluteString,
-                                               "--scopes", Self.api1], Self.client)
+            let call = try await sandbox.msal(
+                [
+                    "native", "call", emulator.baseURL.appendingPathComponent("api1/todolist").absoluteString,
+                    "--scopes", Self.api1,
+                ], Self.client)
             #expect(call.status == 0, "\(call.stderr)")
             #expect(call.stdout.contains("\"user\":\"jane@example.com\""))
 
@@ -40,7 +46,8 @@ struct NativeCommandTests {
             let after = try await sandbox.msal(["native", "token", "--scopes", Self.api1], Self.client)
             #expect(after.status == 3)
 
-            let wrong = try sandbox.start(["native", "signin", "--email", "jane@example.com"], Self.client, takingInput: true)
+            let wrong = try sandbox.start(
+                ["native", "signin", "--email", "jane@example.com"], Self.client, takingInput: true)
             for _ in 0..<5 {
                 _ = try await wrong.waitForOutput { $0.components(separatedBy: "Password: ").count > 1 ? true : nil }
                 wrong.send("Not-Her-Pass9")
@@ -50,19 +57,22 @@ struct NativeCommandTests {
             #expect(gaveUp.stderr.contains("Wrong password."))
             #expect(!gaveUp.stderr.contains("Not-Her-Pass9"))
 
-            let unknown = try await sandbox.msal(["native", "signin", "--email", "nobody@example.com", "--password", "x-Y-z-1234"], Self.client)
+            let unknown = try await sandbox.msal(
+                ["native", "signin", "--email", "nobody@example.com", "--password", "x-Y-z-1234"], Self.client)
             #expect(unknown.status == 1 && unknown.stderr.contains("msal native signup --email nobody@example.com"))
         }
     }
 
-    @Test("signup over standard input: the code from the outbox, a weak password refused, a missing attribute asked for")
+    @Test(
+        "signup over standard input: the code from the outbox, a weak password refused, a missing attribute asked for")
     func signUpConversation() async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
             let sandbox = try Self.sandbox(emulator)
             defer { sandbox.remove() }
             let email = "cli.customer@example.org"
-            let process = try sandbox.start(["native", "signup", "--email", email, "--attribute", "displayName=Cli Customer"],
-                                            Self.client, takingInput: true)
+            let process = try sandbox.start(
+                ["native", "signup", "--email", email, "--attribute", "displayName=Cli Customer"],
+                Self.client, takingInput: true)
             _ = try await process.waitForOutput { $0.contains("Code (or 'resend'): ") ? true : nil }
             process.send(try await Outbox(base: emulator.baseURL, http: .shared).lastCode(to: email))
             _ = try await process.waitForOutput { $0.contains("Choose a password: ") ? true : nil }
@@ -78,9 +88,11 @@ struct NativeCommandTests {
             #expect(result.stdout == "Signed up and signed in as Cli Customer <\(email)>.\n")
             #expect(result.stderr.contains("A one-time code (8 digits) was sent to c***@e******.org."))
 
-            let again = try await sandbox.msal(["native", "signup", "--email", email, "--password", "Strong-Enough-8"], Self.client)
+            let again = try await sandbox.msal(
+                ["native", "signup", "--email", email, "--password", "Strong-Enough-8"], Self.client)
             #expect(again.status == 1 && again.stderr.contains("already has an account"))
-            let badAttribute = try await sandbox.msal(["native", "signup", "--email", "x@example.org", "--attribute", "shoeSize=44"], Self.client)
+            let badAttribute = try await sandbox.msal(
+                ["native", "signup", "--email", "x@example.org", "--attribute", "shoeSize=44"], Self.client)
             #expect(badAttribute.status == 2 && badAttribute.stderr.contains("shoeSize"))
         }
     }
@@ -90,21 +102,27 @@ struct NativeCommandTests {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
             let sandbox = try Self.sandbox(emulator)
             defer { sandbox.remove() }
-            let reset = try sandbox.start(["native", "reset-password", "--email", "jane@example.com", "--new-password", "Renewed-Pass-77"],
-                                          Self.client, takingInput: true)
+            let reset = try sandbox.start(
+                ["native", "reset-password", "--email", "jane@example.com", "--new-password", "Renewed-Pass-77"],
+                Self.client, takingInput: true)
             _ = try await reset.waitForOutput { $0.contains("Code (or 'resend'): ") ? true : nil }
             reset.send("resend")
-            _ = try await reset.waitForOutput { $0.components(separatedBy: "Code (or 'resend'): ").count > 2 ? true : nil }
+            _ = try await reset.waitForOutput {
+                $0.components(separatedBy: "Code (or 'resend'): ").count > 2 ? true : nil
+            }
             reset.send(try await Outbox(base: emulator.baseURL, http: .shared).lastCode(to: "jane@example.com"))
             let done = try await reset.finish()
             #expect(done.status == 0, "\(done.stderr)")
             #expect(done.stdout == "Password changed; signed in as Jane Customer <jane@example.com>.\n")
-            let old = try await sandbox.msal(["native", "signin", "--email", "jane@example.com", "--password", "Jane-Demo-Pass4"], Self.client)
+            let old = try await sandbox.msal(
+                ["native", "signin", "--email", "jane@example.com", "--password", "Jane-Demo-Pass4"], Self.client)
             #expect(old.status != 0)
-            let new = try await sandbox.msal(["native", "signin", "--email", "jane@example.com", "--password", "Renewed-Pass-77"], Self.client)
+            let new = try await sandbox.msal(
+                ["native", "signin", "--email", "jane@example.com", "--password", "Renewed-Pass-77"], Self.client)
             #expect(new.status == 0, "\(new.stderr)")
 
-            let sam = try sandbox.start(["native", "signin", "--email", "sam@example.com"], Self.client, takingInput: true)
+            let sam = try sandbox.start(
+                ["native", "signin", "--email", "sam@example.com"], Self.client, takingInput: true)
             _ = try await sam.waitForOutput { $0.contains("Code (or 'resend'): ") ? true : nil }
             sam.send(try await Outbox(base: emulator.baseURL, http: .shared).lastCode(to: "sam@example.com"))
             let samResult = try await sam.finish()
@@ -114,6 +132,7 @@ struct NativeCommandTests {
     }
 
     static func json(_ result: CLIResult) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
     }
 }

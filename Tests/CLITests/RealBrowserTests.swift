@@ -12,7 +12,9 @@ struct RealBrowserTests {
             let sandbox = try CLISandbox(emulator: emulator)
             defer { sandbox.remove() }
             let login = try sandbox.start(["login", "--no-browser"])
-            let url = try await login.waitForOutput { CLICommandTests.match(#"(http://\S+/oauth2/v2.0/authorize\S+)"#, in: $0) }
+            let url = try await login.waitForOutput {
+                CLICommandTests.match(#"(http://\S+/oauth2/v2.0/authorize\S+)"#, in: $0)
+            }
             let finalPage = try await WebDriver.withHeadlessChromium { browser in
                 try await browser.open(URL(string: url)!)
                 #expect(try await browser.pageSource.contains("id=\"signin\""))

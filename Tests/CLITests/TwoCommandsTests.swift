@@ -4,7 +4,8 @@ import Testing
 /// The README starts with the two commands that do everything on a fresh machine, and CI runs the second.
 @Suite("The README's two commands")
 struct TwoCommandsTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func text(_ path: String) throws -> String {
         try String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8)
@@ -12,18 +13,25 @@ struct TwoCommandsTests {
 
     /// The command lines of a shell script, without comments and blank lines.
     static func commands(_ script: String) -> [String] {
-        script.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        script.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty && !$0.hasPrefix("#")
+        }
     }
 
-    @Test("the first block names the demo and scripts/test; .ci/run runs exactly scripts/test, which ends in swift test")
+    @Test(
+        "the first block names the demo and scripts/test; .ci/run runs exactly scripts/test, which ends in swift test")
     func twoCommands() throws {
         let readme = try Self.text("README.md")
-        let block = try #require(readme.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)
-        let commands = block.split(separator: "\n").map { String($0.split(separator: "#")[0]).trimmingCharacters(in: .whitespaces) }
+        let block = try #require(
+            readme.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)
+        let commands = block.split(separator: "\n").map {
+            String($0.split(separator: "#")[0]).trimmingCharacters(in: .whitespaces)
+        }
         #expect(commands == ["swift run msal demo", "scripts/test"])
         #expect(Self.commands(try Self.text(".ci/run")).last == "exec scripts/test")
         #expect(Self.commands(try Self.text("scripts/test")).last == #"exec swift test "$@""#)
-        #expect(FileManager.default.isExecutableFile(atPath: Self.repository.appendingPathComponent("scripts/test").path))
+        #expect(
+            FileManager.default.isExecutableFile(atPath: Self.repository.appendingPathComponent("scripts/test").path))
     }
 
     @Test("every Python package the interop tests use is pinned to one version")
@@ -31,7 +39,9 @@ struct TwoCommandsTests {
         let lines = Self.commands(try Self.text("Tests/Interop/requirements.txt"))
         #expect(lines.count > 10)
         for line in lines {
-            #expect(line.split(separator: "=", omittingEmptySubsequences: false).count == 3 && line.contains("=="), "\(line) is not pinned")
+            #expect(
+                line.split(separator: "=", omittingEmptySubsequences: false).count == 3 && line.contains("=="),
+                "\(line) is not pinned")
         }
         for package in ["msal==", "msal-extensions==", "azure-identity==", "msgraph-sdk=="] {
             #expect(lines.contains { $0.lowercased().hasPrefix(package) }, "\(package) missing")

@@ -10,13 +10,15 @@ struct CompatibilityAPITests {
     /// An app against the emulator with the test's cache, user and clock.
     private func app(_ env: TutorialEnvironment) throws -> MSALPublicClientApplication {
         let configuration = MSALPublicClientApplicationConfig(
-            clientId: env.clientID, redirectUri: nil, authority: try MSALAADAuthority(url: URL(string: env.authority("organizations"))!))
+            clientId: env.clientID, redirectUri: nil,
+            authority: try MSALAADAuthority(url: URL(string: env.authority("organizations"))!))
         env.configure(configuration)
         return try MSALPublicClientApplication(configuration: configuration)
     }
 
     private func signIn(_ app: MSALPublicClientApplication) async throws -> MSALResult {
-        try await app.acquireToken(with: MSALInteractiveTokenParameters(scopes: ["User.Read"], webviewParameters: MSALWebviewParameters()))
+        try await app.acquireToken(
+            with: MSALInteractiveTokenParameters(scopes: ["User.Read"], webviewParameters: MSALWebviewParameters()))
     }
 
     @Test("a silent failure bridges to NSError with MSAL's domain, code and userInfo keys")
@@ -52,11 +54,17 @@ struct CompatibilityAPITests {
         #expect(MSALError.serverInvalidRequestResetPasswordRequired.rawValue == -50142)
         #expect(MSALInternalError.ambiguousAccount.rawValue == -42102)
         #expect(MSALErrorDomain == "MSALErrorDomain")
-        let keys = [MSALOAuthErrorKey, MSALOAuthSubErrorKey, MSALErrorDescriptionKey, MSALHTTPResponseCodeKey, MSALCorrelationIDKey,
-                    MSALDeclinedScopesKey, MSALGrantedScopesKey, MSALInternalErrorCodeKey, MSALSTSErrorCodesKey]
-        #expect(keys == ["MSALOAuthErrorKey", "MSALOAuthSubErrorKey", "MSALErrorDescriptionKey", "MSALHTTPResponseCodeKey",
-                         "MSALCorrelationIDKey", "MSALDeclinedScopesKey", "MSALGrantedScopesKey", "MSALInternalErrorCodeKey",
-                         "MSALSTSErrorCodesKey"])
+        let keys = [
+            MSALOAuthErrorKey, MSALOAuthSubErrorKey, MSALErrorDescriptionKey, MSALHTTPResponseCodeKey,
+            MSALCorrelationIDKey,
+            MSALDeclinedScopesKey, MSALGrantedScopesKey, MSALInternalErrorCodeKey, MSALSTSErrorCodesKey,
+        ]
+        #expect(
+            keys == [
+                "MSALOAuthErrorKey", "MSALOAuthSubErrorKey", "MSALErrorDescriptionKey", "MSALHTTPResponseCodeKey",
+                "MSALCorrelationIDKey", "MSALDeclinedScopesKey", "MSALGrantedScopesKey", "MSALInternalErrorCodeKey",
+                "MSALSTSErrorCodesKey",
+            ])
         let declined = MSALError(.serverDeclinedScopes, "declined")
         #expect((declined as NSError).code == -50003)
     }
@@ -69,7 +77,8 @@ struct CompatibilityAPITests {
         DispatchQueue.main.setSpecific(key: mainKey, value: "main")
         try await TutorialEnvironment.with(TutorialEnvironment.megan) { env in
             let app = try app(env)
-            let interactive = MSALInteractiveTokenParameters(scopes: ["User.Read"], webviewParameters: MSALWebviewParameters())
+            let interactive = MSALInteractiveTokenParameters(
+                scopes: ["User.Read"], webviewParameters: MSALWebviewParameters())
             let (onMain, account): (Bool, MSALAccount?) = await withCheckedContinuation { continuation in
                 app.acquireToken(with: interactive) { result, _ in
                     continuation.resume(returning: (DispatchQueue.getSpecific(key: mainKey) == "main", result?.account))
@@ -78,7 +87,9 @@ struct CompatibilityAPITests {
             #expect(onMain)
             let silent = MSALSilentTokenParameters(scopes: ["User.Read"], account: try #require(account))
             let silentOnMain: Bool = await withCheckedContinuation { continuation in
-                app.acquireTokenSilent(with: silent) { _, _ in continuation.resume(returning: DispatchQueue.getSpecific(key: mainKey) == "main") }
+                app.acquireTokenSilent(with: silent) { _, _ in
+                    continuation.resume(returning: DispatchQueue.getSpecific(key: mainKey) == "main")
+                }
             }
             #expect(!silentOnMain)
 
@@ -87,7 +98,9 @@ struct CompatibilityAPITests {
             queue.setSpecific(key: key, value: "caller")
             silent.completionBlockQueue = queue
             let label: String? = await withCheckedContinuation { continuation in
-                app.acquireTokenSilent(with: silent) { _, _ in continuation.resume(returning: DispatchQueue.getSpecific(key: key)) }
+                app.acquireTokenSilent(with: silent) { _, _ in
+                    continuation.resume(returning: DispatchQueue.getSpecific(key: key))
+                }
             }
             #expect(label == "caller")
         }
@@ -109,12 +122,18 @@ struct CompatibilityAPITests {
 
             let identifier = try #require(account.identifier)
             let viaThread: [String?] = await withCheckedContinuation { continuation in
-                Thread.detachNewThread { continuation.resume(returning: (try? app.allAccounts())?.map(\.username) ?? []) }
+                Thread.detachNewThread {
+                    continuation.resume(returning: (try? app.allAccounts())?.map(\.username) ?? [])
+                }
             }
             #expect(viaThread == ["MeganB@contoso.onmicrosoft.com"])
             #expect(try await app.account(forIdentifier: identifier)?.username == "MeganB@contoso.onmicrosoft.com")
-            #expect(try await app.accountsFromDevice(for: MSALAccountEnumerationParameters(identifier: nil, username: "meganb@contoso.onmicrosoft.com")).count == 1)
-            #expect(try await app.accountsFromDevice(for: MSALAccountEnumerationParameters(identifier: "other")).isEmpty)
+            #expect(
+                try await app.accountsFromDevice(
+                    for: MSALAccountEnumerationParameters(identifier: nil, username: "meganb@contoso.onmicrosoft.com")
+                ).count == 1)
+            #expect(
+                try await app.accountsFromDevice(for: MSALAccountEnumerationParameters(identifier: "other")).isEmpty)
 
             let (current, previous) = try await app.getCurrentAccount(with: nil)
             #expect(current?.identifier == identifier)
@@ -133,7 +152,9 @@ struct CompatibilityAPITests {
             parameters.account = nil
             await #expect(throws: MSALError.self) { try await app.acquireTokenSilent(with: parameters) }
             let code: Int? = await withCheckedContinuation { continuation in
-                app.acquireTokenSilent(with: parameters) { _, error in continuation.resume(returning: (error as NSError?)?.code) }
+                app.acquireTokenSilent(with: parameters) { _, error in
+                    continuation.resume(returning: (error as NSError?)?.code)
+                }
             }
             #expect(code == MSALError.interactionRequired.rawValue)
         }
@@ -143,13 +164,17 @@ struct CompatibilityAPITests {
     func interactiveParameters() async throws {
         try await TutorialEnvironment.with(TutorialEnvironment.megan) { env in
             let browser = RecordingLauncher(forwardingTo: env.user)
-            let parameters = MSALInteractiveTokenParameters(scopes: ["User.Read"], webviewParameters: MSALWebviewParameters(authPresentationViewController: browser))
+            let parameters = MSALInteractiveTokenParameters(
+                scopes: ["User.Read"], webviewParameters: MSALWebviewParameters(authPresentationViewController: browser)
+            )
             parameters.promptType = .login
             parameters.loginHint = "MeganB@contoso.onmicrosoft.com"
             parameters.extraQueryParameters = ["dc": "ESTS-PUB-WUS2"]
-            parameters.claimsRequest = try MSALClaimsRequest(jsonString: #"{"id_token":{"auth_time":{"essential":true}}}"#)
+            parameters.claimsRequest = try MSALClaimsRequest(
+                jsonString: #"{"id_token":{"auth_time":{"essential":true}}}"#)
             _ = try await app(env).acquireToken(with: parameters)
-            let query = try #require(browser.opened.first.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems })
+            let query = try #require(
+                browser.opened.first.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems })
             func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
             #expect(value("prompt") == "login")
             #expect(value("login_hint") == "MeganB@contoso.onmicrosoft.com")
@@ -164,17 +189,26 @@ struct CompatibilityAPITests {
     func webviewParameters() throws {
         final class ViewController {}
         #expect(MSALWebviewParameters(authPresentationViewController: ViewController()).browserLauncher == nil)
-        #expect(MSALWebviewParameters(authPresentationViewController: PrintingBrowserLauncher { _ in }).browserLauncher != nil)
+        #expect(
+            MSALWebviewParameters(authPresentationViewController: PrintingBrowserLauncher { _ in }).browserLauncher
+                != nil)
         #expect(MSALWebviewParameters().browserLauncher == nil)
-        #expect(!MSALPublicClientApplication.handleMSALResponse(URL(string: "msauth.com.example://auth?code=x")!, sourceApplication: nil))
+        #expect(
+            !MSALPublicClientApplication.handleMSALResponse(
+                URL(string: "msauth.com.example://auth?code=x")!, sourceApplication: nil))
     }
 
     @Test("authorities keep MSAL's classes; the default is common")
     func authorities() throws {
         let ciam = try MSALCIAMAuthority(url: URL(string: "https://contoso.ciamlogin.com/")!)
         #expect(ciam.url.absoluteString == "https://contoso.ciamlogin.com/contoso.onmicrosoft.com")
-        #expect(try MSALAuthority.authority(with: URL(string: "https://contoso.b2clogin.com/tfp/contoso.onmicrosoft.com/B2C_1_signin")!) is MSALB2CAuthority)
-        #expect(try MSALAuthority.authority(with: URL(string: "https://login.microsoftonline.com/organizations")!) is MSALAADAuthority)
+        #expect(
+            try MSALAuthority.authority(
+                with: URL(string: "https://contoso.b2clogin.com/tfp/contoso.onmicrosoft.com/B2C_1_signin")!)
+                is MSALB2CAuthority)
+        #expect(
+            try MSALAuthority.authority(with: URL(string: "https://login.microsoftonline.com/organizations")!)
+                is MSALAADAuthority)
         #expect(throws: MSALError.self) { try MSALB2CAuthority(url: URL(string: "https://contoso.b2clogin.com/")!) }
         #expect(throws: MSALError.self) { try MSALAADAuthority(url: URL(string: "http://example.com/common")!) }
         let configuration = MSALPublicClientApplicationConfig(clientId: "client")

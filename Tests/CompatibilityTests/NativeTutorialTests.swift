@@ -4,7 +4,9 @@ import Testing
 
 @Suite("Tutorial seed 001 and the native-auth delegate API", .timeLimit(.minutes(1)))
 struct NativeTutorialTests {
-    @Test("seed 001: sign in with email and password, tokens for API 1 and API 2, both APIs called, then the cached token reused")
+    @Test(
+        "seed 001: sign in with email and password, tokens for API 1 and API 2, both APIs called, then the cached token reused"
+    )
     func twoAPIs() async throws {
         try await TutorialEnvironment.with { environment in
             let vc = try await MainActor.run { try Seed001ViewController(environment: environment) }
@@ -44,36 +46,63 @@ struct NativeTutorialTests {
 
             let email = "delegate.user@example.org"
             app.signUp(username: email, attributes: ["displayName": "Delegate User"], delegate: recorder)
-            guard case .signUpCode(let code, let sentTo) = try await recorder.next() else { Issue.record("code"); return }
+            guard case .signUpCode(let code, let sentTo) = try await recorder.next() else {
+                Issue.record("code")
+                return
+            }
             #expect(sentTo == "d***@e******.org")
             code.submitCode(code: "1", delegate: recorder)
-            guard case .verifyCodeError(let wrong, let retry?) = try await recorder.next() else { Issue.record("wrong code"); return }
+            guard case .verifyCodeError(let wrong, let retry?) = try await recorder.next() else {
+                Issue.record("wrong code")
+                return
+            }
             #expect(wrong.isInvalidCode)
             retry.submitCode(code: try await environment.lastCode(to: email), delegate: recorder)
-            guard case .signUpPassword(let password) = try await recorder.next() else { Issue.record("password"); return }
+            guard case .signUpPassword(let password) = try await recorder.next() else {
+                Issue.record("password")
+                return
+            }
             password.submitPassword(password: "weakweakweak", delegate: recorder)
-            guard case .passwordError(let weak, let again?) = try await recorder.next() else { Issue.record("weak"); return }
+            guard case .passwordError(let weak, let again?) = try await recorder.next() else {
+                Issue.record("weak")
+                return
+            }
             #expect(weak.isInvalidPassword)
             again.submitPassword(password: "Strong-Enough-9", delegate: recorder)
-            guard case .attributesRequired(let names, let attributes) = try await recorder.next() else { Issue.record("attributes"); return }
+            guard case .attributesRequired(let names, let attributes) = try await recorder.next() else {
+                Issue.record("attributes")
+                return
+            }
             #expect(names == ["country"])
             attributes.submitAttributes(attributes: ["country": "NZ"], delegate: recorder)
-            guard case .signUpCompleted(let after) = try await recorder.next() else { Issue.record("completed"); return }
+            guard case .signUpCompleted(let after) = try await recorder.next() else {
+                Issue.record("completed")
+                return
+            }
             after.signIn(delegate: recorder)
-            guard case .signedIn(let user) = try await recorder.next() else { Issue.record("signed in"); return }
+            guard case .signedIn(let user) = try await recorder.next() else {
+                Issue.record("signed in")
+                return
+            }
             #expect(user.account.username == email)
             // The blocking call is made where the tutorials make it, on the main thread, never on the cooperative pool.
             let cached = await MainActor.run { app.getNativeAuthUserAccount()?.account.username }
             #expect(cached == email)
 
             app.resetPassword(username: "sam@example.com", delegate: recorder)
-            guard case .resetError(let noPassword) = try await recorder.next() else { Issue.record("reset"); return }
+            guard case .resetError(let noPassword) = try await recorder.next() else {
+                Issue.record("reset")
+                return
+            }
             #expect(noPassword.isUserDoesNotHavePassword)
 
             let minimal = MinimalDelegate()
             app.signIn(username: "sam@example.com", delegate: minimal)
             let message = try await minimal.error()
-            #expect(message == "MSALNativeAuth has called the delegate method onSignInCodeRequired that has not been implemented")
+            #expect(
+                message
+                    == "MSALNativeAuth has called the delegate method onSignInCodeRequired that has not been implemented"
+            )
         }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking // Linux: URLSession lives here.
-#endif
 import MSAL
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking  // Linux: URLSession lives here.
+#endif
 
 /// Seed 000 (Polish tutorial, iOS): the ViewController's MSAL and Graph logic as the tutorial writes
 /// it. Changed lines, marked `// Linux:`: UIKit (widgets, `@objc`, the foreground notification) and
@@ -13,11 +14,11 @@ final class Seed000ViewController: ConsoleViewController, @unchecked Sendable {
     let kGraphEndpoint: String
     let kAuthority: String
 
-    let kScopes: [String] = ["user.read"] // request permission to read the profile of the signed-in user
+    let kScopes: [String] = ["user.read"]  // request permission to read the profile of the signed-in user
 
     var accessToken = String()
-    var applicationContext : MSALPublicClientApplication?
-    var webViewParameters : MSALWebviewParameters?
+    var applicationContext: MSALPublicClientApplication?
+    var webViewParameters: MSALWebviewParameters?
     var currentAccount: MSALAccount?
 
     // Linux: console widgets instead of UIKit's.
@@ -69,8 +70,9 @@ final class Seed000ViewController: ConsoleViewController, @unchecked Sendable {
 
         let authority = try MSALAADAuthority(url: authorityURL)
 
-        let msalConfiguration = MSALPublicClientApplicationConfig(clientId: kClientID, redirectUri: nil, authority: authority)
-        environment.configure(msalConfiguration) // Linux: the device's cache, browser and clock (config values).
+        let msalConfiguration = MSALPublicClientApplicationConfig(
+            clientId: kClientID, redirectUri: nil, authority: authority)
+        environment.configure(msalConfiguration)  // Linux: the device's cache, browser and clock (config values).
         self.applicationContext = try MSALPublicClientApplication(configuration: msalConfiguration)
         self.initWebViewParams()
     }
@@ -80,10 +82,10 @@ final class Seed000ViewController: ConsoleViewController, @unchecked Sendable {
     }
 
     func getGraphEndpoint() -> String {
-        return kGraphEndpoint.hasSuffix("/") ? (kGraphEndpoint + "v1.0/me/") : (kGraphEndpoint + "/v1.0/me/");
+        return kGraphEndpoint.hasSuffix("/") ? (kGraphEndpoint + "v1.0/me/") : (kGraphEndpoint + "/v1.0/me/")
     }
 
-    func callGraphAPI(_ sender: AnyObject) { // Linux: no @objc.
+    func callGraphAPI(_ sender: AnyObject) {  // Linux: no @objc.
 
         self.loadCurrentAccount { (account) in
 
@@ -108,34 +110,39 @@ final class Seed000ViewController: ConsoleViewController, @unchecked Sendable {
         let msalParameters = MSALParameters()
         msalParameters.completionBlockQueue = DispatchQueue.main
 
-        applicationContext.getCurrentAccount(with: msalParameters, completionBlock: { (currentAccount, previousAccount, error) in
+        applicationContext.getCurrentAccount(
+            with: msalParameters,
+            completionBlock: { (currentAccount, previousAccount, error) in
 
-            if let error = error {
-                self.updateLogging(text: "Couldn't query current account with error: \(error)")
-                return
-            }
-
-            if let currentAccount = currentAccount {
-
-                self.updateLogging(text: "Found a signed in account \(String(describing: currentAccount.username)). Updating data for that account...")
-
-                self.updateCurrentAccount(account: currentAccount)
-
-                if let completion = completion {
-                    completion(self.currentAccount)
+                if let error = error {
+                    self.updateLogging(text: "Couldn't query current account with error: \(error)")
+                    return
                 }
 
-                return
-            }
+                if let currentAccount = currentAccount {
 
-            self.updateLogging(text: "Account signed out. Updating UX")
-            self.accessToken = ""
-            self.updateCurrentAccount(account: nil)
+                    self.updateLogging(
+                        text:
+                            "Found a signed in account \(String(describing: currentAccount.username)). Updating data for that account..."
+                    )
 
-            if let completion = completion {
-                completion(nil)
-            }
-        })
+                    self.updateCurrentAccount(account: currentAccount)
+
+                    if let completion = completion {
+                        completion(self.currentAccount)
+                    }
+
+                    return
+                }
+
+                self.updateLogging(text: "Account signed out. Updating UX")
+                self.accessToken = ""
+                self.updateCurrentAccount(account: nil)
+
+                if let completion = completion {
+                    completion(nil)
+                }
+            })
     }
 
     func acquireTokenInteractively() {
@@ -171,7 +178,7 @@ final class Seed000ViewController: ConsoleViewController, @unchecked Sendable {
         }
     }
 
-    func acquireTokenSilently(_ account : MSALAccount!) {
+    func acquireTokenSilently(_ account: MSALAccount!) {
 
         guard let applicationContext = self.applicationContext else { return }
 
@@ -200,9 +207,9 @@ final class Seed000ViewController: ConsoleViewController, @unchecked Sendable {
                 // when the user's Refresh Token is expired or if the user has changed their password
                 // among other possible reasons.
 
-                if (nsError.domain == MSALErrorDomain) {
+                if nsError.domain == MSALErrorDomain {
 
-                    if (nsError.code == MSALError.interactionRequired.rawValue) {
+                    if nsError.code == MSALError.interactionRequired.rawValue {
 
                         DispatchQueue.main.async {
                             self.acquireTokenInteractively()
@@ -253,10 +260,10 @@ final class Seed000ViewController: ConsoleViewController, @unchecked Sendable {
 
             self.updateLogging(text: "Result from Graph: \(result))")
 
-            }.resume()
+        }.resume()
     }
 
-    func signOut(_ sender: AnyObject) { // Linux: no @objc.
+    func signOut(_ sender: AnyObject) {  // Linux: no @objc.
 
         guard let applicationContext = self.applicationContext else { return }
 
@@ -271,24 +278,27 @@ final class Seed000ViewController: ConsoleViewController, @unchecked Sendable {
              */
 
             let signoutParameters = MSALSignoutParameters(webviewParameters: self.webViewParameters!)
-            signoutParameters.signoutFromBrowser = false // set this to true if you also want to signout from browser or webview
+            // set this to true if you also want to signout from browser or webview
+            signoutParameters.signoutFromBrowser = false
 
-            applicationContext.signout(with: account, signoutParameters: signoutParameters, completionBlock: {(success, error) in
+            applicationContext.signout(
+                with: account, signoutParameters: signoutParameters,
+                completionBlock: { (success, error) in
 
-                if let error = error {
-                    self.updateLogging(text: "Couldn't sign out account with error: \(error)")
-                    return
-                }
+                    if let error = error {
+                        self.updateLogging(text: "Couldn't sign out account with error: \(error)")
+                        return
+                    }
 
-                self.updateLogging(text: "Sign out completed successfully")
-                self.accessToken = ""
-                self.updateCurrentAccount(account: nil)
-            })
+                    self.updateLogging(text: "Sign out completed successfully")
+                    self.accessToken = ""
+                    self.updateCurrentAccount(account: nil)
+                })
 
         }
     }
 
-    func updateLogging(text : String) {
+    func updateLogging(text: String) {
 
         if Thread.isMainThread {
             self.loggingText.text = text
@@ -299,7 +309,7 @@ final class Seed000ViewController: ConsoleViewController, @unchecked Sendable {
         }
     }
 
-    func updateSignOutButton(enabled : Bool) {
+    func updateSignOutButton(enabled: Bool) {
         if Thread.isMainThread {
             self.signOutButton.isEnabled = enabled
         } else {
@@ -325,20 +335,22 @@ final class Seed000ViewController: ConsoleViewController, @unchecked Sendable {
         self.updateSignOutButton(enabled: account != nil)
     }
 
-    func getDeviceMode(_ sender: AnyObject) { // Linux: no @objc.
+    func getDeviceMode(_ sender: AnyObject) {  // Linux: no @objc.
 
         if #available(iOS 13.0, *) {
-            self.applicationContext?.getDeviceInformation(with: nil, completionBlock: { (deviceInformation, error) in
+            self.applicationContext?.getDeviceInformation(
+                with: nil,
+                completionBlock: { (deviceInformation, error) in
 
-                guard let deviceInfo = deviceInformation else {
-                    self.updateLogging(text: "Device info not returned. Error: \(String(describing: error))")
-                    return
-                }
+                    guard let deviceInfo = deviceInformation else {
+                        self.updateLogging(text: "Device info not returned. Error: \(String(describing: error))")
+                        return
+                    }
 
-                let isSharedDevice = deviceInfo.deviceMode == .shared
-                let modeString = isSharedDevice ? "shared" : "private"
-                self.updateLogging(text: "Received device info. Device is in the \(modeString) mode.")
-            })
+                    let isSharedDevice = deviceInfo.deviceMode == .shared
+                    let modeString = isSharedDevice ? "shared" : "private"
+                    self.updateLogging(text: "Received device info. Device is in the \(modeString) mode.")
+                })
         } else {
             self.updateLogging(text: "Running on older iOS. GetDeviceInformation API is unavailable.")
         }

@@ -1,5 +1,5 @@
 import Foundation
-import FoundationNetworking // Linux: URLSession lives here.
+import FoundationNetworking  // Linux: URLSession lives here.
 import Locking
 import MSAL
 
@@ -8,7 +8,7 @@ import MSAL
 /// writes it. From the series' sign-in tutorial, not on this page: the properties, `SignInStartDelegate`
 /// and the helpers. Changed lines, marked `// Linux:`: UIKit, `@IBAction`, and the constants, which
 /// point at the emulator's External ID tenant and sample APIs.
-@MainActor final class Seed001ViewController { // Linux: UIViewController is main-actor isolated; this class is too.
+@MainActor final class Seed001ViewController {  // Linux: UIViewController is main-actor isolated; this class is too.
     // Linux: the constants point at the emulator (config values).
     let protectedAPIUrl1: String?
     let protectedAPIUrl2: String?
@@ -29,21 +29,24 @@ import MSAL
 
     init(environment: TutorialEnvironment) throws {
         let base = environment.emulator.baseURL.absoluteString
-        let api1 = "api://\(environment.api1)", api2 = "api://\(environment.api2)"
+        let api1 = "api://\(environment.api1)"
+        let api2 = "api://\(environment.api2)"
         protectedAPIUrl1 = base + "/api1/todolist"
         protectedAPIUrl2 = base + "/api2/todolist"
         protectedAPIScopes1 = ["\(api1)/ToDoList.Read", "\(api1)/ToDoList.ReadWrite"]
         protectedAPIScopes2 = ["\(api2)/ToDoList.Read", "\(api2)/ToDoList.ReadWrite"]
         resultTextView = ConsoleTextView("loggingText", console)
         // Linux: the emulator's External ID tenant and the device's cache and clock (config values).
-        let authority = try MSALCIAMAuthority(url: URL(string: environment.authority("contosocustomers.onmicrosoft.com"))!)
-        let configuration = MSALNativeAuthPublicClientApplicationConfig(clientId: environment.externalClientID, authority: authority,
-                                                                        challengeTypes: [.OOB, .password])
+        let authority = try MSALCIAMAuthority(
+            url: URL(string: environment.authority("contosocustomers.onmicrosoft.com"))!)
+        let configuration = MSALNativeAuthPublicClientApplicationConfig(
+            clientId: environment.externalClientID, authority: authority,
+            challengeTypes: [.OOB, .password])
         environment.configure(configuration)
         nativeAuth = try MSALNativeAuthPublicClientApplication(nativeAuthConfiguration: configuration)
     }
 
-    func signInPressed(_: Any) { // Linux: no @IBAction
+    func signInPressed(_: Any) {  // Linux: no @IBAction
         guard let email = emailTextField.text, let password = passwordTextField.text else {
             resultTextView.text = "Email or password not set"
             return
@@ -56,7 +59,7 @@ import MSAL
         nativeAuth.signIn(username: email, password: password, delegate: self)
     }
 
-    func protectedApi1Pressed(_: Any) { // Linux: no @IBAction
+    func protectedApi1Pressed(_: Any) {  // Linux: no @IBAction
         guard let url = protectedAPIUrl1, !protectedAPIScopes1.isEmpty else {
             showResultText("API 1 not configured.")
             return
@@ -72,7 +75,7 @@ import MSAL
         }
     }
 
-    func protectedApi2Pressed(_: Any) { // Linux: no @IBAction
+    func protectedApi2Pressed(_: Any) {  // Linux: no @IBAction
         guard let url = protectedAPIUrl2, !protectedAPIScopes2.isEmpty else {
             showResultText("API 2 not configured.")
             return
@@ -127,11 +130,12 @@ import MSAL
             }
 
             DispatchQueue.main.async {
-                self.showResultText("""
-                                Accessed API successfully using access token.
-                                HTTP response code: \(httpResponse.statusCode)
-                                HTTP response body: \(result)
-                                """)
+                self.showResultText(
+                    """
+                    Accessed API successfully using access token.
+                    HTTP response code: \(httpResponse.statusCode)
+                    HTTP response body: \(result)
+                    """)
             }
         }
 
@@ -164,20 +168,21 @@ extension Seed001ViewController: CredentialsDelegate {
         print("Access Token: \(result.accessToken)")
 
         if protectedAPIScopes1.allSatisfy(result.scopes.contains),
-           let url = protectedAPIUrl1
+            let url = protectedAPIUrl1
         {
             accessTokenAPI1 = result.accessToken
             accessProtectedAPI(apiUrl: url, accessToken: result.accessToken)
         }
 
         if protectedAPIScopes2.allSatisfy(result.scopes.contains(_:)),
-           let url = protectedAPIUrl2
+            let url = protectedAPIUrl2
         {
             accessTokenAPI2 = result.accessToken
             accessProtectedAPI(apiUrl: url, accessToken: result.accessToken)
         }
 
-        showResultText("Signed in." + "\n\n" + "Scopes:\n\(result.scopes)" + "\n\n" + "Access Token:\n\(result.accessToken)")
+        showResultText(
+            "Signed in." + "\n\n" + "Scopes:\n\(result.scopes)" + "\n\n" + "Access Token:\n\(result.accessToken)")
         updateUI()
     }
 

@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking // Linux: URLSession lives here.
-#endif
 import MSAL
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking  // Linux: URLSession lives here.
+#endif
 
 /// Seed 003 (Chinese (Taiwan) tutorial, 2019): the older API forms — `allAccounts()`, `remove(_:)`,
 /// `MSALInteractiveTokenParameters(scopes:)` without webview parameters — as the tutorial writes them.
@@ -16,7 +17,7 @@ final class Seed003ViewController: ConsoleViewController, @unchecked Sendable {
     let kScopes: [String] = ["https://graph.microsoft.com/user.read"]
     let kAuthority: String
     var accessToken = String()
-    var applicationContext : MSALPublicClientApplication?
+    var applicationContext: MSALPublicClientApplication?
 
     // Linux: console widgets instead of UIKit's.
     var loggingText: ConsoleTextView!
@@ -57,12 +58,13 @@ final class Seed003ViewController: ConsoleViewController, @unchecked Sendable {
 
         let authority = try MSALAADAuthority(url: authorityURL)
 
-        let msalConfiguration = MSALPublicClientApplicationConfig(clientId: kClientID, redirectUri: nil, authority: authority)
-        environment.configure(msalConfiguration) // Linux: the device's cache, browser and clock (config values).
+        let msalConfiguration = MSALPublicClientApplicationConfig(
+            clientId: kClientID, redirectUri: nil, authority: authority)
+        environment.configure(msalConfiguration)  // Linux: the device's cache, browser and clock (config values).
         self.applicationContext = try MSALPublicClientApplication(configuration: msalConfiguration)
     }
 
-    func callGraphAPI(_ sender: ConsoleButton) { // Linux: no @objc; a console button.
+    func callGraphAPI(_ sender: ConsoleButton) {  // Linux: no @objc; a console button.
 
         guard let currentAccount = self.currentAccount() else {
             // We check to see if we have a current logged in account.
@@ -96,11 +98,11 @@ final class Seed003ViewController: ConsoleViewController, @unchecked Sendable {
     func acquireTokenInteractively() {
 
         guard let applicationContext = self.applicationContext else { return }
-     // #1
+        // #1
         let parameters = MSALInteractiveTokenParameters(scopes: kScopes)
-     // #2
+        // #2
         applicationContext.acquireToken(with: parameters) { (result, error) in
-     // #3
+            // #3
             if let error = error {
                 self.updateLogging(text: "Could not acquire token: \(error)")
                 return
@@ -109,7 +111,7 @@ final class Seed003ViewController: ConsoleViewController, @unchecked Sendable {
                 self.updateLogging(text: "Could not acquire token: No result returned")
                 return
             }
-     // #4
+            // #4
             self.accessToken = result.accessToken
             self.updateLogging(text: "Access token is \(self.accessToken)")
             self.updateSignOutButton(enabled: true)
@@ -117,15 +119,15 @@ final class Seed003ViewController: ConsoleViewController, @unchecked Sendable {
         }
     }
 
-    func acquireTokenSilently(_ account : MSALAccount!) {
+    func acquireTokenSilently(_ account: MSALAccount!) {
         guard let applicationContext = self.applicationContext else { return }
         let parameters = MSALSilentTokenParameters(scopes: kScopes, account: account)
 
         applicationContext.acquireTokenSilent(with: parameters) { (result, error) in
             if let error = error {
                 let nsError = error as NSError
-                if (nsError.domain == MSALErrorDomain) {
-                    if (nsError.code == MSALError.interactionRequired.rawValue) {
+                if nsError.domain == MSALErrorDomain {
+                    if nsError.code == MSALError.interactionRequired.rawValue {
                         DispatchQueue.main.async {
                             self.acquireTokenInteractively()
                         }
@@ -158,23 +160,23 @@ final class Seed003ViewController: ConsoleViewController, @unchecked Sendable {
 
         URLSession.shared.dataTask(with: request) { data, response, error in
 
-        if let error = error {
-            self.updateLogging(text: "Couldn't get graph result: \(error)")
-            return
-        }
+            if let error = error {
+                self.updateLogging(text: "Couldn't get graph result: \(error)")
+                return
+            }
 
-        guard let result = try? JSONSerialization.jsonObject(with: data!, options: []) else {
+            guard let result = try? JSONSerialization.jsonObject(with: data!, options: []) else {
 
-        self.updateLogging(text: "Couldn't deserialize result JSON")
-            return
-        }
+                self.updateLogging(text: "Couldn't deserialize result JSON")
+                return
+            }
 
-        self.updateLogging(text: "Result from Graph: \(result))")
+            self.updateLogging(text: "Result from Graph: \(result))")
 
         }.resume()
     }
 
-    func signOut(_ sender: ConsoleButton) { // Linux: no @objc; a console button.
+    func signOut(_ sender: ConsoleButton) {  // Linux: no @objc; a console button.
 
         guard let applicationContext = self.applicationContext else { return }
 
@@ -197,7 +199,7 @@ final class Seed003ViewController: ConsoleViewController, @unchecked Sendable {
         }
     }
 
-    func updateLogging(text : String) {
+    func updateLogging(text: String) {
 
         if Thread.isMainThread {
             self.loggingText.text = text
@@ -208,7 +210,7 @@ final class Seed003ViewController: ConsoleViewController, @unchecked Sendable {
         }
     }
 
-    func updateSignOutButton(enabled : Bool) {
+    func updateSignOutButton(enabled: Bool) {
         if Thread.isMainThread {
             self.signOutButton.isEnabled = enabled
         } else {

@@ -14,8 +14,8 @@ final class Seed004ViewController: ConsoleViewController, @unchecked Sendable {
     typealias AccountCompletion = (MSALAccount?) -> Void
 
     var accessToken = String()
-    var applicationContext : MSALPublicClientApplication?
-    var webViewParamaters : MSALWebviewParameters?
+    var applicationContext: MSALPublicClientApplication?
+    var webViewParamaters: MSALWebviewParameters?
     var currentAccount: MSALAccount?
     var currentDeviceMode: MSALDeviceMode?
 
@@ -40,21 +40,24 @@ final class Seed004ViewController: ConsoleViewController, @unchecked Sendable {
             return
         }
         let authority = try MSALCIAMAuthority(url: authorityURL)
-        let msalConfiguration = MSALPublicClientApplicationConfig(clientId: kClientID, redirectUri: nil, authority: authority)
-        environment.configure(msalConfiguration) // Linux: the device's cache, browser and clock (config values).
+        let msalConfiguration = MSALPublicClientApplicationConfig(
+            clientId: kClientID, redirectUri: nil, authority: authority)
+        environment.configure(msalConfiguration)  // Linux: the device's cache, browser and clock (config values).
         self.applicationContext = try MSALPublicClientApplication(configuration: msalConfiguration)
         self.webViewParamaters = MSALWebviewParameters(authPresentationViewController: self)
     }
 
     func getDeviceMode() {
-        self.applicationContext?.getDeviceInformation(with: nil, completionBlock: { (deviceInformation, error) in
-            guard let deviceInfo = deviceInformation else {
-                self.updateLogging(text: "Device info not returned. Error: \(String(describing: error))")
-                return
-            }
-            self.currentDeviceMode = deviceInfo.deviceMode
-            self.updateLogging(text: "Device mode: \(deviceInfo.deviceMode == .shared ? "shared" : "private")")
-        })
+        self.applicationContext?.getDeviceInformation(
+            with: nil,
+            completionBlock: { (deviceInformation, error) in
+                guard let deviceInfo = deviceInformation else {
+                    self.updateLogging(text: "Device info not returned. Error: \(String(describing: error))")
+                    return
+                }
+                self.currentDeviceMode = deviceInfo.deviceMode
+                self.updateLogging(text: "Device mode: \(deviceInfo.deviceMode == .shared ? "shared" : "private")")
+            })
     }
 
     func acquireTokenInteractively() {
@@ -63,7 +66,8 @@ final class Seed004ViewController: ConsoleViewController, @unchecked Sendable {
 
         updateLogging(text: "Acquiring token interactively...")
 
-        let parameters = MSALInteractiveTokenParameters(scopes: Configuration.kScopes, webviewParameters: webViewParameters)
+        let parameters = MSALInteractiveTokenParameters(
+            scopes: Configuration.kScopes, webviewParameters: webViewParameters)
         parameters.promptType = .selectAccount
 
         applicationContext.acquireToken(with: parameters) { (result, error) in
@@ -87,7 +91,8 @@ final class Seed004ViewController: ConsoleViewController, @unchecked Sendable {
             // The tutorial's claims snippet, "once the app has acquired an access token":
             let claims = result.account.accountClaims
             let preferredUsername = claims?["preferred_username"] as? String
-            self.updateLogging(text: "preferred_username: \(preferredUsername ?? "none")") // Linux test: shows the value.
+            // Linux test: shows the value.
+            self.updateLogging(text: "preferred_username: \(preferredUsername ?? "none")")
         }
     }
 
@@ -112,46 +117,51 @@ final class Seed004ViewController: ConsoleViewController, @unchecked Sendable {
         msalParameters.completionBlockQueue = DispatchQueue.main
 
         // Note that this sample showcases an app that signs in a single account at a time
-        applicationContext.getCurrentAccount(with: msalParameters, completionBlock: { (currentAccount, previousAccount, error) in
+        applicationContext.getCurrentAccount(
+            with: msalParameters,
+            completionBlock: { (currentAccount, previousAccount, error) in
 
-            if let error = error {
-                self.updateLogging(text: "Couldn't query current account with error: \(error)")
-                return
-            }
-
-            if let currentAccount = currentAccount {
-
-                self.updateCurrentAccount(account: currentAccount)
-                self.acquireTokenSilently(currentAccount)
-
-                if let completion = completion {
-                    completion(self.currentAccount)
+                if let error = error {
+                    self.updateLogging(text: "Couldn't query current account with error: \(error)")
+                    return
                 }
 
-                return
-            }
+                if let currentAccount = currentAccount {
 
-            // If testing with Microsoft's shared device mode, see the account that has been signed out from another app. More details here:
-            // https://docs.microsoft.com/azure/active-directory/develop/msal-ios-shared-devices
-            if let previousAccount = previousAccount {
+                    self.updateCurrentAccount(account: currentAccount)
+                    self.acquireTokenSilently(currentAccount)
 
-                self.updateLogging(text: "The account with username \(String(describing: previousAccount.username)) has been signed out.")
+                    if let completion = completion {
+                        completion(self.currentAccount)
+                    }
 
-            } else {
+                    return
+                }
 
-                self.updateLogging(text: "")
-            }
+                // If testing with Microsoft's shared device mode, see the account that has been signed out from another app. More details here:
+                // https://docs.microsoft.com/azure/active-directory/develop/msal-ios-shared-devices
+                if let previousAccount = previousAccount {
 
-            self.accessToken = ""
-            self.updateCurrentAccount(account: nil)
+                    self.updateLogging(
+                        text:
+                            "The account with username \(String(describing: previousAccount.username)) has been signed out."
+                    )
 
-            if let completion = completion {
-                completion(nil)
-            }
-        })
+                } else {
+
+                    self.updateLogging(text: "")
+                }
+
+                self.accessToken = ""
+                self.updateCurrentAccount(account: nil)
+
+                if let completion = completion {
+                    completion(nil)
+                }
+            })
     }
 
-    func acquireTokenSilently(_ account : MSALAccount) {
+    func acquireTokenSilently(_ account: MSALAccount) {
         guard let applicationContext = self.applicationContext else { return }
 
         /**
@@ -181,9 +191,9 @@ final class Seed004ViewController: ConsoleViewController, @unchecked Sendable {
                 // when the user's Refresh Token is expired or if the user has changed their password
                 // among other possible reasons.
 
-                if (nsError.domain == MSALErrorDomain) {
+                if nsError.domain == MSALErrorDomain {
 
-                    if (nsError.code == MSALError.interactionRequired.rawValue) {
+                    if nsError.code == MSALError.interactionRequired.rawValue {
 
                         DispatchQueue.main.async {
                             self.acquireTokenInteractively()
@@ -208,7 +218,7 @@ final class Seed004ViewController: ConsoleViewController, @unchecked Sendable {
         }
     }
 
-    func signOut(_ sender: ConsoleButton) { // Linux: no @IBAction; a console button.
+    func signOut(_ sender: ConsoleButton) {  // Linux: no @IBAction; a console button.
 
         guard let applicationContext = self.applicationContext else { return }
 
@@ -231,30 +241,32 @@ final class Seed004ViewController: ConsoleViewController, @unchecked Sendable {
             // If testing with Microsoft's shared device mode, trigger signout from browser. More details here:
             // https://docs.microsoft.com/azure/active-directory/develop/msal-ios-shared-devices
 
-            if (self.currentDeviceMode == .shared) {
+            if self.currentDeviceMode == .shared {
                 signoutParameters.signoutFromBrowser = true
             } else {
                 signoutParameters.signoutFromBrowser = false
             }
 
-            applicationContext.signout(with: account, signoutParameters: signoutParameters, completionBlock: {(success, error) in
+            applicationContext.signout(
+                with: account, signoutParameters: signoutParameters,
+                completionBlock: { (success, error) in
 
-                if let error = error {
-                    self.updateLogging(text: "Couldn't sign out account with error: \(error)")
-                    return
-                }
+                    if let error = error {
+                        self.updateLogging(text: "Couldn't sign out account with error: \(error)")
+                        return
+                    }
 
-                self.updateLogging(text: "Sign out completed successfully")
-                self.accessToken = ""
-                self.updateCurrentAccount(account: nil)
-            })
+                    self.updateLogging(text: "Sign out completed successfully")
+                    self.accessToken = ""
+                    self.updateCurrentAccount(account: nil)
+                })
 
         }
     }
 
     // From the series' sample app (not on the page): the helpers the tutorial calls.
 
-    func updateLogging(text : String) {
+    func updateLogging(text: String) {
         if Thread.isMainThread {
             self.loggingText.text = text
         } else {
@@ -264,7 +276,7 @@ final class Seed004ViewController: ConsoleViewController, @unchecked Sendable {
         }
     }
 
-    func updateSignOutButton(enabled : Bool) {
+    func updateSignOutButton(enabled: Bool) {
         if Thread.isMainThread {
             self.signOutButton.isEnabled = enabled
         } else {
@@ -276,7 +288,7 @@ final class Seed004ViewController: ConsoleViewController, @unchecked Sendable {
 
     func updateCurrentAccount(account: MSALAccount?) {
         self.currentAccount = account
-        self.usernameLabel.text = account?.username ?? "Signed out" // Linux: the label is a console widget.
+        self.usernameLabel.text = account?.username ?? "Signed out"  // Linux: the label is a console widget.
         self.updateSignOutButton(enabled: account != nil)
     }
 }

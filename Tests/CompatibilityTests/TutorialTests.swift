@@ -7,7 +7,9 @@ import Testing
 /// a user would (on the main queue) and waits for what the tutorial logs.
 @Suite("Tutorials, unchanged but for UIKit, against the emulator", .timeLimit(.minutes(2)))
 struct TutorialTests {
-    @Test("seed 000: sign in, call Graph, silent token, silent refresh, interactionRequired fallback after revocation, sign out")
+    @Test(
+        "seed 000: sign in, call Graph, silent token, silent refresh, interactionRequired fallback after revocation, sign out"
+    )
     func graphTutorial() async throws {
         try await TutorialEnvironment.with(TutorialEnvironment.megan) { env in
             let vc = Seed000ViewController(environment: env)
@@ -39,7 +41,10 @@ struct TutorialTests {
             await vc.tap { vc.callGraphAPI(vc.callGraphButton) }
             try await vc.console.expect("Access token is ")
             try await vc.console.expect("Result from Graph")
-            #expect(try await env.tokenRequests() == ["authorization_code", "refresh_token", "refresh_token", "authorization_code"])
+            #expect(
+                try await env.tokenRequests() == [
+                    "authorization_code", "refresh_token", "refresh_token", "authorization_code",
+                ])
 
             await vc.tap { vc.signOut(vc.signOutButton) }
             try await vc.console.expect("Sign out completed successfully")
@@ -81,7 +86,9 @@ struct TutorialTests {
         }
     }
 
-    @Test("seed 002: sign in, preferred_username from the claims, silent sign-in, sign out, the previous account reported")
+    @Test(
+        "seed 002: sign in, preferred_username from the claims, silent sign-in, sign out, the previous account reported"
+    )
     func workforceSignInTutorial() async throws {
         try await TutorialEnvironment.with(TutorialEnvironment.megan) { env in
             let vc = Seed002ViewController(environment: env)
@@ -97,19 +104,22 @@ struct TutorialTests {
 
             await vc.tap { vc.acquireTokenSilently() }
             try await vc.console.expect("Refreshed Access token is ")
-            try await vc.console.expect("Refreshed Access token is ") // loadCurrentAccount and its completion both ask
+            try await vc.console.expect("Refreshed Access token is ")  // loadCurrentAccount and its completion both ask
             #expect(try await env.tokenRequests() == ["authorization_code"])
 
             await vc.tap { vc.signOut(vc.signOutButton) }
             try await vc.console.expect("Sign out completed successfully")
             #expect(env.user.pagesSeen.last != "signedout", "a private device keeps the browser session")
             await vc.tap { vc.loadCurrentAccount() }
-            try await vc.console.expect(#"The account with username Optional("MeganB@contoso.onmicrosoft.com") has been signed out."#)
+            try await vc.console.expect(
+                #"The account with username Optional("MeganB@contoso.onmicrosoft.com") has been signed out."#)
             #expect(vc.usernameLabel.text == "Signed out")
         }
     }
 
-    @Test("seed 004: External ID on a shared device: sign in, claims, sign out from the browser, the previous account reported")
+    @Test(
+        "seed 004: External ID on a shared device: sign in, claims, sign out from the browser, the previous account reported"
+    )
     func sharedDeviceTutorial() async throws {
         try await TutorialEnvironment.with(TutorialEnvironment.jane, deviceMode: .shared) { env in
             let vc = Seed004ViewController(environment: env)

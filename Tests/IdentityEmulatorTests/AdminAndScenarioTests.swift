@@ -12,7 +12,10 @@ struct AdminAndScenarioTests {
             let log = try await emulator.get("/_emulator/requests?path=/oauth2/v2.0/token").json
             let requests = try #require(log["requests"] as? [any Sendable]).compactMap { $0 as? [String: any Sendable] }
             #expect(requests.count == 2)
-            #expect(requests.allSatisfy { $0["grant_type"] as? String == "password" && $0["client_id"] as? String == emulator.ids.publicClient })
+            #expect(
+                requests.allSatisfy {
+                    $0["grant_type"] as? String == "password" && $0["client_id"] as? String == emulator.ids.publicClient
+                })
             #expect(requests.map { $0["status"] as? Int } == [200, 400])
         }
     }
@@ -22,15 +25,21 @@ struct AdminAndScenarioTests {
         try await TestEmulator.with { emulator in
             let rt = try #require(try await emulator.passwordGrant().string("refresh_token"))
             #expect(try await emulator.post("/_emulator/reset", json: "{}").status == 200)
-            let result = try await emulator.token("organizations", [("grant_type", "refresh_token"), ("client_id", emulator.ids.publicClient),
-                                                                    ("refresh_token", rt), ("scope", "User.Read")])
-            #expect(try result.json["error_codes"] as? [Int] == [9002313])
+            let result = try await emulator.token(
+                "organizations",
+                [
+                    ("grant_type", "refresh_token"), ("client_id", emulator.ids.publicClient),
+                    ("refresh_token", rt), ("scope", "User.Read"),
+                ])
+            #expect(try result.json["error_codes"] as? [Int] == [9_002_313])
             let log = try await emulator.get("/_emulator/requests").json
             #expect((log["requests"] as? [any Sendable])?.count == 1)
         }
     }
 
-    @Test("throttle: 429 with Retry-After in seconds or as an HTTP date, then normal again", arguments: ["7", "Wed, 21 Oct 2026 07:28:00 GMT"])
+    @Test(
+        "throttle: 429 with Retry-After in seconds or as an HTTP date, then normal again",
+        arguments: ["7", "Wed, 21 Oct 2026 07:28:00 GMT"])
     func throttle(retryAfter: String) async throws {
         try await TestEmulator.with { emulator in
             try await emulator.scenario("token", "throttle", count: 2, retryAfter: retryAfter)
@@ -44,12 +53,17 @@ struct AdminAndScenarioTests {
         }
     }
 
-    @Test("transport faults: 500, 503, malformed JSON, HTML page, truncated body, delay",
-          arguments: [("serverError", 500), ("serviceUnavailable", 503), ("malformedJSON", 200), ("htmlError", 502), ("truncatedBody", 200), ("delay", 200)])
+    @Test(
+        "transport faults: 500, 503, malformed JSON, HTML page, truncated body, delay",
+        arguments: [
+            ("serverError", 500), ("serviceUnavailable", 503), ("malformedJSON", 200), ("htmlError", 502),
+            ("truncatedBody", 200), ("delay", 200),
+        ])
     func transportFaults(fault: String, status: Int) async throws {
         try await TestEmulator.with { emulator in
             if fault == "delay" {
-                let added = try await emulator.post("/_emulator/scenarios", json: #"{"route":"token","fault":"delay","delayMilliseconds":20}"#)
+                let added = try await emulator.post(
+                    "/_emulator/scenarios", json: #"{"route":"token","fault":"delay","delayMilliseconds":20}"#)
                 #expect(added.status == 201)
             } else {
                 try await emulator.scenario("token", fault)
@@ -93,8 +107,12 @@ struct AdminAndScenarioTests {
         }
     }
 
-    @Test("ID token faults", arguments: ["idTokenBadSignature", "idTokenAlgNone", "idTokenWrongNonce", "idTokenWrongAudience",
-                                         "idTokenWrongIssuer", "idTokenExpired", "idTokenIssuedInFuture", "idTokenOtherUser"])
+    @Test(
+        "ID token faults",
+        arguments: [
+            "idTokenBadSignature", "idTokenAlgNone", "idTokenWrongNonce", "idTokenWrongAudience",
+            "idTokenWrongIssuer", "idTokenExpired", "idTokenIssuedInFuture", "idTokenOtherUser",
+        ])
     func idTokenFaults(fault: String) async throws {
         try await TestEmulator.with { emulator in
             try await emulator.scenario("token", fault)
@@ -117,9 +135,13 @@ struct AdminAndScenarioTests {
             case "idTokenIssuedInFuture": #expect((claims["nbf"] as? Int ?? 0) > now + 600)
             default: #expect(claims["oid"] as? String != "55868a98-9f9a-4f0e-bed9-4405c0a6eb1f")
             }
-            if fault != "idTokenBadSignature" && fault != "idTokenAlgNone" { #expect(try JWTInspection.verifies(idToken, jwks: jwks)) }
+            if fault != "idTokenBadSignature" && fault != "idTokenAlgNone" {
+                #expect(try JWTInspection.verifies(idToken, jwks: jwks))
+            }
             let clean = try await emulator.authorizationCodeTokens(request, browser: ScriptedBrowser(emulator))
-            #expect(try JWTInspection.claims(try #require(try clean.string("id_token")))["nonce"] as? String == request.nonce)
+            #expect(
+                try JWTInspection.claims(try #require(try clean.string("id_token")))["nonce"] as? String
+                    == request.nonce)
         }
     }
 

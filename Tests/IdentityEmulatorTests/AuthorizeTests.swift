@@ -16,10 +16,13 @@ struct AuthorizeTests {
             #expect(params["session_state"]?.isEmpty == false)
             let clientInfo = try #require(params["client_info"])
             #expect(!clientInfo.contains("="))
-            let info = try JSONSerialization.jsonObject(with: try #require(JWTInspection.base64URLDecode(Substring(clientInfo)))) as? [String: String]
+            let info =
+                try JSONSerialization.jsonObject(
+                    with: try #require(JWTInspection.base64URLDecode(Substring(clientInfo)))) as? [String: String]
             #expect(info == ["uid": "55868a98-9f9a-4f0e-bed9-4405c0a6eb1f", "utid": Directory.DemoIDs.contosoTenant])
 
-            let result = try await emulator.token(request.tenant, request.redemption(code: try #require(params["code"])))
+            let result = try await emulator.token(
+                request.tenant, request.redemption(code: try #require(params["code"])))
             #expect(result.status == 200)
             try Golden.expectShape(result.body, matches: "token-success")
             #expect(try result.string("scope") == "User.Read profile openid email")
@@ -52,12 +55,16 @@ struct AuthorizeTests {
             _ = try await emulator.signInInteractively(AuthorizationRequest(), browser: browser)
             #expect(browser.sessionCookie != nil)
             guard case .redirect(let again) = try await browser.open(AuthorizationRequest().path) else {
-                Issue.record("SSO should redirect without a page"); return
+                Issue.record("SSO should redirect without a page")
+                return
             }
             #expect(redirectParameters(again)["code"] != nil)
             var silent = AuthorizationRequest()
             silent.prompt = "none"
-            guard case .redirect(let none) = try await browser.open(silent.path) else { Issue.record("prompt=none showed a page"); return }
+            guard case .redirect(let none) = try await browser.open(silent.path) else {
+                Issue.record("prompt=none showed a page")
+                return
+            }
             #expect(redirectParameters(none)["code"] != nil)
         }
     }
@@ -68,7 +75,8 @@ struct AuthorizeTests {
             var request = AuthorizationRequest()
             request.prompt = "none"
             guard case .redirect(let location) = try await ScriptedBrowser(emulator).open(request.path) else {
-                Issue.record("expected a redirect"); return
+                Issue.record("expected a redirect")
+                return
             }
             let params = redirectParameters(location)
             #expect(params["error"] == "login_required")
@@ -92,9 +100,12 @@ struct AuthorizeTests {
             let picker = try await browser.page(select.path)
             #expect(picker.contains("Pick an account"))
             #expect(picker.contains("MeganB@contoso.onmicrosoft.com"))
-            let form = try #require(picker.forms.first { $0.buttons.contains { $0.value == "55868a98-9f9a-4f0e-bed9-4405c0a6eb1f" } })
-            let result = try await emulator.post(form.action, form: form.fields.map { ($0.name, $0.value) } + [("account", "55868a98-9f9a-4f0e-bed9-4405c0a6eb1f")],
-                                                 headers: [("Cookie", "ESTSAUTH=\(try #require(browser.sessionCookie))")])
+            let form = try #require(
+                picker.forms.first { $0.buttons.contains { $0.value == "55868a98-9f9a-4f0e-bed9-4405c0a6eb1f" } })
+            let result = try await emulator.post(
+                form.action,
+                form: form.fields.map { ($0.name, $0.value) } + [("account", "55868a98-9f9a-4f0e-bed9-4405c0a6eb1f")],
+                headers: [("Cookie", "ESTSAUTH=\(try #require(browser.sessionCookie))")])
             #expect(result.status == 302)
             #expect(redirectParameters(result.header("Location") ?? "")["state"] == select.state)
         }
@@ -107,8 +118,9 @@ struct AuthorizeTests {
             var request = AuthorizationRequest()
             request.scope = "api://\(Directory.DemoIDs.api1)/ToDoList.Read openid profile offline_access"
             let signIn = try await browser.page(request.path)
-            let consent = try await browser.submitForPage(signIn, button: "signin",
-                                                          fields: ["username": "MeganB@contoso.onmicrosoft.com", "password": "Megan-Demo-Pass1"])
+            let consent = try await browser.submitForPage(
+                signIn, button: "signin",
+                fields: ["username": "MeganB@contoso.onmicrosoft.com", "password": "Megan-Demo-Pass1"])
             #expect(consent.contains("Permissions requested"))
             #expect(consent.contains("ToDoList.Read"))
             let location = try await browser.submitForRedirect(consent, button: "accept")
@@ -141,14 +153,18 @@ struct AuthorizeTests {
         try await TestEmulator.with { emulator in
             let browser = ScriptedBrowser(emulator)
             let page = try await browser.page(AuthorizationRequest().path)
-            let again = try await browser.submitForPage(page, button: "signin",
-                                                        fields: ["username": "MeganB@contoso.onmicrosoft.com", "password": "wrong"])
+            let again = try await browser.submitForPage(
+                page, button: "signin",
+                fields: ["username": "MeganB@contoso.onmicrosoft.com", "password": "wrong"])
             #expect(again.text(id: "error")?.contains("AADSTS50126") == true)
         }
     }
 
-    @Test("an unregistered redirect URI shows AADSTS50011 and never redirects",
-          arguments: ["https://evil.example/callback", "http://localhost:8080/other-path", "http://evil.localhost.example"])
+    @Test(
+        "an unregistered redirect URI shows AADSTS50011 and never redirects",
+        arguments: [
+            "https://evil.example/callback", "http://localhost:8080/other-path", "http://evil.localhost.example",
+        ])
     func unregisteredRedirect(uri: String) async throws {
         try await TestEmulator.with { emulator in
             var request = AuthorizationRequest()
@@ -222,19 +238,23 @@ struct AuthorizeTests {
             request.clientID = Directory.DemoIDs.externalPublicClient
             request.prompt = "create"
             let page = try await browser.page(request.path)
-            let verify = try await browser.submitForPage(page, button: "next", fields: [
-                "email": "new.customer@example.com", "displayName": "New Customer", "password": "Str0ng-Passw0rd",
-            ])
+            let verify = try await browser.submitForPage(
+                page, button: "next",
+                fields: [
+                    "email": "new.customer@example.com", "displayName": "New Customer", "password": "Str0ng-Passw0rd",
+                ])
             #expect(verify.contains("Verify your email"))
             let outbox = try await emulator.get("/_emulator/outbox").json
             let message = try #require((outbox["messages"] as? [any Sendable])?.last as? [String: any Sendable])
             #expect(message["to"] as? String == "new.customer@example.com")
             let code = try #require(message["code"] as? String)
             #expect(code.count == 8)
-            let wrong = try await browser.submitForPage(verify, button: "verify", fields: ["code": "00000000" == code ? "11111111" : "00000000"])
+            let wrong = try await browser.submitForPage(
+                verify, button: "verify", fields: ["code": "00000000" == code ? "11111111" : "00000000"])
             #expect(wrong.text(id: "error") != nil)
             let location = try await browser.submitForRedirect(wrong, button: "verify", fields: ["code": code])
-            let tokens = try await emulator.token(request.tenant, request.redemption(code: try #require(redirectParameters(location)["code"])))
+            let tokens = try await emulator.token(
+                request.tenant, request.redemption(code: try #require(redirectParameters(location)["code"])))
             let claims = try JWTInspection.claims(try #require(try tokens.string("id_token")))
             #expect(claims["preferred_username"] as? String == "new.customer@example.com")
             #expect(claims["tid"] as? String == Directory.DemoIDs.externalTenant)
@@ -256,7 +276,9 @@ struct AuthorizeTests {
         }
     }
 
-    @Test("authorize errors: unknown client (700016) and missing client_id (900144) show a page; bad response_type redirects")
+    @Test(
+        "authorize errors: unknown client (700016) and missing client_id (900144) show a page; bad response_type redirects"
+    )
     func authorizeErrors() async throws {
         try await TestEmulator.with { emulator in
             var unknown = AuthorizationRequest()
@@ -266,7 +288,8 @@ struct AuthorizeTests {
             #expect(page.body.contains("AADSTS700016"))
             let missing = try await emulator.get("/common/oauth2/v2.0/authorize?response_type=code")
             #expect(missing.body.contains("AADSTS900144"))
-            let token = AuthorizationRequest().path.replacingOccurrences(of: "response_type=code", with: "response_type=token")
+            let token = AuthorizationRequest().path.replacingOccurrences(
+                of: "response_type=code", with: "response_type=token")
             let redirect = try await emulator.get(token)
             #expect(redirectParameters(redirect.header("Location") ?? "")["error"] == "unsupported_response_type")
         }

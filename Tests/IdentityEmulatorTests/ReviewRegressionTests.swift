@@ -12,7 +12,10 @@ struct ReviewRegressionTests {
             let state = try #require(redirectParameters(location)["session_state"])
             #expect(state != browser.sessionCookie)
             let plain = AuthorizationRequest().path.replacingOccurrences(of: "&client_info=1", with: "")
-            guard case .redirect(let again) = try await browser.open(plain) else { Issue.record("expected SSO redirect"); return }
+            guard case .redirect(let again) = try await browser.open(plain) else {
+                Issue.record("expected SSO redirect")
+                return
+            }
             #expect(redirectParameters(again)["session_state"] == nil)
             #expect(redirectParameters(again)["client_info"] == nil)
         }
@@ -56,11 +59,15 @@ struct ReviewRegressionTests {
     @Test("logout redirects only to a URI registered for the app named by client_id")
     func logoutBinding() async throws {
         try await TestEmulator.with { emulator in
-            let unnamed = try await emulator.get("/common/oauth2/v2.0/logout?post_logout_redirect_uri=http%3A%2F%2Flocalhost%3A4000")
+            let unnamed = try await emulator.get(
+                "/common/oauth2/v2.0/logout?post_logout_redirect_uri=http%3A%2F%2Flocalhost%3A4000")
             #expect(unnamed.header("Location") == nil)
-            let daemon = try await emulator.get("/common/oauth2/v2.0/logout?" + Form.encode([
-                ("client_id", emulator.ids.confidentialClient), ("post_logout_redirect_uri", "http://localhost:4000"),
-            ]))
+            let daemon = try await emulator.get(
+                "/common/oauth2/v2.0/logout?"
+                    + Form.encode([
+                        ("client_id", emulator.ids.confidentialClient),
+                        ("post_logout_redirect_uri", "http://localhost:4000"),
+                    ]))
             #expect(daemon.header("Location") == nil)
         }
     }
@@ -69,15 +76,21 @@ struct ReviewRegressionTests {
     func instanceDiscoveryPorts() async throws {
         try await TestEmulator.with { emulator in
             let port = emulator.running.port
-            let ok = try await emulator.get("/common/discovery/instance?" + Form.encode([
-                ("api-version", "1.1"), ("authorization_endpoint", "http://localhost:\(port)/common/oauth2/v2.0/authorize"),
-            ]))
+            let ok = try await emulator.get(
+                "/common/discovery/instance?"
+                    + Form.encode([
+                        ("api-version", "1.1"),
+                        ("authorization_endpoint", "http://localhost:\(port)/common/oauth2/v2.0/authorize"),
+                    ]))
             let metadata = try #require((try ok.json["metadata"] as? [any Sendable])?.first as? [String: any Sendable])
             #expect(metadata["preferred_network"] as? String == "localhost:\(port)")
             #expect((metadata["aliases"] as? [String])?.contains("127.0.0.1:\(port)") == true)
-            let other = try await emulator.get("/common/discovery/instance?" + Form.encode([
-                ("api-version", "1.1"), ("authorization_endpoint", "http://127.0.0.1:1/common/oauth2/v2.0/authorize"),
-            ]))
+            let other = try await emulator.get(
+                "/common/discovery/instance?"
+                    + Form.encode([
+                        ("api-version", "1.1"),
+                        ("authorization_endpoint", "http://127.0.0.1:1/common/oauth2/v2.0/authorize"),
+                    ]))
             #expect(other.status == 400)
         }
     }
@@ -98,19 +111,25 @@ struct ReviewRegressionTests {
     @Test("device authorization keeps the client's claims: a cp1 device-code client gets refresh_in")
     func deviceCodeClaims() async throws {
         try await TestEmulator.with { emulator in
-            let start = try await emulator.post("/organizations/oauth2/v2.0/devicecode", form: [
-                ("client_id", emulator.ids.publicClient), ("scope", "User.Read openid profile offline_access"),
-                ("claims", #"{"access_token":{"xms_cc":{"values":["cp1"]}}}"#),
-            ])
+            let start = try await emulator.post(
+                "/organizations/oauth2/v2.0/devicecode",
+                form: [
+                    ("client_id", emulator.ids.publicClient), ("scope", "User.Read openid profile offline_access"),
+                    ("claims", #"{"access_token":{"xms_cc":{"values":["cp1"]}}}"#),
+                ])
             let browser = ScriptedBrowser(emulator)
-            let signIn = try await browser.submitForPage(try await browser.page("/devicelogin"), button: "next",
-                                                         fields: ["otc": try #require(try start.string("user_code"))])
-            _ = try await browser.submitForPage(signIn, button: "signin",
-                                                fields: ["username": "MeganB@contoso.onmicrosoft.com", "password": "Megan-Demo-Pass1"])
-            let tokens = try await emulator.token("organizations", [
-                ("grant_type", "device_code"), ("client_id", emulator.ids.publicClient),
-                ("device_code", try #require(try start.string("device_code"))),
-            ])
+            let signIn = try await browser.submitForPage(
+                try await browser.page("/devicelogin"), button: "next",
+                fields: ["otc": try #require(try start.string("user_code"))])
+            _ = try await browser.submitForPage(
+                signIn, button: "signin",
+                fields: ["username": "MeganB@contoso.onmicrosoft.com", "password": "Megan-Demo-Pass1"])
+            let tokens = try await emulator.token(
+                "organizations",
+                [
+                    ("grant_type", "device_code"), ("client_id", emulator.ids.publicClient),
+                    ("device_code", try #require(try start.string("device_code"))),
+                ])
             #expect(try tokens.json["refresh_in"] != nil)
         }
     }

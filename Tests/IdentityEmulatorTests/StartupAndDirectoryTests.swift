@@ -42,14 +42,22 @@ struct StartupAndDirectoryTests {
             let json = try await emulator.get("/_emulator/directory").json
             let tenants = try #require(json["tenants"] as? [any Sendable]).compactMap { $0 as? [String: any Sendable] }
             let users = try #require(json["users"] as? [any Sendable]).compactMap { $0 as? [String: any Sendable] }
-            let apps = try #require(json["applications"] as? [any Sendable]).compactMap { $0 as? [String: any Sendable] }
-            #expect(tenants.contains { $0["domain"] as? String == "contoso.onmicrosoft.com" && $0["kind"] as? String == "workforce" })
+            let apps = try #require(json["applications"] as? [any Sendable]).compactMap {
+                $0 as? [String: any Sendable]
+            }
+            #expect(
+                tenants.contains {
+                    $0["domain"] as? String == "contoso.onmicrosoft.com" && $0["kind"] as? String == "workforce"
+                })
             #expect(tenants.contains { $0["kind"] as? String == "external" })
             #expect(users.count >= 3)
-            let megan = try #require(users.first { $0["userPrincipalName"] as? String == "MeganB@contoso.onmicrosoft.com" })
+            let megan = try #require(
+                users.first { $0["userPrincipalName"] as? String == "MeganB@contoso.onmicrosoft.com" })
             #expect(megan["password"] as? String == "Megan-Demo-Pass1")
             #expect((megan["guestOf"] as? [any Sendable])?.isEmpty == false)
-            #expect(apps.contains { $0["displayName"] as? String == "msal-demo" && $0["kind"] as? String == "publicClient" })
+            #expect(
+                apps.contains { $0["displayName"] as? String == "msal-demo" && $0["kind"] as? String == "publicClient" }
+            )
             #expect(apps.contains { $0["kind"] as? String == "confidentialClient" && $0["secret"] != nil })
             #expect(apps.filter { $0["familyId"] as? String == "1" }.count == 2)
             let api1 = try #require(apps.first { $0["displayName"] as? String == "ToDoList API 1" })
@@ -61,13 +69,14 @@ struct StartupAndDirectoryTests {
     @Test("a configuration file replaces the built-in directory")
     func configurationReplacesDirectory() async throws {
         let json = """
-        {"tenants":[{"id":"11111111-2222-4333-8444-555555555555","domain":"tailspin.onmicrosoft.com","displayName":"Tailspin","kind":"workforce"}],
-         "users":[{"id":"21111111-2222-4333-8444-555555555555","tenant":"11111111-2222-4333-8444-555555555555","userPrincipalName":"ann@tailspin.onmicrosoft.com","password":"pw-ann-1","displayName":"Ann"}],
-         "applications":[{"clientId":"app-1","displayName":"Tailspin CLI","tenant":"11111111-2222-4333-8444-555555555555","kind":"publicClient","redirectUris":["http://localhost"]},
-                         {"clientId":"00000003-0000-0000-c000-000000000000","displayName":"Graph","tenant":"11111111-2222-4333-8444-555555555555","kind":"api","identifierUri":"https://graph.microsoft.com","scopes":["User.Read"]}]}
-        """
+            {"tenants":[{"id":"11111111-2222-4333-8444-555555555555","domain":"tailspin.onmicrosoft.com","displayName":"Tailspin","kind":"workforce"}],
+             "users":[{"id":"21111111-2222-4333-8444-555555555555","tenant":"11111111-2222-4333-8444-555555555555","userPrincipalName":"ann@tailspin.onmicrosoft.com","password":"pw-ann-1","displayName":"Ann"}],
+             "applications":[{"clientId":"app-1","displayName":"Tailspin CLI","tenant":"11111111-2222-4333-8444-555555555555","kind":"publicClient","redirectUris":["http://localhost"]},
+                             {"clientId":"00000003-0000-0000-c000-000000000000","displayName":"Graph","tenant":"11111111-2222-4333-8444-555555555555","kind":"api","identifierUri":"https://graph.microsoft.com","scopes":["User.Read"]}]}
+            """
         let directory = try Directory.decode(Data(json.utf8))
-        try await TestEmulator.with({ $0.directory = directory }) { emulator in
+        let configure: (inout EmulatorConfiguration) -> Void = { $0.directory = directory }
+        try await TestEmulator.with(configure) { emulator in
             let own = try await emulator.get("/tailspin.onmicrosoft.com/v2.0/.well-known/openid-configuration")
             let demo = try await emulator.get("/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration")
             #expect(own.status == 200)
@@ -75,15 +84,32 @@ struct StartupAndDirectoryTests {
         }
     }
 
-    @Test("a bad configuration names the bad field", arguments: [
-        (#"{"tenants":[],"users":[],"applications":[]}"#, "tenants"),
-        (#"{"tenants":[{"id":"x","domain":"a.b","displayName":"A","kind":"workforce"}],"users":[],"applications":[]}"#, "tenants[0].id"),
-        (#"{"tenants":[{"id":"11111111-2222-4333-8444-555555555555","domain":"a.b","displayName":"A","kind":"nope"}],"users":[],"applications":[]}"#, "tenants[0].kind"),
-        (#"{"tenants":[{"id":"11111111-2222-4333-8444-555555555555","domain":"a.b","displayName":"A","kind":"workforce"}],"users":[{"id":"21111111-2222-4333-8444-555555555555","tenant":"31111111-2222-4333-8444-555555555555","userPrincipalName":"a@a.b","displayName":"A"}],"applications":[]}"#, "users[0].tenant"),
-        (#"{"tenants":[{"id":"11111111-2222-4333-8444-555555555555","domain":"a.b","displayName":"A","kind":"workforce"}],"users":[{"id":"21111111-2222-4333-8444-555555555555","tenant":"11111111-2222-4333-8444-555555555555","displayName":"A"}],"applications":[]}"#, "users[0].userPrincipalName"),
-        (#"{"tenants":[{"id":"11111111-2222-4333-8444-555555555555","domain":"a.b","displayName":"A","kind":"workforce"}],"users":[],"applications":[{"clientId":"c","displayName":"C","tenant":"11111111-2222-4333-8444-555555555555","kind":"confidentialClient"}]}"#, "applications[0].secret"),
-        ("not json", "$"),
-    ])
+    @Test(
+        "a bad configuration names the bad field",
+        arguments: [
+            (#"{"tenants":[],"users":[],"applications":[]}"#, "tenants"),
+            (
+                #"{"tenants":[{"id":"x","domain":"a.b","displayName":"A","kind":"workforce"}],"users":[],"applications":[]}"#,
+                "tenants[0].id"
+            ),
+            (
+                #"{"tenants":[{"id":"11111111-2222-4333-8444-555555555555","domain":"a.b","displayName":"A","kind":"nope"}],"users":[],"applications":[]}"#,
+                "tenants[0].kind"
+            ),
+            (
+                #"{"tenants":[{"id":"11111111-2222-4333-8444-555555555555","domain":"a.b","displayName":"A","kind":"workforce"}],"users":[{"id":"21111111-2222-4333-8444-555555555555","tenant":"31111111-2222-4333-8444-555555555555","userPrincipalName":"a@a.b","displayName":"A"}],"applications":[]}"#,
+                "users[0].tenant"
+            ),
+            (
+                #"{"tenants":[{"id":"11111111-2222-4333-8444-555555555555","domain":"a.b","displayName":"A","kind":"workforce"}],"users":[{"id":"21111111-2222-4333-8444-555555555555","tenant":"11111111-2222-4333-8444-555555555555","displayName":"A"}],"applications":[]}"#,
+                "users[0].userPrincipalName"
+            ),
+            (
+                #"{"tenants":[{"id":"11111111-2222-4333-8444-555555555555","domain":"a.b","displayName":"A","kind":"workforce"}],"users":[],"applications":[{"clientId":"c","displayName":"C","tenant":"11111111-2222-4333-8444-555555555555","kind":"confidentialClient"}]}"#,
+                "applications[0].secret"
+            ),
+            ("not json", "$"),
+        ])
     func badConfigurationNamesField(json: String, field: String) throws {
         let error = try #require(throws: DirectoryConfigurationError.self) { try Directory.decode(Data(json.utf8)) }
         #expect(error.field == field)

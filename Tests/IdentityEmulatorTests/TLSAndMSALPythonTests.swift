@@ -7,10 +7,11 @@ struct TLSAndMSALPythonTests {
     private static func withTLSEmulator(_ body: @Sendable (TestEmulator) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-tls-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await TestEmulator.with({
-            $0.tlsDirectory = folder
-            $0.clock = EmulatorClock()
-        }, body)
+        try await TestEmulator.with(
+            {
+                $0.tlsDirectory = folder
+                $0.clock = EmulatorClock()
+            }, body)
     }
 
     @Test("--tls serves HTTPS with a local CA whose PEM is written out; issuers use https")
@@ -31,20 +32,25 @@ struct TLSAndMSALPythonTests {
     @Test("MSAL Python: username/password sign-in, a silent cache hit, then a refresh with the refresh token")
     func msalPythonROPCAndRefresh() async throws {
         try await Self.withTLSEmulator { emulator in
-            let output = try await MSALPython.run("ropc-refresh", emulator: emulator, authority: "\(emulator.base)/organizations",
-                                            user: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")
+            let output = try await MSALPython.run(
+                "ropc-refresh", emulator: emulator, authority: "\(emulator.base)/organizations",
+                user: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")
             let first = try #require(output["first"] as? [String: any Sendable])
             #expect(first["error"] as? String == nil, "\(first)")
             #expect(first["has_access_token"] as? Bool == true)
             #expect(first["preferred_username"] as? String == "MeganB@contoso.onmicrosoft.com")
             let accounts = try #require(output["accounts"] as? [any Sendable])
             let account = try #require(accounts.first as? [String: any Sendable])
-            #expect(account["home_account_id"] as? String == "55868a98-9f9a-4f0e-bed9-4405c0a6eb1f.\(emulator.ids.contosoTenant)")
+            #expect(
+                account["home_account_id"] as? String
+                    == "55868a98-9f9a-4f0e-bed9-4405c0a6eb1f.\(emulator.ids.contosoTenant)")
             #expect((output["cached"] as? [String: any Sendable])?["token_source"] as? String == "cache")
             let refreshed = try #require(output["refreshed"] as? [String: any Sendable])
             #expect(refreshed["token_source"] as? String == "identity_provider", "\(refreshed)")
             let log = try await emulator.get("/_emulator/requests?path=/oauth2/v2.0/token").json
-            let grants = try #require(log["requests"] as? [any Sendable]).compactMap { ($0 as? [String: any Sendable])?["grant_type"] as? String }
+            let grants = try #require(log["requests"] as? [any Sendable]).compactMap {
+                ($0 as? [String: any Sendable])?["grant_type"] as? String
+            }
             #expect(grants == ["password", "refresh_token"])
         }
     }
@@ -52,8 +58,9 @@ struct TLSAndMSALPythonTests {
     @Test("MSAL Python: device code flow, with the user signing in at /devicelogin")
     func msalPythonDeviceCode() async throws {
         try await Self.withTLSEmulator { emulator in
-            let output = try await MSALPython.run("device-code", emulator: emulator, authority: "\(emulator.base)/contoso.onmicrosoft.com",
-                                            user: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2")
+            let output = try await MSALPython.run(
+                "device-code", emulator: emulator, authority: "\(emulator.base)/contoso.onmicrosoft.com",
+                user: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2")
             #expect(output["signed_in"] as? Bool == true, "\(output)")
             let result = try #require(output["result"] as? [String: any Sendable])
             #expect(result["error"] as? String == nil, "\(result)")
@@ -68,38 +75,53 @@ struct TLSAndMSALPythonTests {
 /// `$MSAL_PYTHON`, else `.build-python/bin/python` (both set up by `scripts/test`).
 enum MSALPython {
     static var repository: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     static func interpreter() throws -> String {
         if let configured = ProcessInfo.processInfo.environment["MSAL_PYTHON"] { return configured }
         let local = repository.appendingPathComponent(".build-python/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: local) else {
-            throw TestFailure("MSAL Python is not installed: run scripts/test once, or `python3 -m venv .build-python && .build-python/bin/pip install -r Tests/Interop/requirements.txt`")
+            throw TestFailure(
+                "MSAL Python is not installed: run scripts/test once, or `python3 -m venv .build-python && .build-python/bin/pip install -r Tests/Interop/requirements.txt`"
+            )
         }
         return local
     }
 
     /// Runs the script on its own thread: blocking a thread of Swift's small cooperative pool while
     /// Python waits for the in-process emulator would starve the emulator on a 2-core machine.
-    static func run(_ scenario: String, emulator: TestEmulator, authority: String, user: String, password: String) async throws -> [String: any Sendable] {
+    static func run(_ scenario: String, emulator: TestEmulator, authority: String, user: String, password: String)
+        async throws -> [String: any Sendable]
+    {
         let ca = try #require(emulator.running.caCertificateFile).path
         let python = try interpreter()
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result { try runBlocking(python: python, scenario, ca: ca, authority: authority, user: user, password: password) })
+                continuation.resume(
+                    with: Result {
+                        try runBlocking(
+                            python: python, scenario, ca: ca, authority: authority, user: user, password: password)
+                    })
             }.start()
         }
     }
 
-    private static func runBlocking(python: String, _ scenario: String, ca: String, authority: String, user: String, password: String) throws -> [String: any Sendable] {
+    private static func runBlocking(
+        python: String, _ scenario: String, ca: String, authority: String, user: String, password: String
+    ) throws -> [String: any Sendable] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [repository.appendingPathComponent("Tests/Interop/msal_python_against_emulator.py").path,
-                             scenario, authority, Directory.DemoIDs.publicClient, ca, user, password]
+        process.arguments = [
+            repository.appendingPathComponent("Tests/Interop/msal_python_against_emulator.py").path,
+            scenario, authority, Directory.DemoIDs.publicClient, ca, user, password,
+        ]
         // requests lets these variables override a session's `verify` (psf/requests#3829), which would
         // hide the emulator's CA from MSAL Python.
-        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "REQUESTS_CA_BUNDLE" && $0.key != "CURL_CA_BUNDLE" }
+        process.environment = ProcessInfo.processInfo.environment.filter {
+            $0.key != "REQUESTS_CA_BUNDLE" && $0.key != "CURL_CA_BUNDLE"
+        }
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout
@@ -109,9 +131,11 @@ enum MSALPython {
         let errors = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0,
-              let json = try JSONSerialization.jsonObject(with: output) as? [String: Any]
+            let json = try JSONSerialization.jsonObject(with: output) as? [String: Any]
         else {
-            throw TestFailure("MSAL Python failed (\(process.terminationStatus)):\n\(String(decoding: errors, as: UTF8.self))\n\(String(decoding: output, as: UTF8.self))")
+            throw TestFailure(
+                "MSAL Python failed (\(process.terminationStatus)):\n\(String(decoding: errors, as: UTF8.self))\n\(String(decoding: output, as: UTF8.self))"
+            )
         }
         return json.mapValues { SendableJSON.wrap($0) }
     }

@@ -22,9 +22,13 @@ struct TokenGrantTests {
             #expect(bad.status == 400)
             try Golden.expectShape(bad.body, matches: "token-error-revoked", ignoring: ["suberror"])
             #expect(try bad.json["error_codes"] as? [Int] == [50126])
-            let echoed = try await emulator.token("organizations", [("grant_type", "password"), ("client_id", emulator.ids.publicClient),
-                                                                    ("username", "MeganB@contoso.onmicrosoft.com"), ("password", "x"), ("scope", "User.Read")],
-                                                  headers: [("client-request-id", correlation)])
+            let echoed = try await emulator.token(
+                "organizations",
+                [
+                    ("grant_type", "password"), ("client_id", emulator.ids.publicClient),
+                    ("username", "MeganB@contoso.onmicrosoft.com"), ("password", "x"), ("scope", "User.Read"),
+                ],
+                headers: [("client-request-id", correlation)])
             #expect(try echoed.string("correlation_id") == correlation)
             #expect(try echoed.string("error_description")?.contains("Correlation ID: \(correlation)") == true)
             #expect(echoed.header("x-ms-request-id") == (try echoed.string("trace_id")))
@@ -36,8 +40,13 @@ struct TokenGrantTests {
         try await TestEmulator.with { emulator in
             let first = try #require(try await emulator.passwordGrant().string("refresh_token"))
             let refresh = { (token: String) in
-                try await emulator.token("organizations", [("grant_type", "refresh_token"), ("client_id", emulator.ids.publicClient),
-                                                           ("refresh_token", token), ("scope", "User.Read openid profile offline_access"), ("client_info", "1")])
+                try await emulator.token(
+                    "organizations",
+                    [
+                        ("grant_type", "refresh_token"), ("client_id", emulator.ids.publicClient),
+                        ("refresh_token", token), ("scope", "User.Read openid profile offline_access"),
+                        ("client_info", "1"),
+                    ])
             }
             let second = try await refresh(first)
             #expect(second.status == 200)
@@ -54,18 +63,30 @@ struct TokenGrantTests {
         try await TestEmulator.with { emulator in
             let token = try #require(try await emulator.passwordGrant().string("refresh_token"))
             try await emulator.setClockOffset(1)
-            #expect(try await emulator.post("/_emulator/users/MeganB@contoso.onmicrosoft.com/revoke", json: "{}").status == 200)
-            let result = try await emulator.token("organizations", [("grant_type", "refresh_token"), ("client_id", emulator.ids.publicClient),
-                                                                    ("refresh_token", token), ("scope", "User.Read")])
+            #expect(
+                try await emulator.post("/_emulator/users/MeganB@contoso.onmicrosoft.com/revoke", json: "{}").status
+                    == 200)
+            let result = try await emulator.token(
+                "organizations",
+                [
+                    ("grant_type", "refresh_token"), ("client_id", emulator.ids.publicClient),
+                    ("refresh_token", token), ("scope", "User.Read"),
+                ])
             #expect(result.status == 400)
             try Golden.expectShape(result.body, matches: "token-error-revoked")
             #expect(try result.string("error") == "invalid_grant")
             #expect(try result.string("suberror") == "bad_token")
             #expect(try result.json["error_codes"] as? [Int] == [50173])
-            #expect(try result.string("error_description")?.contains("TokensValidFrom date (before which tokens are not valid) for this user is '2026-11-18") == true)
+            #expect(
+                try result.string("error_description")?.contains(
+                    "TokensValidFrom date (before which tokens are not valid) for this user is '2026-11-18") == true)
             let fresh = try #require(try await emulator.passwordGrant().string("refresh_token"))
-            let after = try await emulator.token("organizations", [("grant_type", "refresh_token"), ("client_id", emulator.ids.publicClient),
-                                                                   ("refresh_token", fresh), ("scope", "User.Read")])
+            let after = try await emulator.token(
+                "organizations",
+                [
+                    ("grant_type", "refresh_token"), ("client_id", emulator.ids.publicClient),
+                    ("refresh_token", fresh), ("scope", "User.Read"),
+                ])
             #expect(after.status == 200)
         }
     }
@@ -77,15 +98,27 @@ struct TokenGrantTests {
             #expect(try login.string("foci") == "1")
             try Golden.expectShape(login.body, matches: "token-success", ignoring: ["foci"])
             let rt = try #require(try login.string("refresh_token"))
-            let guest = try await emulator.token("fabrikam.onmicrosoft.com", [("grant_type", "refresh_token"), ("client_id", emulator.ids.familyClientOne),
-                                                                              ("refresh_token", rt), ("scope", "User.Read openid profile")])
+            let guest = try await emulator.token(
+                "fabrikam.onmicrosoft.com",
+                [
+                    ("grant_type", "refresh_token"), ("client_id", emulator.ids.familyClientOne),
+                    ("refresh_token", rt), ("scope", "User.Read openid profile"),
+                ])
             let claims = try JWTInspection.claims(try #require(try guest.string("id_token")))
             #expect(claims["tid"] as? String == emulator.ids.fabrikamTenant)
-            let family = try await emulator.token("organizations", [("grant_type", "refresh_token"), ("client_id", emulator.ids.familyClientTwo),
-                                                                    ("refresh_token", rt), ("scope", "User.Read")])
+            let family = try await emulator.token(
+                "organizations",
+                [
+                    ("grant_type", "refresh_token"), ("client_id", emulator.ids.familyClientTwo),
+                    ("refresh_token", rt), ("scope", "User.Read"),
+                ])
             #expect(family.status == 200)
-            let stranger = try await emulator.token("organizations", [("grant_type", "refresh_token"), ("client_id", emulator.ids.publicClient),
-                                                                      ("refresh_token", rt), ("scope", "User.Read")])
+            let stranger = try await emulator.token(
+                "organizations",
+                [
+                    ("grant_type", "refresh_token"), ("client_id", emulator.ids.publicClient),
+                    ("refresh_token", rt), ("scope", "User.Read"),
+                ])
             #expect(try stranger.string("error") == "invalid_grant")
         }
     }
@@ -108,31 +141,48 @@ struct TokenGrantTests {
     func clientCredentials() async throws {
         try await TestEmulator.with { emulator in
             let tenant = emulator.ids.contosoTenant
-            let ok = try await emulator.token(tenant, [("grant_type", "client_credentials"), ("client_id", emulator.ids.confidentialClient),
-                                                       ("client_secret", emulator.ids.confidentialSecret), ("scope", "https://graph.microsoft.com/.default")])
+            let ok = try await emulator.token(
+                tenant,
+                [
+                    ("grant_type", "client_credentials"), ("client_id", emulator.ids.confidentialClient),
+                    ("client_secret", emulator.ids.confidentialSecret),
+                    ("scope", "https://graph.microsoft.com/.default"),
+                ])
             #expect(ok.status == 200)
             try Golden.expectShape(ok.body, matches: "token-app-only")
             let at = try JWTInspection.claims(try #require(try ok.string("access_token")))
             #expect(at["roles"] as? [String] == ["User.Read.All"])
             #expect(at["idtyp"] as? String == "app")
 
-            let basic = Data("\(emulator.ids.confidentialClient):\(emulator.ids.confidentialSecret)".utf8).base64EncodedString()
-            let viaBasic = try await emulator.token(tenant, [("grant_type", "client_credentials"), ("scope", "api://\(emulator.ids.api1)/.default")],
-                                                    headers: [("Authorization", "Basic \(basic)")])
+            let basic = Data("\(emulator.ids.confidentialClient):\(emulator.ids.confidentialSecret)".utf8)
+                .base64EncodedString()
+            let viaBasic = try await emulator.token(
+                tenant, [("grant_type", "client_credentials"), ("scope", "api://\(emulator.ids.api1)/.default")],
+                headers: [("Authorization", "Basic \(basic)")])
             #expect(viaBasic.status == 200)
 
-            let noDefault = try await emulator.token(tenant, [("grant_type", "client_credentials"), ("client_id", emulator.ids.confidentialClient),
-                                                              ("client_secret", emulator.ids.confidentialSecret), ("scope", "User.Read")])
-            #expect(try noDefault.json["error_codes"] as? [Int] == [1002012])
-            let wrong = try await emulator.token(tenant, [("grant_type", "client_credentials"), ("client_id", emulator.ids.confidentialClient),
-                                                          ("client_secret", "wrong"), ("scope", "https://graph.microsoft.com/.default")])
+            let noDefault = try await emulator.token(
+                tenant,
+                [
+                    ("grant_type", "client_credentials"), ("client_id", emulator.ids.confidentialClient),
+                    ("client_secret", emulator.ids.confidentialSecret), ("scope", "User.Read"),
+                ])
+            #expect(try noDefault.json["error_codes"] as? [Int] == [1_002_012])
+            let wrong = try await emulator.token(
+                tenant,
+                [
+                    ("grant_type", "client_credentials"), ("client_id", emulator.ids.confidentialClient),
+                    ("client_secret", "wrong"), ("scope", "https://graph.microsoft.com/.default"),
+                ])
             #expect(wrong.status == 401)
             #expect(try wrong.string("error") == "invalid_client")
-            #expect(try wrong.json["error_codes"] as? [Int] == [7000215])
+            #expect(try wrong.json["error_codes"] as? [Int] == [7_000_215])
         }
     }
 
-    @Test("errors: missing parameter, unknown client/tenant/grant, bad scope, no consent, secrets", arguments: TokenErrorCase.all)
+    @Test(
+        "errors: missing parameter, unknown client/tenant/grant, bad scope, no consent, secrets",
+        arguments: TokenErrorCase.all)
     func tokenErrors(_ c: TokenErrorCase) async throws {
         let (tenant, code, error) = (c.tenant, c.code, c.error)
         try await TestEmulator.with { emulator in
@@ -151,7 +201,8 @@ struct TokenGrantTests {
             let request = AuthorizationRequest()
             let location = try await emulator.signInInteractively(request, browser: ScriptedBrowser(emulator))
             try await emulator.setClockOffset(601)
-            let result = try await emulator.token(request.tenant, request.redemption(code: try #require(redirectParameters(location)["code"])))
+            let result = try await emulator.token(
+                request.tenant, request.redemption(code: try #require(redirectParameters(location)["code"])))
             #expect(try result.json["error_codes"] as? [Int] == [70008])
         }
     }
@@ -185,25 +236,49 @@ struct TokenErrorCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { "AADSTS\(code) \(error)" }
 
     static let client = Directory.DemoIDs.publicClient
-    static let megan: [(String, String)] = [("username", "MeganB@contoso.onmicrosoft.com"), ("password", "Megan-Demo-Pass1")]
+    static let megan: [(String, String)] = [
+        ("username", "MeganB@contoso.onmicrosoft.com"), ("password", "Megan-Demo-Pass1"),
+    ]
     static let api1 = "api://\(Directory.DemoIDs.api1)/ToDoList.Read"
 
     static let all: [TokenErrorCase] = [
-        TokenErrorCase(form: [("grant_type", "password"), ("client_id", client)], code: 900144, error: "invalid_request"),
-        TokenErrorCase(form: [("grant_type", "password"), ("client_id", "00000000-1111-2222-3333-444444444444"), ("username", "x"),
-                              ("password", "y"), ("scope", "User.Read")], code: 700016, error: "unauthorized_client"),
-        TokenErrorCase(form: [("grant_type", "refresh_token"), ("client_id", client), ("refresh_token", "x"), ("scope", "User.Read")],
-                       tenant: "nowhere.example", code: 90002, error: "invalid_request"),
-        TokenErrorCase(form: [("grant_type", "magic"), ("client_id", client)], code: 70003, error: "unsupported_grant_type"),
-        TokenErrorCase(form: [("grant_type", "refresh_token"), ("client_id", client), ("refresh_token", "garbage"), ("scope", "User.Read")],
-                       code: 9002313, error: "invalid_grant"),
-        TokenErrorCase(form: [("grant_type", "password"), ("client_id", client), ("scope", "User.Fly")] + megan, code: 70011, error: "invalid_scope"),
-        TokenErrorCase(form: [("grant_type", "password"), ("client_id", client), ("username", "nobody@contoso.onmicrosoft.com"),
-                              ("password", "x"), ("scope", "User.Read")], code: 50034, error: "invalid_grant"),
-        TokenErrorCase(form: [("grant_type", "password"), ("client_id", client), ("scope", api1)] + megan, code: 65001, error: "invalid_grant"),
-        TokenErrorCase(form: [("grant_type", "password"), ("client_id", client), ("client_secret", "s"), ("scope", "User.Read")] + megan,
-                       code: 700025, error: "invalid_client"),
-        TokenErrorCase(form: [("grant_type", "password"), ("client_id", client), ("scope", "User.Read \(api1)")] + megan,
-                       code: 28000, error: "invalid_scope"),
+        TokenErrorCase(
+            form: [("grant_type", "password"), ("client_id", client)], code: 900144, error: "invalid_request"),
+        TokenErrorCase(
+            form: [
+                ("grant_type", "password"), ("client_id", "00000000-1111-2222-3333-444444444444"), ("username", "x"),
+                ("password", "y"), ("scope", "User.Read"),
+            ], code: 700016, error: "unauthorized_client"),
+        TokenErrorCase(
+            form: [
+                ("grant_type", "refresh_token"), ("client_id", client), ("refresh_token", "x"), ("scope", "User.Read"),
+            ],
+            tenant: "nowhere.example", code: 90002, error: "invalid_request"),
+        TokenErrorCase(
+            form: [("grant_type", "magic"), ("client_id", client)], code: 70003, error: "unsupported_grant_type"),
+        TokenErrorCase(
+            form: [
+                ("grant_type", "refresh_token"), ("client_id", client), ("refresh_token", "garbage"),
+                ("scope", "User.Read"),
+            ],
+            code: 9_002_313, error: "invalid_grant"),
+        TokenErrorCase(
+            form: [("grant_type", "password"), ("client_id", client), ("scope", "User.Fly")] + megan, code: 70011,
+            error: "invalid_scope"),
+        TokenErrorCase(
+            form: [
+                ("grant_type", "password"), ("client_id", client), ("username", "nobody@contoso.onmicrosoft.com"),
+                ("password", "x"), ("scope", "User.Read"),
+            ], code: 50034, error: "invalid_grant"),
+        TokenErrorCase(
+            form: [("grant_type", "password"), ("client_id", client), ("scope", api1)] + megan, code: 65001,
+            error: "invalid_grant"),
+        TokenErrorCase(
+            form: [("grant_type", "password"), ("client_id", client), ("client_secret", "s"), ("scope", "User.Read")]
+                + megan,
+            code: 700025, error: "invalid_client"),
+        TokenErrorCase(
+            form: [("grant_type", "password"), ("client_id", client), ("scope", "User.Read \(api1)")] + megan,
+            code: 28000, error: "invalid_scope"),
     ]
 }

@@ -13,9 +13,12 @@ struct AuthorityMetadataFileTests {
 
     /// Megan signs in with an app that keeps its cache in `cacheFile` and discovery in `metadata`, then
     /// gets a token silently, which goes to her own tenant: a second authority to discover.
-    private static func signInAndDiscover(_ h: Harness, metadata: AuthorityMetadataFile, cacheFile: URL) async throws -> Account {
-        let app = try h.app(user: h.user(Harness.megan), cache: TokenCache(persistence: FileTokenCachePersistence(url: cacheFile)),
-                            metadataFile: metadata)
+    private static func signInAndDiscover(_ h: Harness, metadata: AuthorityMetadataFile, cacheFile: URL) async throws
+        -> Account
+    {
+        let app = try h.app(
+            user: h.user(Harness.megan), cache: TokenCache(persistence: FileTokenCachePersistence(url: cacheFile)),
+            metadataFile: metadata)
         let signedIn = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
         _ = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
         return signedIn.account
@@ -33,8 +36,10 @@ struct AuthorityMetadataFileTests {
                 let attributes = try FileManager.default.attributesOfItem(atPath: metadata.url.path)
                 #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
 
-                let next = try h.app(cache: TokenCache(persistence: FileTokenCachePersistence(url: cacheFile)), metadataFile: metadata)
-                let silent = try await next.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: account))
+                let next = try h.app(
+                    cache: TokenCache(persistence: FileTokenCachePersistence(url: cacheFile)), metadataFile: metadata)
+                let silent = try await next.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: account))
                 #expect(silent.source == .cache)
                 #expect(try await h.discoveryRequests() == discovered)
             }
@@ -56,11 +61,14 @@ struct AuthorityMetadataFileTests {
                 #expect(stale != text)
                 try Data(stale.utf8).write(to: metadata.url)
 
-                let next = try h.app(cache: TokenCache(persistence: FileTokenCachePersistence(url: cacheFile)), metadataFile: metadata)
-                let cached = try await next.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: account))
+                let next = try h.app(
+                    cache: TokenCache(persistence: FileTokenCachePersistence(url: cacheFile)), metadataFile: metadata)
+                let cached = try await next.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: account))
                 #expect(cached.source == .cache)
                 #expect(try await h.discoveryRequests() == discovered)
-                let refreshed = try await next.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: account, forceRefresh: true))
+                let refreshed = try await next.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: account, forceRefresh: true))
                 #expect(refreshed.source == .identityProvider)
                 #expect(try await h.discoveryRequests() == discovered + 1)
                 #expect(try await h.tokenRequests().filter { $0 == "refresh_token" }.count == 1)
@@ -99,7 +107,9 @@ struct AuthorityMetadataFileTests {
 
                 // Move the issuer to another host: validation refuses the entry, so discovery runs again.
                 let text = try String(contentsOf: metadata.url, encoding: .utf8)
-                let tampered = text.replacingOccurrences(of: "\\\"issuer\\\":\\\"http:\\/\\/127.0.0.1", with: "\\\"issuer\\\":\\\"http:\\/\\/attacker.example")
+                let tampered = text.replacingOccurrences(
+                    of: "\\\"issuer\\\":\\\"http:\\/\\/127.0.0.1",
+                    with: "\\\"issuer\\\":\\\"http:\\/\\/attacker.example")
                 #expect(tampered != text)
                 try Data(tampered.utf8).write(to: metadata.url)
                 _ = try await h.app(metadataFile: metadata).accounts()

@@ -7,6 +7,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Testing
+
 @testable import MSAL
 
 @Suite("Loopback receiver, interactive timeout and cancellation, scripted transport (tier 2)")
@@ -22,7 +23,9 @@ struct LoopbackAndTransportTests {
         return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 1 << 16)))
     }
 
-    @Test("the receiver ignores stray requests, accepts the first result, answers later ones without accepting, and never echoes input")
+    @Test(
+        "the receiver ignores stray requests, accepts the first result, answers later ones without accepting, and never echoes input"
+    )
     func receiver() async throws {
         let receiver = try await LoopbackRedirectReceiver.start(path: "/callback")
         let base = "http://127.0.0.1:\(receiver.port)"
@@ -65,10 +68,15 @@ struct LoopbackAndTransportTests {
             }
             #expect(error.internalCode == .timedOut)
             let url = try #require(browser.opened)
-            let redirect = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "redirect_uri" }?.value)
+            let redirect = try #require(
+                URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
+                    $0.name == "redirect_uri"
+                }?.value)
             let port = try #require(URLComponents(string: redirect)?.port)
             await #expect(throws: (any Error).self) {
-                _ = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
+                _ = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(
+                    host: "127.0.0.1", port: port
+                ).get()
             }
         }
     }
@@ -102,8 +110,9 @@ struct LoopbackAndTransportTests {
             parameters.domainHint = "contoso.com"
             parameters.extraQueryParameters = ["mkt": "de-DE"]
             _ = try? await app.acquireTokenInteractively(parameters)
-            let items = Dictionary(uniqueKeysWithValues: (URLComponents(url: try #require(browser.opened), resolvingAgainstBaseURL: false)?
-                .queryItems ?? []).map { ($0.name, $0.value ?? "") })
+            let items = Dictionary(
+                uniqueKeysWithValues: (URLComponents(url: try #require(browser.opened), resolvingAgainstBaseURL: false)?
+                    .queryItems ?? []).map { ($0.name, $0.value ?? "") })
             #expect(items["code_challenge_method"] == "S256")
             #expect(items["code_challenge"]?.count == 43)
             #expect((items["state"]?.count ?? 0) >= 16)
@@ -118,19 +127,29 @@ struct LoopbackAndTransportTests {
         }
     }
 
-    @Test("an unknown Entra host is validated with instance discovery; invalid_instance fails validation (scripted transport)")
+    @Test(
+        "an unknown Entra host is validated with instance discovery; invalid_instance fails validation (scripted transport)"
+    )
     func instanceDiscoveryRefusal() async throws {
         let transport = ScriptedTransport([
-            HTTPResponse(status: 400, headers: [("Content-Type", "application/json")], body: Data(#"{"error":"invalid_instance","error_description":"AADSTS50049: Unknown or invalid instance.","error_codes":[50049]}"#.utf8)),
+            HTTPResponse(
+                status: 400, headers: [("Content-Type", "application/json")],
+                body: Data(
+                    #"{"error":"invalid_instance","error_description":"AADSTS50049: Unknown or invalid instance.","error_codes":[50049]}"#
+                        .utf8))
         ])
-        var configuration = try PublicClientApplicationConfiguration(clientID: "c", authority: Authority("https://login.evil.example/common", kind: .aad))
+        var configuration = try PublicClientApplicationConfiguration(
+            clientID: "c", authority: Authority("https://login.evil.example/common", kind: .aad))
         configuration.transport = transport
         let app = try PublicClientApplication(configuration: configuration)
         let error = try await #require(throws: MSALError.self) { try await app.accounts() }
         #expect(error.internalCode == .failedAuthorityValidation)
         #expect(error.oauthError == "invalid_instance")
         let sent = try #require(transport.requests.first)
-        #expect(sent.url.absoluteString.hasPrefix("https://login.microsoftonline.com/common/discovery/instance?api-version=1.1&authorization_endpoint=https://login.evil.example/common/oauth2/v2.0/authorize"))
+        #expect(
+            sent.url.absoluteString.hasPrefix(
+                "https://login.microsoftonline.com/common/discovery/instance?api-version=1.1&authorization_endpoint=https://login.evil.example/common/oauth2/v2.0/authorize"
+            ))
     }
 
     @Test("known authorities skip instance discovery")
@@ -142,7 +161,9 @@ struct LoopbackAndTransportTests {
         configuration.transport = transport
         let app = try PublicClientApplication(configuration: configuration)
         _ = try? await app.accounts()
-        #expect(transport.requests.first?.url.absoluteString == "https://login.contoso-sovereign.example/common/v2.0/.well-known/openid-configuration")
+        #expect(
+            transport.requests.first?.url.absoluteString
+                == "https://login.contoso-sovereign.example/common/v2.0/.well-known/openid-configuration")
     }
 }
 
@@ -185,10 +206,14 @@ struct BrowserAndLifecycleTests {
     @Test("$BROWSER entries (with %s) are tried in order, instead of xdg-open")
     func browserCommands() throws {
         let url = try #require(URL(string: "http://127.0.0.1:1/authorize?x=1"))
-        let commands = SystemBrowserLauncher.commands(for: url, environment: ["BROWSER": "chromium --headless %s:firefox"])
+        let commands = SystemBrowserLauncher.commands(
+            for: url, environment: ["BROWSER": "chromium --headless %s:firefox"])
         #expect(commands == [["chromium", "--headless", url.absoluteString], ["firefox", url.absoluteString]])
         #expect(SystemBrowserLauncher.commands(for: url, environment: [:]) == [["xdg-open", url.absoluteString]])
-        #expect(SystemBrowserLauncher.commands(for: url, environment: ["BROWSER": " : "]) == [["xdg-open", url.absoluteString]])
+        #expect(
+            SystemBrowserLauncher.commands(for: url, environment: ["BROWSER": " : "]) == [
+                ["xdg-open", url.absoluteString]
+            ])
     }
 
     @Test("signing out from the browser opens the end-session page after forgetting the account")
@@ -212,7 +237,9 @@ struct BrowserAndLifecycleTests {
         try await Harness.with { h in
             let app = try h.app(user: h.user(Harness.megan))
             let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
-            for _ in 0..<5 { _ = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account)) }
+            for _ in 0..<5 {
+                _ = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            }
             _ = try await app.accounts()
             let log = try await h.admin("GET", "requests?path=/.well-known/openid-configuration")
             let requests = (log["requests"] as? [[String: Any]]) ?? []

@@ -1,17 +1,20 @@
 import Foundation
 import IdentityEmulator
-@testable import MSAL
 import Testing
+
+@testable import MSAL
 
 /// A hostile or broken identity platform (the emulator's scenarios): every answer that fails the
 /// OpenID Connect relying-party checks or the token-response contract ends in a specific error, and
 /// nothing reaches the cache.
 @Suite("Misbehaving server", .timeLimit(.minutes(2)))
 struct MisbehavingServerTests {
-    @Test("an ID token that fails validation is refused with invalidIDToken and nothing is cached", arguments: [
-        "idTokenBadSignature", "idTokenAlgNone", "idTokenWrongIssuer", "idTokenWrongAudience", "idTokenExpired",
-        "idTokenIssuedInFuture", "idTokenMissingNonce", "idTokenWrongNonce",
-    ])
+    @Test(
+        "an ID token that fails validation is refused with invalidIDToken and nothing is cached",
+        arguments: [
+            "idTokenBadSignature", "idTokenAlgNone", "idTokenWrongIssuer", "idTokenWrongAudience", "idTokenExpired",
+            "idTokenIssuedInFuture", "idTokenMissingNonce", "idTokenWrongNonce",
+        ])
     func badIDToken(fault: String) async throws {
         try await Harness.with { h in
             let (error, cache) = try await Self.failedSignIn(h, "token", fault)
@@ -62,7 +65,9 @@ struct MisbehavingServerTests {
         }
     }
 
-    @Test("a token response without token_type, or with a type other than Bearer, is refused", arguments: ["missingTokenType", "nonBearerTokenType"])
+    @Test(
+        "a token response without token_type, or with a type other than Bearer, is refused",
+        arguments: ["missingTokenType", "nonBearerTokenType"])
     func badTokenType(fault: String) async throws {
         try await Harness.with { h in
             let (error, cache) = try await Self.failedSignIn(h, "token", fault)
@@ -79,11 +84,13 @@ struct MisbehavingServerTests {
             let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
             try await h.scenario("token", "idTokenOtherUser")
             let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+                try await app.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
             }
             #expect(error.internalCode == .invalidIDToken)
             #expect(try await app.accounts().map(\.username) == ["MeganB@contoso.onmicrosoft.com"])
-            let again = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            let again = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: first.account))
             #expect(again.accessToken == first.accessToken)
         }
     }

@@ -14,12 +14,16 @@ struct MoreFlowsTests {
     func deviceCodeWithSlowDown() async throws {
         try await Harness.with { h in
             let waits = Locked<[Duration]>([])
-            let app = try h.app(sleep: { duration in waits.withLock { $0.append(duration) }; await Task.yield() })
+            let app = try h.app(sleep: { duration in
+                waits.withLock { $0.append(duration) }
+                await Task.yield()
+            })
             try await h.scenario("token", "slowDown")
             let shown = Locked<DeviceCodeInfo?>(nil)
             let result = try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { info in
                 shown.withLock { $0 = info }
-                try await DeviceLogin(base: h.emulator.baseURL, http: h.http).signIn(code: info.userCode, username: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2")
+                try await DeviceLogin(base: h.emulator.baseURL, http: h.http).signIn(
+                    code: info.userCode, username: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2")
             }
             let info = try #require(shown.withLock { $0 })
             #expect(info.userCode.count == 9)
@@ -47,13 +51,17 @@ struct MoreFlowsTests {
         try await Harness.with { h in
             let app = try h.app()
             let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { info in try await DeviceLogin(base: h.emulator.baseURL, http: h.http).decline(code: info.userCode) }
+                try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { info in
+                    try await DeviceLogin(base: h.emulator.baseURL, http: h.http).decline(code: info.userCode)
+                }
             }
             #expect(error.code == .userCanceled)
         }
     }
 
-    @Test("calling Graph: 200, then after a revocation the CAE challenge asks for interaction with the claims; with them it works again")
+    @Test(
+        "calling Graph: 200, then after a revocation the CAE challenge asks for interaction with the claims; with them it works again"
+    )
     func graphClaimsChallenge() async throws {
         try await Harness.with { h in
             let user = h.user(Harness.megan)
@@ -64,7 +72,9 @@ struct MoreFlowsTests {
             #expect(ok.status == 200)
             h.clock.advance(by: 1)
             try await h.revoke("MeganB@contoso.onmicrosoft.com")
-            let error = try await #require(throws: MSALError.self) { try await app.send(me, scopes: ["User.Read"], account: signedIn.account) }
+            let error = try await #require(throws: MSALError.self) {
+                try await app.send(me, scopes: ["User.Read"], account: signedIn.account)
+            }
             #expect(error.code == .interactionRequired)
             let claims = try #require(error.claimsChallenge)
             #expect(claims.contains("nbf"))
@@ -84,14 +94,17 @@ struct MoreFlowsTests {
             let app = try h.app(user: h.user(Harness.megan))
             let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
             try await h.scenario("token", "serverError")
-            let retried = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+            let retried = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
             #expect(retried.source == .identityProvider)
             try await h.scenario("token", "serverError", count: 2)
             let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+                try await app.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
             }
             #expect(error.code == .serverError)
-            let cached = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            let cached = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: first.account))
             #expect(cached.accessToken == retried.accessToken)
         }
     }
@@ -103,7 +116,8 @@ struct MoreFlowsTests {
             let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
             try await h.scenario("token", fault, count: 2)
             let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+                try await app.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
             }
             #expect([.invalidResponse, .unhandledResponse].contains(error.internalCode), "\(error)")
         }
@@ -121,10 +135,12 @@ struct MoreFlowsTests {
             _ = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: result.account))
             let logs = store.all
             #expect(!logs.isEmpty)
-            for secret in [result.accessToken, result.idToken ?? "-", "Megan-Demo-Pass1", "MeganB@contoso.onmicrosoft.com", "code="] {
+            for secret in [
+                result.accessToken, result.idToken ?? "-", "Megan-Demo-Pass1", "MeganB@contoso.onmicrosoft.com",
+                "code=",
+            ] {
                 #expect(!logs.contains(secret))
             }
         }
     }
 }
-

@@ -20,8 +20,9 @@ struct MultiTenantRealmTests {
         Set((section ?? [:]).values.compactMap { $0["realm"] as? String })
     }
 
-    @Test("through organizations or common the access token is filed under the segment, the ID token and account under the tenant",
-          arguments: ["organizations", "common"])
+    @Test(
+        "through organizations or common the access token is filed under the segment, the ID token and account under the tenant",
+        arguments: ["organizations", "common"])
     func filedUnderSegment(segment: String) async throws {
         try await Harness.with { h in
             let cache = TokenCache()
@@ -33,18 +34,24 @@ struct MultiTenantRealmTests {
             #expect(Self.realms(sections["IdToken"]) == [Self.contoso])
             #expect(Self.realms(sections["Account"]) == [Self.contoso])
 
-            let silent = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+            let silent = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: signedIn.account))
             #expect(silent.source == .cache)
             #expect(silent.tenantProfile.tenantID == Self.contoso)
             var viaTenant = SilentParameters(scopes: ["User.Read"], account: signedIn.account)
             viaTenant.authority = try h.authority(Self.contoso)
-            #expect(try await app.acquireTokenSilently(viaTenant).source == .cache, "the home tenant takes a token from \(segment)")
+            #expect(
+                try await app.acquireTokenSilently(viaTenant).source == .cache,
+                "the home tenant takes a token from \(segment)")
             #expect(try await h.tokenRequests() == ["authorization_code"])
 
             h.clock.advance(by: 3600)
-            let refreshed = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+            let refreshed = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: signedIn.account))
             #expect(refreshed.source == .identityProvider)
-            #expect(Self.realms(try await Self.sections(cache)["AccessToken"]) == [segment], "a silent refresh files under the segment too")
+            #expect(
+                Self.realms(try await Self.sections(cache)["AccessToken"]) == [segment],
+                "a silent refresh files under the segment too")
         }
     }
 
@@ -57,7 +64,8 @@ struct MultiTenantRealmTests {
             #expect(Self.realms(try await Self.sections(cache)["AccessToken"]) == [Self.contoso])
             let organizations = try h.app(tenant: "organizations", cache: cache)
             let account = try #require(try await organizations.accounts().first)
-            let silent = try await organizations.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: account))
+            let silent = try await organizations.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: account))
             #expect(silent.source == .cache)
             #expect(silent.accessToken == signedIn.accessToken)
         }
@@ -68,9 +76,11 @@ struct MultiTenantRealmTests {
         try await Harness.with { h in
             let cache = TokenCache()
             let organizations = try h.app(tenant: "organizations", user: h.user(Harness.megan), cache: cache)
-            let signedIn = try await organizations.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            let signedIn = try await organizations.acquireTokenInteractively(
+                InteractiveParameters(scopes: ["User.Read"]))
             let common = try h.app(tenant: "common", cache: cache)
-            let silent = try await common.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+            let silent = try await common.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: signedIn.account))
             #expect(silent.source == .cache)
             #expect(silent.accessToken == signedIn.accessToken)
             #expect(try await h.tokenRequests() == ["authorization_code"])
@@ -85,9 +95,11 @@ struct MultiTenantRealmTests {
             let first = try await organizations.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
             h.clock.advance(by: 3000)
             let byTenant = try h.app(tenant: Self.contoso, user: h.user(Harness.megan), cache: cache)
-            let second = try await byTenant.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"], prompt: .login))
+            let second = try await byTenant.acquireTokenInteractively(
+                InteractiveParameters(scopes: ["User.Read"], prompt: .login))
             h.clock.advance(by: 400)  // the organizations token is now inside the expiry buffer, the tenant's is not
-            let silent = try await organizations.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            let silent = try await organizations.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: first.account))
             #expect(silent.source == .cache)
             #expect(silent.accessToken == second.accessToken)
             #expect(try await h.tokenRequests() == ["authorization_code", "authorization_code"])
@@ -114,7 +126,8 @@ struct MultiTenantRealmTests {
             #expect(accounts.first?.tenantProfiles.map(\.tenantID) == [Self.contoso])
             #expect(accounts.first?.tenantProfiles.first?.isHomeTenantProfile == true)
             let account = try #require(accounts.first)
-            let silent = try await reader.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: account))
+            let silent = try await reader.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: account))
             #expect(silent.source == .cache)
             #expect(silent.accessToken == signedIn.accessToken)
             #expect(silent.tenantProfile.tenantID == Self.contoso)

@@ -1,7 +1,8 @@
 import Foundation
-@testable import MSAL
 import Locking
 import Testing
+
+@testable import MSAL
 
 @Suite("Persistent cache: locking, change detection, bad files")
 struct PersistentCacheTests {
@@ -13,8 +14,11 @@ struct PersistentCacheTests {
         // A live peer (this process) holds the lock the way MSAL Python does: an exclusively created file with "<pid> <argv0>".
         try "\(getpid()) python".write(toFile: lockPath, atomically: false, encoding: .utf8)
         let waits = Locked<[Duration]>([])
-        let tokens = TokenCache(persistence: cache.persistence(lockTimeout: .seconds(1)) { pause in waits.withLock { $0.append(pause) } })
-        let error = await #expect(throws: MSALError.self) { try await tokens.store(CacheFolder.artefacts("a"), replacingRefreshToken: nil) }
+        let tokens = TokenCache(
+            persistence: cache.persistence(lockTimeout: .seconds(1)) { pause in waits.withLock { $0.append(pause) } })
+        let error = await #expect(throws: MSALError.self) {
+            try await tokens.store(CacheFolder.artefacts("a"), replacingRefreshToken: nil)
+        }
         #expect(error?.internalCode == .cacheLocked)
         #expect(error?.message.contains(lockPath) == true && error?.message.contains("\(getpid()) python") == true)
         #expect(waits.withLock { $0.reduce(.zero, +) } >= .seconds(1), "the wait is bounded by the timeout")
@@ -33,7 +37,8 @@ struct PersistentCacheTests {
         finished.executableURL = URL(fileURLWithPath: "/bin/true")
         try finished.run()
         finished.waitUntilExit()
-        try "\(finished.processIdentifier) crashed-app".write(toFile: cache.path + ".lockfile", atomically: false, encoding: .utf8)
+        try "\(finished.processIdentifier) crashed-app".write(
+            toFile: cache.path + ".lockfile", atomically: false, encoding: .utf8)
         let tokens = TokenCache(persistence: cache.persistence(lockTimeout: .milliseconds(50)))
         try await tokens.store(CacheFolder.artefacts("a"), replacingRefreshToken: nil)
         #expect(cache.files() == ["token_cache.json"])
@@ -56,19 +61,28 @@ struct PersistentCacheTests {
         #expect(counting.loads == 2, "reloaded once after the change, then not again")
 
         try await mine.store(CacheFolder.artefacts("mine-1"), replacingRefreshToken: nil)
-        #expect(Set(try await peer.accounts().map(\.localAccountID)) == ["peer-1", "mine-1"], "a change starts from the latest file")
+        #expect(
+            Set(try await peer.accounts().map(\.localAccountID)) == ["peer-1", "mine-1"],
+            "a change starts from the latest file")
         #expect(counting.loads == 2, "my own save needs no reload")
     }
 
-    @Test("empty, truncated, non-JSON and wrong-typed files are set aside once and the cache starts empty", arguments: [
-        "", "{\"AccessToken\": {\"x\": {\"secret\": ", "<html>Bad Gateway</html>", "[1, 2, 3]", "\"a string\"", "42",
-    ])
+    @Test(
+        "empty, truncated, non-JSON and wrong-typed files are set aside once and the cache starts empty",
+        arguments: [
+            "", "{\"AccessToken\": {\"x\": {\"secret\": ", "<html>Bad Gateway</html>", "[1, 2, 3]", "\"a string\"",
+            "42",
+        ])
     func badFiles(content: String) async throws {
         let cache = CacheFolder()
         defer { cache.remove() }
         try cache.write(content)
         let reports = Locked<[(String, String)]>([])
-        let tokens = TokenCache(persistence: cache.persistence(onSetAside: { copy, reason in reports.withLock { $0.append((copy, reason)) } }))
+        let record: @Sendable (String, String) -> Void = { copy, reason in
+            reports.withLock { $0.append((copy, reason)) }
+        }
+        let persistence = cache.persistence(onSetAside: record)
+        let tokens = TokenCache(persistence: persistence)
         #expect(try await tokens.accounts().isEmpty)
         #expect(try await tokens.accounts().isEmpty)
         let report = try #require(reports.withLock { $0.count == 1 ? $0.first : nil })
@@ -95,7 +109,8 @@ struct PersistentCacheTests {
             unlink(lockPath)
         }
         let reports = Locked(0)
-        let reader = TokenCache(persistence: cache.persistence(sleep: peerFinishes) { _, _ in reports.withLock { $0 += 1 } })
+        let reader = TokenCache(
+            persistence: cache.persistence(sleep: peerFinishes) { _, _ in reports.withLock { $0 += 1 } })
         #expect(try await reader.accounts().map(\.localAccountID) == ["a"])
         #expect(reports.withLock { $0 } == 0, "a torn read is not corruption")
     }
@@ -108,22 +123,28 @@ struct PersistentCacheTests {
         try await tokens.store(CacheFolder.artefacts("a"), replacingRefreshToken: nil)
         let before = try Data(contentsOf: cache.file)
         chmod(cache.path, 0o400)
-        let fileError = await #expect(throws: MSALError.self) { try await tokens.store(CacheFolder.artefacts("b"), replacingRefreshToken: nil) }
+        let fileError = await #expect(throws: MSALError.self) {
+            try await tokens.store(CacheFolder.artefacts("b"), replacingRefreshToken: nil)
+        }
         #expect(fileError?.internalCode == .cacheUnavailable && fileError?.message.contains(cache.path) == true)
         #expect(try Data(contentsOf: cache.file) == before)
         #expect(try await tokens.accounts().count == 1, "reading still works")
 
         chmod(cache.path, 0o600)
         chmod(cache.folder.path, 0o500)
-        let folderError = await #expect(throws: MSALError.self) { try await tokens.store(CacheFolder.artefacts("b"), replacingRefreshToken: nil) }
-        #expect(folderError?.internalCode == .cacheUnavailable && folderError?.message.contains(cache.folder.path) == true)
+        let folderError = await #expect(throws: MSALError.self) {
+            try await tokens.store(CacheFolder.artefacts("b"), replacingRefreshToken: nil)
+        }
+        #expect(
+            folderError?.internalCode == .cacheUnavailable && folderError?.message.contains(cache.folder.path) == true)
     }
 
     @Test("entries other SDKs wrote that this library cannot use are written back untouched")
     func opaqueEntriesKept() async throws {
         let cache = CacheFolder()
         defer { cache.remove() }
-        try cache.write("""
+        try cache.write(
+            """
             {"AccessToken": {"appkey": {"credential_type": "AccessToken", "secret": "app-token", "environment": "login.microsoftonline.com",
               "client_id": "daemon", "realm": "t", "target": "https://graph.microsoft.com/.default", "expires_on": "1900000000"},
               "odd": "not an object"},
@@ -144,10 +165,12 @@ struct PersistentCacheTests {
 struct CacheJSONTests {
     @Test("escapes, unicode, numbers and nested values round-trip")
     func roundTrip() throws {
-        let text = #"{"Weird": {"s": "quote \" backslash \\ tab \t nl \n ctl \u0001 é 😀 \ud83d\ude00 \/", "n": -1.5e3, "i": 1700000000, "b": [true, false, null], "o": {}}}"#
+        let text =
+            #"{"Weird": {"s": "quote \" backslash \\ tab \t nl \n ctl \u0001 é 😀 \ud83d\ude00 \/", "n": -1.5e3, "i": 1700000000, "b": [true, false, null], "o": {}}}"#
         let contents = try UnifiedCacheFormat.decode(Data(text.utf8))
         let expected: CacheValue = .object([
-            "s": .string("quote \" backslash \\ tab \t nl \n ctl \u{1} é 😀 😀 /"), "n": .number(-1500), "i": .number(1_700_000_000),
+            "s": .string("quote \" backslash \\ tab \t nl \n ctl \u{1} é 😀 😀 /"), "n": .number(-1500),
+            "i": .number(1_700_000_000),
             "b": .array([.bool(true), .bool(false), .null]), "o": .object([:]),
         ])
         #expect(contents.unknownSections["Weird"] == expected)
@@ -155,13 +178,18 @@ struct CacheJSONTests {
         #expect(again.unknownSections["Weird"] == expected)
     }
 
-    @Test("entry keys are lower-cased as MSAL Python writes them, ASCII or not; secrets with specials at any offset are escaped")
+    @Test(
+        "entry keys are lower-cased as MSAL Python writes them, ASCII or not; secrets with specials at any offset are escaped"
+    )
     func keysAndEscapes() throws {
         let now = Date(timeIntervalSince1970: 1_795_000_000)
         for target in ["User.Read Mail.Send", "api://ÄPI/Données.Read"] {
-            let token = AccessTokenEntry(homeAccountID: "UID.TID", environment: "Login.MicrosoftOnline.com", clientID: "Client", realm: "TID",
-                                         target: target, secret: "s", cachedAt: now, expiresOn: now, extendedExpiresOn: now)
-            #expect(UnifiedCacheFormat.key(token) == "UID.TID-Login.MicrosoftOnline.com-accesstoken-Client-TID-\(target)".lowercased())
+            let token = AccessTokenEntry(
+                homeAccountID: "UID.TID", environment: "Login.MicrosoftOnline.com", clientID: "Client", realm: "TID",
+                target: target, secret: "s", cachedAt: now, expiresOn: now, extendedExpiresOn: now)
+            #expect(
+                UnifiedCacheFormat.key(token)
+                    == "UID.TID-Login.MicrosoftOnline.com-accesstoken-Client-TID-\(target)".lowercased())
         }
         for length in [1, 7, 8, 9, 31, 32, 33, 64, 70] {
             for position in Set([0, length / 2, length - 1]) {
@@ -170,15 +198,20 @@ struct CacheJSONTests {
                     characters[position] = special
                     let secret = characters.joined()
                     let contents = UnifiedCacheFormat.Contents(unknownSections: ["S": .string(secret)])
-                    #expect(try UnifiedCacheFormat.decode(UnifiedCacheFormat.encode(contents)).unknownSections["S"] == .string(secret))
+                    #expect(
+                        try UnifiedCacheFormat.decode(UnifiedCacheFormat.encode(contents)).unknownSections["S"]
+                            == .string(secret))
                 }
             }
         }
     }
 
-    @Test("malformed JSON is reported as a corrupt cache, with where", arguments: [
-        "{", #"{"a": }"#, #"{"a": 1} x"#, #"{"a": "\q"}"#, #"{"a" 1}"#, #"{"a": "open"#, #"{"a": [1, 2}"#, #"{"a": tru}"#,
-    ])
+    @Test(
+        "malformed JSON is reported as a corrupt cache, with where",
+        arguments: [
+            "{", #"{"a": }"#, #"{"a": 1} x"#, #"{"a": "\q"}"#, #"{"a" 1}"#, #"{"a": "open"#, #"{"a": [1, 2}"#,
+            #"{"a": tru}"#,
+        ])
     func malformed(text: String) {
         let error = #expect(throws: MSALError.self) { try UnifiedCacheFormat.decode(Data(text.utf8)) }
         #expect(error?.internalCode == .cacheCorrupted && error?.message.contains("at byte") == true)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MSAL
 
 @Suite("Tier 1: PKCE, authorities, scopes, claims, cache format")
@@ -26,26 +27,42 @@ struct ProtocolUnitTests {
         #expect(PKCE(random: SystemRandomSource()).verifier.count == 43)
     }
 
-    @Test("authorities are normalised", arguments: [
-        ("https://login.microsoftonline.com/common", "https://login.microsoftonline.com/common", Authority.Kind.aad),
-        ("https://LOGIN.microsoftonline.com/Contoso.OnMicrosoft.com/v2.0", "https://login.microsoftonline.com/contoso.onmicrosoft.com", .aad),
-        ("https://login.microsoftonline.us/organizations/", "https://login.microsoftonline.us/organizations", .aad),
-        ("https://contoso.ciamlogin.com/", "https://contoso.ciamlogin.com/contoso.onmicrosoft.com", .ciam),
-        ("https://contoso.ciamlogin.com/c1a2b3d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d", "https://contoso.ciamlogin.com/c1a2b3d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d", .ciam),
-        ("https://fabrikamb2c.b2clogin.com/fabrikamb2c.onmicrosoft.com/B2C_1_signin/extra", "https://fabrikamb2c.b2clogin.com/fabrikamb2c.onmicrosoft.com/B2C_1_signin", .b2c),
-        ("http://127.0.0.1:8400/organizations", "http://127.0.0.1:8400/organizations", .aad),
-        ("https://accounts.example.com/realms/demo", "https://accounts.example.com/realms/demo", .oidc),
-    ])
+    @Test(
+        "authorities are normalised",
+        arguments: [
+            (
+                "https://login.microsoftonline.com/common", "https://login.microsoftonline.com/common",
+                Authority.Kind.aad
+            ),
+            (
+                "https://LOGIN.microsoftonline.com/Contoso.OnMicrosoft.com/v2.0",
+                "https://login.microsoftonline.com/contoso.onmicrosoft.com", .aad
+            ),
+            ("https://login.microsoftonline.us/organizations/", "https://login.microsoftonline.us/organizations", .aad),
+            ("https://contoso.ciamlogin.com/", "https://contoso.ciamlogin.com/contoso.onmicrosoft.com", .ciam),
+            (
+                "https://contoso.ciamlogin.com/c1a2b3d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                "https://contoso.ciamlogin.com/c1a2b3d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d", .ciam
+            ),
+            (
+                "https://fabrikamb2c.b2clogin.com/fabrikamb2c.onmicrosoft.com/B2C_1_signin/extra",
+                "https://fabrikamb2c.b2clogin.com/fabrikamb2c.onmicrosoft.com/B2C_1_signin", .b2c
+            ),
+            ("http://127.0.0.1:8400/organizations", "http://127.0.0.1:8400/organizations", .aad),
+            ("https://accounts.example.com/realms/demo", "https://accounts.example.com/realms/demo", .oidc),
+        ])
     func authorityNormalisation(input: String, expected: String, kind: Authority.Kind) throws {
         let authority = try Authority(input)
         #expect(authority.url.absoluteString == expected)
         #expect(authority.kind == kind)
     }
 
-    @Test("plain http is refused off loopback; a URL without tenant is refused", arguments: [
-        "http://login.microsoftonline.com/common", "https://login.microsoftonline.com", "not a url",
-        "http://127.evil.example/common", "http://127.0.0.1.evil.example/common", "http://127.0.0.999/common",
-    ])
+    @Test(
+        "plain http is refused off loopback; a URL without tenant is refused",
+        arguments: [
+            "http://login.microsoftonline.com/common", "https://login.microsoftonline.com", "not a url",
+            "http://127.evil.example/common", "http://127.0.0.1.evil.example/common", "http://127.0.0.999/common",
+        ])
     func badAuthorities(input: String) {
         #expect(throws: MSALError.self) { try Authority(input) }
     }
@@ -54,8 +71,9 @@ struct ProtocolUnitTests {
     func tenantReplacement() throws {
         let common = try Authority("https://login.microsoftonline.com/common")
         #expect(common.isMultiTenant)
-        #expect(common.replacingTenant("8b5d2f1e-4c3a-4e6f-9a1b-2c3d4e5f6a7b").url.absoluteString
-            == "https://login.microsoftonline.com/8b5d2f1e-4c3a-4e6f-9a1b-2c3d4e5f6a7b")
+        #expect(
+            common.replacingTenant("8b5d2f1e-4c3a-4e6f-9a1b-2c3d4e5f6a7b").url.absoluteString
+                == "https://login.microsoftonline.com/8b5d2f1e-4c3a-4e6f-9a1b-2c3d4e5f6a7b")
         let custom = try Authority("https://login.contoso.com/tenant", kind: .ciam)
         #expect(custom.kind == .ciam)
     }
@@ -70,17 +88,23 @@ struct ProtocolUnitTests {
         #expect(!Scopes.isSubset(["api://b7c4e1a9/User.Read"], of: ["user.read"]))
         // The cache's sets also hold the scopes as the server wrote them; any case still matches.
         let granted: Set<String> = ["user.read", "User.Read", "mail.send", "Mail.Send"]
-        for request in [["User.Read"], ["USER.READ"], ["user.read", "Mail.Send"], ["https://graph.microsoft.com/User.Read"]] {
+        for request in [
+            ["User.Read"], ["USER.READ"], ["user.read", "Mail.Send"], ["https://graph.microsoft.com/User.Read"],
+        ] {
             #expect(Scopes.isSubset(request, of: granted), "\(request)")
         }
         #expect(!Scopes.isSubset(["User.Read", "Mail.Read"], of: granted))
-        #expect(Scopes.declined(requested: ["User.Read", "Mail.Read", "offline_access"], granted: ["User.Read", "openid"]) == ["Mail.Read"])
+        #expect(
+            Scopes.declined(requested: ["User.Read", "Mail.Read", "offline_access"], granted: ["User.Read", "openid"])
+                == ["Mail.Read"])
         #expect(Scopes.declined(requested: ["https://graph.microsoft.com/User.Read"], granted: ["User.Read"]).isEmpty)
     }
 
     @Test("claims requests merge with client capabilities")
     func claimsMerge() throws {
-        let merged = try #require(try ClaimsRequest.merged(#"{"access_token":{"nbf":{"essential":true,"value":"1"}}}"#, capabilities: ["cp1"]))
+        let merged = try #require(
+            try ClaimsRequest.merged(#"{"access_token":{"nbf":{"essential":true,"value":"1"}}}"#, capabilities: ["cp1"])
+        )
         #expect(merged == #"{"access_token":{"nbf":{"essential":true,"value":"1"},"xms_cc":{"values":["cp1"]}}}"#)
         #expect(try ClaimsRequest.merged(nil, capabilities: []) == nil)
         #expect(throws: MSALError.self) { try ClaimsRequest.merged("eyJub3QiOiJqc29uIn0=", capabilities: []) }
@@ -88,8 +112,10 @@ struct ProtocolUnitTests {
 
     @Test("WWW-Authenticate claims challenges parse by name, in any order")
     func claimsChallenge() {
-        let claims = Data(#"{"access_token":{"nbf":{"essential":true, "value":"1635527790"}}}"#.utf8).base64EncodedString()
-        let header = #"Bearer realm="", claims="\#(claims)", error="insufficient_claims", authorization_uri="https://login.microsoftonline.com/common/oauth2/authorize""#
+        let claims = Data(#"{"access_token":{"nbf":{"essential":true, "value":"1635527790"}}}"#.utf8)
+            .base64EncodedString()
+        let header =
+            #"Bearer realm="", claims="\#(claims)", error="insufficient_claims", authorization_uri="https://login.microsoftonline.com/common/oauth2/authorize""#
         #expect(ClaimsChallenge(wwwAuthenticate: header)?.claims.contains("1635527790") == true)
         #expect(ClaimsChallenge(wwwAuthenticate: #"Bearer realm="", error="invalid_token""#) == nil)
     }
@@ -106,7 +132,8 @@ struct ProtocolUnitTests {
 
     @Test("timestamps beyond Int's range (found by fuzzing) are read and written back without trapping")
     func hugeTimestamps() throws {
-        let text = #"{"AccessToken": {"k": {"credential_type": "AccessToken", "secret": "s", "home_account_id": "h", "environment": "e", "#
+        let text =
+            #"{"AccessToken": {"k": {"credential_type": "AccessToken", "secret": "s", "home_account_id": "h", "environment": "e", "#
             + #""client_id": "c", "target": "t", "realm": "r", "expires_on": "1e300", "cached_at": 1e999, "extended_expires_on": -1e300}}}"#
         let contents = try UnifiedCacheFormat.decode(Data(text.utf8))
         let again = try UnifiedCacheFormat.decode(UnifiedCacheFormat.encode(contents))
@@ -116,7 +143,8 @@ struct ProtocolUnitTests {
 
     @Test("a serialized cache's buffer is kept for the next write once its Data is gone, never while it lives")
     func reusedSerializationBuffer() throws {
-        let text = #"{"AccessToken": {"k": {"credential_type": "AccessToken", "secret": "secret-one", "home_account_id": "h", "#
+        let text =
+            #"{"AccessToken": {"k": {"credential_type": "AccessToken", "secret": "secret-one", "home_account_id": "h", "#
             + #""environment": "e", "client_id": "c", "target": "t", "realm": "r", "expires_on": "2", "cached_at": "1"}}}"#
         var contents = try UnifiedCacheFormat.decode(Data(text.utf8))
         let buffers = SerializationBuffers()
@@ -150,16 +178,16 @@ struct ProtocolUnitTests {
     @Test("the unified cache round-trips MSAL Python's sample and keeps unknown data")
     func cacheFormat() throws {
         let sample = """
-        {"AccessToken":{"k":{"credential_type":"AccessToken","secret":"at","home_account_id":"u.t","environment":"login.microsoftonline.com",
-          "client_id":"c","target":"User.Read openid","realm":"t","token_type":"Bearer","cached_at":"1700000000","expires_on":1700004442,
-          "extended_expires_on":"1700004442","refresh_on":"1700002221","x_custom":{"a":1}}},
-         "RefreshToken":{"k":{"credential_type":"RefreshToken","secret":"rt","home_account_id":"u.t","environment":"login.microsoftonline.com",
-          "client_id":"c","target":"User.Read","last_modification_time":"1700000000","family_id":"1"}},
-         "IdToken":{},"Account":{"k":{"home_account_id":"u.t","environment":"login.microsoftonline.com","realm":"t","local_account_id":"u",
-          "username":"Ada@Contoso.com","authority_type":"MSSTS","account_source":"authorization_code"}},
-         "AppMetadata":{"k":{"client_id":"c","environment":"login.microsoftonline.com","family_id":"1"}},
-         "SomethingNew":{"keep":"me"}}
-        """
+            {"AccessToken":{"k":{"credential_type":"AccessToken","secret":"at","home_account_id":"u.t","environment":"login.microsoftonline.com",
+              "client_id":"c","target":"User.Read openid","realm":"t","token_type":"Bearer","cached_at":"1700000000","expires_on":1700004442,
+              "extended_expires_on":"1700004442","refresh_on":"1700002221","x_custom":{"a":1}}},
+             "RefreshToken":{"k":{"credential_type":"RefreshToken","secret":"rt","home_account_id":"u.t","environment":"login.microsoftonline.com",
+              "client_id":"c","target":"User.Read","last_modification_time":"1700000000","family_id":"1"}},
+             "IdToken":{},"Account":{"k":{"home_account_id":"u.t","environment":"login.microsoftonline.com","realm":"t","local_account_id":"u",
+              "username":"Ada@Contoso.com","authority_type":"MSSTS","account_source":"authorization_code"}},
+             "AppMetadata":{"k":{"client_id":"c","environment":"login.microsoftonline.com","family_id":"1"}},
+             "SomethingNew":{"keep":"me"}}
+            """
         let contents = try UnifiedCacheFormat.decode(Data(sample.utf8))
         #expect(contents.accessTokens.first?.expiresOn == Date(timeIntervalSince1970: 1_700_004_442))
         #expect(contents.refreshTokens.first?.familyID == "1")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MSAL
 import Testing
+
+@testable import MSAL
 
 @Suite("Secret Service persistence")
 struct SecretServiceTests {
@@ -12,7 +13,8 @@ struct SecretServiceTests {
             let signal = folder.folder.appendingPathComponent("token_cache.signal")
             let persistence = SecretServiceTokenCachePersistence(signalURL: signal, environment: keyring.environment)
             let mine = TokenCache(persistence: persistence)
-            let peer = TokenCache(persistence: SecretServiceTokenCachePersistence(signalURL: signal, environment: keyring.environment))
+            let peer = TokenCache(
+                persistence: SecretServiceTokenCachePersistence(signalURL: signal, environment: keyring.environment))
             #expect(try await mine.accounts().isEmpty, "nothing stored yet")
 
             try await mine.store(CacheFolder.artefacts("alice"), replacingRefreshToken: nil)
@@ -20,7 +22,9 @@ struct SecretServiceTests {
             try await peer.store(CacheFolder.artefacts("bob"), replacingRefreshToken: nil)
             #expect(Set(try await mine.accounts().map(\.localAccountID)) == ["alice", "bob"])
 
-            let onDisk = try folder.files().map { try String(contentsOf: folder.folder.appendingPathComponent($0), encoding: .utf8) }.joined()
+            let onDisk = try folder.files().map {
+                try String(contentsOf: folder.folder.appendingPathComponent($0), encoding: .utf8)
+            }.joined()
             #expect(!onDisk.contains("rt-alice") && !onDisk.contains("at-bob"), "no token on disk")
             let stored = try #require(try await persistence.load())
             #expect(String(decoding: stored, as: UTF8.self).contains("rt-alice"))
@@ -33,8 +37,15 @@ struct SecretServiceTests {
         defer { folder.remove() }
         let persistence = SecretServiceTokenCachePersistence(
             signalURL: folder.folder.appendingPathComponent("token_cache.signal"),
-            environment: ["PATH": "/usr/bin:/bin", "HOME": folder.folder.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(folder.folder.path)/no-bus"])
-        let error = await #expect(throws: MSALError.self) { try await TokenCache(persistence: persistence).store(CacheFolder.artefacts("a"), replacingRefreshToken: nil) }
-        #expect(error?.internalCode == .cacheUnavailable && error?.message.contains("Secret Service") == true, "\(String(describing: error))")
+            environment: [
+                "PATH": "/usr/bin:/bin", "HOME": folder.folder.path,
+                "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(folder.folder.path)/no-bus",
+            ])
+        let error = await #expect(throws: MSALError.self) {
+            try await TokenCache(persistence: persistence).store(CacheFolder.artefacts("a"), replacingRefreshToken: nil)
+        }
+        #expect(
+            error?.internalCode == .cacheUnavailable && error?.message.contains("Secret Service") == true,
+            "\(String(describing: error))")
     }
 }

@@ -18,7 +18,9 @@ struct SignInEndToEndTests {
             #expect(result.authorizationHeader == "Bearer \(result.accessToken)")
             #expect(result.expiresOn == h.clock.now().addingTimeInterval(3600))
             #expect(result.account.username == "MeganB@contoso.onmicrosoft.com")
-            #expect(result.account.homeAccountID.identifier == "55868a98-9f9a-4f0e-bed9-4405c0a6eb1f.\(h.ids.contosoTenant)")
+            #expect(
+                result.account.homeAccountID.identifier == "55868a98-9f9a-4f0e-bed9-4405c0a6eb1f.\(h.ids.contosoTenant)"
+            )
             #expect(result.account.accountClaims["name"] == "Megan Bowen")
             #expect(result.tenantProfile.tenantID == h.ids.contosoTenant)
             #expect(result.tenantProfile.isHomeTenantProfile)
@@ -39,11 +41,13 @@ struct SignInEndToEndTests {
             let app = try h.app(user: h.user(Harness.megan))
             let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
             h.clock.advance(by: 3600 - 200)
-            let refreshed = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            let refreshed = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: first.account))
             #expect(refreshed.source == .identityProvider)
             #expect(refreshed.accessToken != first.accessToken)
             #expect(try await h.tokenRequests() == ["authorization_code", "refresh_token"])
-            let hit = try await app.acquireTokenSilently(SilentParameters(scopes: ["user.read"], account: first.account))
+            let hit = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["user.read"], account: first.account))
             #expect(hit.source == .cache)
         }
     }
@@ -56,7 +60,8 @@ struct SignInEndToEndTests {
             h.clock.advance(by: 1)
             try await h.revoke("MeganB@contoso.onmicrosoft.com")
             let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+                try await app.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
             }
             #expect(error.code == .interactionRequired)
             #expect(error.oauthError == "invalid_grant")
@@ -74,17 +79,20 @@ struct SignInEndToEndTests {
             let app = try h.app(user: user)
             _ = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
             user.then(Harness.adele)
-            let adele = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"], prompt: .login))
+            let adele = try await app.acquireTokenInteractively(
+                InteractiveParameters(scopes: ["User.Read"], prompt: .login))
             #expect(adele.account.username == "AdeleV@contoso.onmicrosoft.com")
             #expect(try await app.accounts().count == 2)
 
             user.then(.pick(objectID: "55868a98-9f9a-4f0e-bed9-4405c0a6eb1f"))
-            let picked = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"], prompt: .selectAccount))
+            let picked = try await app.acquireTokenInteractively(
+                InteractiveParameters(scopes: ["User.Read"], prompt: .selectAccount))
             #expect(picked.account.username == "MeganB@contoso.onmicrosoft.com")
             #expect(user.pagesSeen.last == "picker")
 
-            let none = try await app.acquireTokenInteractively(InteractiveParameters(
-                scopes: ["User.Read"], prompt: Prompt.none, loginHint: "AdeleV@contoso.onmicrosoft.com"))
+            let none = try await app.acquireTokenInteractively(
+                InteractiveParameters(
+                    scopes: ["User.Read"], prompt: Prompt.none, loginHint: "AdeleV@contoso.onmicrosoft.com"))
             #expect(none.account.username == "AdeleV@contoso.onmicrosoft.com")
         }
     }
@@ -140,7 +148,11 @@ struct SignInEndToEndTests {
             h.clock.advance(by: 4000)
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<100 {
-                    group.addTask { try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account)).accessToken }
+                    group.addTask {
+                        try await app.acquireTokenSilently(
+                            SilentParameters(scopes: ["User.Read"], account: first.account)
+                        ).accessToken
+                    }
                 }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }

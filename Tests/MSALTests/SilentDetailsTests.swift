@@ -5,7 +5,9 @@ import Locking
 import MSAL
 import Testing
 
-@Suite("Silent details: declined scopes, proactive refresh, FOCI, throttling, transport failures, persistence, current account")
+@Suite(
+    "Silent details: declined scopes, proactive refresh, FOCI, throttling, transport failures, persistence, current account"
+)
 struct SilentDetailsTests {
     @Test("scopes the server declined: serverDeclinedScopes with the granted and declined lists")
     func declinedScopes() async throws {
@@ -32,10 +34,12 @@ struct SilentDetailsTests {
             let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
             h.clock.advance(by: 1900)
             try await h.scenario("token", "serverError", count: 2)
-            let fallback = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            let fallback = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: first.account))
             #expect(fallback.accessToken == first.accessToken)
             #expect(fallback.source == .cache)
-            let refreshed = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            let refreshed = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: first.account))
             #expect(refreshed.source == .identityProvider)
             #expect(refreshed.accessToken != first.accessToken)
         }
@@ -48,7 +52,8 @@ struct SilentDetailsTests {
             let one = try h.app(client: h.ids.familyClientOne, user: h.user(Harness.megan), cache: cache)
             let signedIn = try await one.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
             let two = try h.app(client: h.ids.familyClientTwo, cache: cache)
-            let sibling = try await two.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+            let sibling = try await two.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: signedIn.account))
             #expect(sibling.source == .identityProvider)
             #expect(try await h.tokenRequests() == ["authorization_code", "refresh_token"])
         }
@@ -61,11 +66,14 @@ struct SilentDetailsTests {
             let app = try h.app(user: h.user(Harness.megan), sleep: { d in waits.withLock { $0.append(d) } })
             let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
             _ = try await h.admin("POST", "scenarios", body: #"{"route":"token","fault":"throttle","retryAfter":"2"}"#)
-            _ = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+            _ = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
             #expect(waits.withLock { $0 } == [.seconds(2)])
-            _ = try await h.admin("POST", "scenarios", body: #"{"route":"token","fault":"throttle","retryAfter":"600"}"#)
+            _ = try await h.admin(
+                "POST", "scenarios", body: #"{"route":"token","fault":"throttle","retryAfter":"600"}"#)
             let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+                try await app.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
             }
             #expect(error.internalCode == .throttled)
             #expect(error.retryAfter == 600)
@@ -83,10 +91,12 @@ struct SilentDetailsTests {
             configuration.transport = FailingTokenTransport(inner: configuration.transport)
             let offline = try PublicClientApplication(configuration: configuration)
             let error = try await #require(throws: MSALError.self) {
-                try await offline.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+                try await offline.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
             }
             #expect(error.internalCode == .transportFailed)
-            let cached = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            let cached = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: first.account))
             #expect(cached.accessToken == first.accessToken)
         }
     }
@@ -104,7 +114,8 @@ struct SilentDetailsTests {
             let restarted = try h.app(cache: TokenCache(persistence: storage))
             let (current, _) = try await restarted.currentAccount()
             #expect(current?.identifier == first.account.identifier)
-            let silent = try await restarted.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: try #require(current)))
+            let silent = try await restarted.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: try #require(current)))
             #expect(silent.source == .cache)
         }
     }
@@ -116,7 +127,8 @@ struct SilentDetailsTests {
             let app = try h.app(user: user)
             let megan = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
             user.then(Harness.adele)
-            let adele = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"], prompt: .login))
+            let adele = try await app.acquireTokenInteractively(
+                InteractiveParameters(scopes: ["User.Read"], prompt: .login))
             var (current, previous) = try await app.currentAccount()
             #expect(current == adele.account)
             #expect(previous == megan.account)
@@ -158,7 +170,8 @@ struct AliasAndDeviceModeTests {
             configuration.authority = try Authority("http://localhost:\(h.emulator.port)/organizations")
             let viaName = try PublicClientApplication(configuration: configuration)
             #expect(try await viaName.accounts().count == 1)
-            let hit = try await viaName.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+            let hit = try await viaName.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: signedIn.account))
             #expect(hit.source == .cache)
             #expect(hit.accessToken == signedIn.accessToken)
         }
@@ -168,7 +181,8 @@ struct AliasAndDeviceModeTests {
     func deviceMode() async throws {
         try await Harness.with { h in
             var configuration = try h.app().configuration
-            #expect(try PublicClientApplication(configuration: configuration).deviceInformation().deviceMode == .private)
+            #expect(
+                try PublicClientApplication(configuration: configuration).deviceInformation().deviceMode == .private)
             configuration.deviceMode = .shared
             let shared = try PublicClientApplication(configuration: configuration).deviceInformation()
             #expect(shared.deviceMode == .shared)
@@ -181,11 +195,13 @@ struct AliasAndDeviceModeTests {
 struct FilePersistenceTests {
     @Test("the cache file is created 0600 in a 0700 folder, written atomically, and read back by a new app")
     func fileCache() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msal-cache-\(UUID().uuidString)/msal")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "msal-cache-\(UUID().uuidString)/msal")
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
         let file = folder.appendingPathComponent("token_cache.json")
         try await Harness.with { h in
-            let app = try h.app(user: h.user(Harness.megan), cache: TokenCache(persistence: FileTokenCachePersistence(url: file)))
+            let app = try h.app(
+                user: h.user(Harness.megan), cache: TokenCache(persistence: FileTokenCachePersistence(url: file)))
             let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
             let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
@@ -193,14 +209,17 @@ struct FilePersistenceTests {
             #expect((folderAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["token_cache.json"])
             let again = try h.app(cache: TokenCache(persistence: FileTokenCachePersistence(url: file)))
-            let silent = try await again.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            let silent = try await again.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: first.account))
             #expect(silent.source == .cache)
         }
     }
 
     @Test("the default path follows XDG_CACHE_HOME")
     func defaultPath() {
-        #expect(FileTokenCachePersistence.defaultURL(environment: ["XDG_CACHE_HOME": "/x/cache"]).path == "/x/cache/msal/token_cache.json")
+        #expect(
+            FileTokenCachePersistence.defaultURL(environment: ["XDG_CACHE_HOME": "/x/cache"]).path
+                == "/x/cache/msal/token_cache.json")
         #expect(FileTokenCachePersistence.defaultURL(environment: [:]).path.hasSuffix("/.cache/msal/token_cache.json"))
     }
 }

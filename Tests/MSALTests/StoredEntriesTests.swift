@@ -1,6 +1,7 @@
 import Foundation
-@testable import MSAL
 import Testing
+
+@testable import MSAL
 
 @Suite("Cache entries kept as the file's bytes until used or changed")
 struct StoredEntriesTests {
@@ -10,7 +11,9 @@ struct StoredEntriesTests {
     static func cache(_ uids: [String], renewing renewed: String? = nil) async throws -> TokenCache {
         let cache = TokenCache()
         for uid in uids { try await cache.store(CacheFolder.artefacts(uid), replacingRefreshToken: nil) }
-        if let renewed { try await cache.store(CacheArtefacts(accessToken: renewedToken(renewed)), replacingRefreshToken: nil) }
+        if let renewed {
+            try await cache.store(CacheArtefacts(accessToken: renewedToken(renewed)), replacingRefreshToken: nil)
+        }
         return cache
     }
 
@@ -20,15 +23,17 @@ struct StoredEntriesTests {
         return token
     }
 
-    @Test("a loaded file is written back byte for byte; a lookup changes nothing; a change rewrites only its own entries")
+    @Test(
+        "a loaded file is written back byte for byte; a lookup changes nothing; a change rewrites only its own entries")
     func writtenBackAsRead() async throws {
         let file = try await Self.cache(["a", "b", "c"]).serialize()
         let loaded = TokenCache()
         try await loaded.deserialize(file)
         #expect(try await loaded.serialize() == file)
 
-        let token = try await loaded.accessToken(homeAccountID: "b.\(Self.tenant)", clientID: "hammer-client", realm: Self.tenant,
-                                                 environments: Self.environments, scopes: ["user.read"])
+        let token = try await loaded.accessToken(
+            homeAccountID: "b.\(Self.tenant)", clientID: "hammer-client", realm: Self.tenant,
+            environments: Self.environments, scopes: ["user.read"])
         #expect(token?.secret == "at-b")
         #expect(try await loaded.accounts().map(\.localAccountID).sorted() == ["a", "b", "c"])
         #expect(try await loaded.serialize() == file)
@@ -37,7 +42,9 @@ struct StoredEntriesTests {
         #expect(try await loaded.serialize() == Self.cache(["a", "b", "c"], renewing: "b").serialize())
     }
 
-    @Test("another SDK's key is kept until its entry changes; entries the scan cannot take (escapes, unknown fields) are decoded at once")
+    @Test(
+        "another SDK's key is kept until its entry changes; entries the scan cannot take (escapes, unknown fields) are decoded at once"
+    )
     func otherShapes() async throws {
         let home = "a.\(Self.tenant)"
         let text = """
@@ -52,13 +59,16 @@ struct StoredEntriesTests {
             """
         let loaded = TokenCache()
         try await loaded.deserialize(Data(text.utf8))
-        let refreshTokens = try await loaded.refreshTokens(homeAccountID: home, environments: Self.environments, clientID: "hammer-client", familyID: nil)
+        let refreshTokens = try await loaded.refreshTokens(
+            homeAccountID: home, environments: Self.environments, clientID: "hammer-client", familyID: nil)
         #expect(refreshTokens.map(\.secret) == ["rt-a"])
-        let idToken = try await loaded.idToken(homeAccountID: home, clientID: "hammer-client", realm: Self.tenant, environments: Self.environments)
+        let idToken = try await loaded.idToken(
+            homeAccountID: home, clientID: "hammer-client", realm: Self.tenant, environments: Self.environments)
         #expect(idToken?.extra["key_id"] == .string("k1"))
 
         func sections() async throws -> [String: [String: [String: Any]]] {
-            try #require(JSONSerialization.jsonObject(with: try await loaded.serialize()) as? [String: [String: [String: Any]]])
+            try #require(
+                JSONSerialization.jsonObject(with: try await loaded.serialize()) as? [String: [String: [String: Any]]])
         }
         let before = try await sections()
         #expect(before["AccessToken"]?.keys.first?.contains("AccessToken-hammer-client") == true, "kept as read")
@@ -66,16 +76,24 @@ struct StoredEntriesTests {
 
         try await loaded.store(CacheArtefacts(accessToken: Self.renewedToken("a")), replacingRefreshToken: nil)
         let after = try await sections()
-        #expect(after["AccessToken"].map { Array($0.keys) } == ["\(home)-login.microsoftonline.com-accesstoken-hammer-client-\(Self.tenant)-user.read"])
+        #expect(
+            after["AccessToken"].map { Array($0.keys) } == [
+                "\(home)-login.microsoftonline.com-accesstoken-hammer-client-\(Self.tenant)-user.read"
+            ])
         #expect(after["AccessToken"]?.values.first?["secret"] as? String == "at-a-renewed")
         #expect(after["RefreshToken"]?.values.first?["secret"] as? String == "rt-a")
     }
 
-    @Test("access and ID tokens are filed by account, client and tenant whatever the order or letter case of the file's entries")
+    @Test(
+        "access and ID tokens are filed by account, client and tenant whatever the order or letter case of the file's entries"
+    )
     func tokensInAnyOrder() async throws {
         func entry(_ kind: String, _ home: String, _ realm: String) -> String {
-            let lifetime = kind == "AccessToken" ? #", "target": "User.Read", "cached_at": "1795000000", "expires_on": "1795003600""# : ""
-            return #""\#(kind)-\#(home)-\#(realm)": {"credential_type": "\#(kind)", "secret": "\#(kind)-\#(home.lowercased())", "#
+            let lifetime =
+                kind == "AccessToken"
+                ? #", "target": "User.Read", "cached_at": "1795000000", "expires_on": "1795003600""# : ""
+            return
+                #""\#(kind)-\#(home)-\#(realm)": {"credential_type": "\#(kind)", "secret": "\#(kind)-\#(home.lowercased())", "#
                 + #""home_account_id": "\#(home)", "environment": "login.microsoftonline.com", "client_id": "hammer-client", "realm": "\#(realm)"\#(lifetime)}"#
         }
         let (a, b, tenant) = ("a.\(Self.tenant)", "b.\(Self.tenant)", Self.tenant)
@@ -88,9 +106,11 @@ struct StoredEntriesTests {
         let loaded = TokenCache()
         try await loaded.deserialize(Data(text.utf8))
         for home in [a, b, "c.\(tenant)"] {
-            let accessToken = try await loaded.accessToken(homeAccountID: home, clientID: "hammer-client", realm: tenant,
-                                                           environments: Self.environments, scopes: ["user.read"])
-            let idToken = try await loaded.idToken(homeAccountID: home, clientID: "hammer-client", realm: tenant, environments: Self.environments)
+            let accessToken = try await loaded.accessToken(
+                homeAccountID: home, clientID: "hammer-client", realm: tenant,
+                environments: Self.environments, scopes: ["user.read"])
+            let idToken = try await loaded.idToken(
+                homeAccountID: home, clientID: "hammer-client", realm: tenant, environments: Self.environments)
             #expect(accessToken?.secret == "AccessToken-\(home)")
             #expect(idToken?.secret == "IdToken-\(home)")
         }
@@ -99,14 +119,18 @@ struct StoredEntriesTests {
     /// What a read found, comparable: each section's stored spans and decoded entries' keys, and what was set aside.
     static func summary(_ contents: UnifiedCacheFormat.Contents) -> [String] {
         let stored = contents.stored
-        return [stored.accessTokens, stored.refreshTokens, stored.idTokens, stored.accounts, stored.appMetadata].map { found in
-            found.map { "\($0.span.key) \($0.span.value) \($0.homeAccountID) \($0.clientID) \($0.realm)" }.joined(separator: ";")
+        return [stored.accessTokens, stored.refreshTokens, stored.idTokens, stored.accounts, stored.appMetadata].map {
+            found in
+            found.map { "\($0.span.key) \($0.span.value) \($0.homeAccountID) \($0.clientID) \($0.realm)" }.joined(
+                separator: ";")
         } + contents.accessTokens.map(UnifiedCacheFormat.key) + contents.idTokens.map(UnifiedCacheFormat.key)
             + contents.refreshTokens.map(UnifiedCacheFormat.key) + contents.accounts.map(UnifiedCacheFormat.key)
             + contents.opaqueEntries.keys.sorted() + contents.unknownSections.keys.sorted()
     }
 
-    @Test("a large indented file is read in two halves at once, as it reads in one piece; a cut the head does not confirm is not used")
+    @Test(
+        "a large indented file is read in two halves at once, as it reads in one piece; a cut the head does not confirm is not used"
+    )
     func halves() async throws {
         let cache = TokenCache()
         for index in 0..<1100 {
@@ -123,27 +147,35 @@ struct StoredEntriesTests {
             #expect(Self.summary(head) == Self.summary(whole))
             #expect(whole.stored.accessTokens.count == 1100 && whole.stored.accounts.count == 1100)
         }
-        #expect(Self.summary(try UnifiedCacheFormat.read(file)) == Self.summary(try file.withUnsafeBytes(CacheFileReading.whole)))
+        #expect(
+            Self.summary(try UnifiedCacheFormat.read(file))
+                == Self.summary(try file.withUnsafeBytes(CacheFileReading.whole)))
         let loaded = TokenCache()
         try await loaded.deserialize(file)  // large enough for the index's tables to be built on two threads
         #expect(try await loaded.accounts().count == 1100)
-        let refreshTokens = try await loaded.refreshTokens(homeAccountID: "u7.\(Self.tenant)", environments: Self.environments,
-                                                           clientID: "hammer-client", familyID: nil)
+        let refreshTokens = try await loaded.refreshTokens(
+            homeAccountID: "u7.\(Self.tenant)", environments: Self.environments,
+            clientID: "hammer-client", familyID: nil)
         #expect(refreshTokens.map(\.secret) == ["rt-u7"])
 
         // Every entry now claims to be app metadata, so the cut's guessed section is wrong wherever it falls:
         // the head stops in the real section, and the cut is not used.
         let claim = ",\n            \"credential_type\": \"AppMetadata\"\n        }"
-        let misleading = Data(String(decoding: file, as: UTF8.self).replacingOccurrences(of: "\n        }", with: claim).utf8)
+        let misleading = Data(
+            String(decoding: file, as: UTF8.self).replacingOccurrences(of: "\n        }", with: claim).utf8)
         try misleading.withUnsafeBytes { bytes in
             let wrong = try #require(CacheFileReading.Split(bytes))
             #expect(wrong.section == "AppMetadata")
             #expect(try CacheFileReading.head(bytes, stoppingAt: wrong) == nil)
         }
-        #expect(Self.summary(try UnifiedCacheFormat.read(misleading)) == Self.summary(try misleading.withUnsafeBytes(CacheFileReading.whole)))
+        #expect(
+            Self.summary(try UnifiedCacheFormat.read(misleading))
+                == Self.summary(try misleading.withUnsafeBytes(CacheFileReading.whole)))
     }
 
-    @Test("two load steps run at once give both results, and the thread never keeps the step it ran (found by msal-bench: a crash)")
+    @Test(
+        "two load steps run at once give both results, and the thread never keeps the step it ran (found by msal-bench: a crash)"
+    )
     func concurrentSteps() {
         for index in 0..<500 {
             let (first, second) = concurrently({ index * 2 }, { "\(index)" })

@@ -1,7 +1,8 @@
 import Foundation
 import IdentityEmulator
-@testable import MSAL
 import Testing
+
+@testable import MSAL
 
 /// A bad day on the network, through the real transport (async-http-client) against the emulator:
 /// each fault ends in a clear error within the transport's deadline, and the cache keeps what it had.
@@ -15,9 +16,14 @@ struct TransportFaultTests {
             configuration.transport = try DefaultHTTPTransport(timeout: .seconds(1))
             let impatient = try PublicClientApplication(configuration: configuration)
             // A delay of 3 s, or a drip of 4 bytes every 300 ms (about 6 s for the whole answer).
-            _ = try await h.admin("POST", "scenarios", body: #"{"route":"token","fault":"\#(fault)","count":2,"delayMilliseconds":\#(fault == "delay" ? 3000 : 300)}"#)
+            _ = try await h.admin(
+                "POST", "scenarios",
+                body:
+                    #"{"route":"token","fault":"\#(fault)","count":2,"delayMilliseconds":\#(fault == "delay" ? 3000 : 300)}"#
+            )
             let error = try await #require(throws: MSALError.self) {
-                try await impatient.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+                try await impatient.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
             }
             #expect(error.internalCode == .timedOut, "\(error)")
             try await Self.expectUnchanged(app, first)
@@ -32,7 +38,9 @@ struct TransportFaultTests {
         configuration.transport = try DefaultHTTPTransport(timeout: .seconds(5))
         let app = try PublicClientApplication(configuration: configuration)
         let error = try await #require(throws: MSALError.self) {
-            try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { _ in Issue.record("no device code without a server") }
+            try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { _ in
+                Issue.record("no device code without a server")
+            }
         }
         #expect(error.internalCode == .transportFailed, "\(error)")
         #expect(error.message.contains("127.0.0.1:\(port)"))
@@ -47,9 +55,12 @@ struct TransportFaultTests {
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(identifier: "GMT")
             formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-            _ = try await h.admin("POST", "scenarios", body: #"{"route":"token","fault":"throttle","retryAfter":"\#(formatter.string(from: until))"}"#)
+            _ = try await h.admin(
+                "POST", "scenarios",
+                body: #"{"route":"token","fault":"throttle","retryAfter":"\#(formatter.string(from: until))"}"#)
             let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+                try await app.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
             }
             #expect(error.internalCode == .throttled)
             #expect(error.httpStatus == 429)
@@ -63,15 +74,18 @@ struct TransportFaultTests {
         try await Harness.with { h in
             let (app, first) = try await Self.signedIn(h)
             try await h.scenario("token", "serviceUnavailable")
-            let retried = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+            let retried = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
             #expect(retried.source == .identityProvider)
             try await h.scenario("token", "serviceUnavailable", count: 2)
             let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+                try await app.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
             }
             #expect(error.code == .serverError)
             #expect(error.httpStatus == 503)
-            let cached = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account))
+            let cached = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: first.account))
             #expect(cached.accessToken == retried.accessToken)
         }
     }
@@ -82,7 +96,8 @@ struct TransportFaultTests {
             let (app, first) = try await Self.signedIn(h)
             try await h.scenario("token", "hugeBody", count: 2)
             let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+                try await app.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
             }
             #expect(error.internalCode == .invalidResponse, "\(error)")
             #expect(error.message.contains("exceeds"))
@@ -117,7 +132,9 @@ struct TransportFaultTests {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
         return Int(UInt16(bigEndian: address.sin_port))

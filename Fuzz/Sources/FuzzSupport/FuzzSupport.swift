@@ -21,6 +21,8 @@ private func callTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 
 /// Stops the process (a libFuzzer finding, with the input saved) when an invariant does not hold.
-public func invariant(_ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
+public func invariant(
+    _ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line
+) {
     if !condition { fatalError("invariant broken: \(message())", file: file, line: line) }
 }

@@ -7,6 +7,7 @@
 // byte (and the scan keeps them again).
 import Foundation
 import FuzzSupport
+
 @testable import MSAL
 
 @main
@@ -50,19 +51,23 @@ func fuzzCacheFile(_ file: Data) {
         var written = storedEntries(copied) ?? []
         for entry in storedEntries(file) ?? [] {
             guard let index = written.firstIndex(of: entry) else {
-                invariant(false, "an entry the scan kept is written back byte for byte: \(String(decoding: entry, as: UTF8.self))")
+                invariant(
+                    false,
+                    "an entry the scan kept is written back byte for byte: \(String(decoding: entry, as: UTF8.self))")
                 return
             }
             written.remove(at: index)
         }
     }
     guard let second = try? UnifiedCacheFormat.encode(reread),
-          let third = try? UnifiedCacheFormat.encode(UnifiedCacheFormat.decode(second))
+        let third = try? UnifiedCacheFormat.encode(UnifiedCacheFormat.decode(second))
     else {
         invariant(false, "a cache that was written and read can be written and read again")
         return
     }
-    invariant(third == second, """
+    invariant(
+        third == second,
+        """
         writing does not settle: the third write differs from the second:
         \(String(decoding: second, as: UTF8.self))
         ---
@@ -74,8 +79,11 @@ func fuzzCacheFile(_ file: Data) {
 func storedEntries(_ data: Data) -> [[UInt8]]? {
     guard let contents = try? UnifiedCacheFormat.read(data) else { return nil }
     let stored = contents.stored
-    let found: [StoredEntryScanner.Found] = stored.accessTokens + stored.refreshTokens + stored.idTokens + stored.accounts + stored.appMetadata
+    let found: [StoredEntryScanner.Found] =
+        stored.accessTokens + stored.refreshTokens + stored.idTokens + stored.accounts + stored.appMetadata
     return data.withUnsafeBytes { bytes in
-        found.map { (entry: StoredEntryScanner.Found) -> [UInt8] in Array(bytes[entry.span.key]) + [0] + Array(bytes[entry.span.value]) }
+        found.map { (entry: StoredEntryScanner.Found) -> [UInt8] in
+            Array(bytes[entry.span.key]) + [0] + Array(bytes[entry.span.value])
+        }
     }
 }

@@ -5,6 +5,7 @@
 // and joined with dots, so mutations reach the JSON and claim handling instead of dying in base64.
 import Foundation
 import FuzzSupport
+
 @testable import MSAL
 
 @main
@@ -15,9 +16,11 @@ enum FuzzJWT {
 func fuzzJWT(_ input: Data) {
     guard let mode = input.first else { return }
     let rest = input.dropFirst()
-    let token = mode & 1 == 0
+    let token =
+        mode & 1 == 0
         ? String(decoding: rest, as: UTF8.self)
-        : rest.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false).map { Base64URL.encode($0) }.joined(separator: ".")
+        : rest.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false).map { Base64URL.encode($0) }
+            .joined(separator: ".")
     guard let jwt = try? JWT(token) else { return }
 
     let parts = token.split(separator: ".", omittingEmptySubsequences: false)
@@ -39,7 +42,9 @@ func fuzzJWT(_ input: Data) {
         _ = jwt.int(name)
     }
     let audiences = jwt.audiences
-    if let single = jwt.claims["aud"] as? String { invariant(audiences == [single], "a string aud is the only audience") }
+    if let single = jwt.claims["aud"] as? String {
+        invariant(audiences == [single], "a string aud is the only audience")
+    }
     _ = jwt.header["alg"] as? String
     _ = jwt.header["kid"] as? String
 }

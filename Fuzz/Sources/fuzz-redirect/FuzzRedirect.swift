@@ -6,6 +6,7 @@
 // the body.
 import Foundation
 import FuzzSupport
+
 @testable import MSAL
 
 @main

@@ -3,6 +3,7 @@
 // authorization answer (`DeviceCodeInfo(json:)`), for any body (JSON, HTML, truncated, binary).
 import Foundation
 import FuzzSupport
+
 @testable import MSAL
 
 @main

@@ -20,14 +20,21 @@ extension Directory {
     /// tenant, their users, the demo public clients, API 1, API 2, Graph, a daemon and a FOCI pair.
     public static var demo: Directory {
         let ids = DemoIDs.self
-        let loopback = ["http://localhost", "http://127.0.0.1", "https://login.microsoftonline.com/common/oauth2/nativeclient"]
+        let loopback = [
+            "http://localhost", "http://127.0.0.1", "https://login.microsoftonline.com/common/oauth2/nativeclient",
+        ]
         let api1 = "api://\(ids.api1)"
         let api2 = "api://\(ids.api2)"
         return Directory(
             tenants: [
-                Tenant(id: ids.contosoTenant, domain: "contoso.onmicrosoft.com", displayName: "Contoso", kind: .workforce),
-                Tenant(id: ids.fabrikamTenant, domain: "fabrikam.onmicrosoft.com", displayName: "Fabrikam", kind: .workforce),
-                Tenant(id: ids.externalTenant, domain: "contosocustomers.onmicrosoft.com", displayName: "Contoso Customers", kind: .external),
+                Tenant(
+                    id: ids.contosoTenant, domain: "contoso.onmicrosoft.com", displayName: "Contoso", kind: .workforce),
+                Tenant(
+                    id: ids.fabrikamTenant, domain: "fabrikam.onmicrosoft.com", displayName: "Fabrikam",
+                    kind: .workforce),
+                Tenant(
+                    id: ids.externalTenant, domain: "contosocustomers.onmicrosoft.com",
+                    displayName: "Contoso Customers", kind: .external),
             ],
             users: [
                 User(
@@ -60,26 +67,32 @@ extension Directory {
             ],
             applications: [
                 Application(
-                    clientId: ids.publicClient, displayName: "msal-demo", tenant: ids.contosoTenant, kind: .publicClient,
+                    clientId: ids.publicClient, displayName: "msal-demo", tenant: ids.contosoTenant,
+                    kind: .publicClient,
                     redirectUris: loopback, adminConsentedScopes: ["User.Read"]),
                 Application(
                     clientId: ids.externalPublicClient, displayName: "msal-demo-external", tenant: ids.externalTenant,
                     kind: .publicClient, redirectUris: loopback,
-                    adminConsentedScopes: ["User.Read", "\(api1)/ToDoList.Read", "\(api1)/ToDoList.ReadWrite",
-                                           "\(api2)/ToDoList.Read", "\(api2)/ToDoList.ReadWrite"]),
+                    adminConsentedScopes: [
+                        "User.Read", "\(api1)/ToDoList.Read", "\(api1)/ToDoList.ReadWrite",
+                        "\(api2)/ToDoList.Read", "\(api2)/ToDoList.ReadWrite",
+                    ]),
                 Application(
                     clientId: ids.api1, displayName: "ToDoList API 1", tenant: ids.externalTenant, kind: .api,
-                    identifierUri: api1, scopes: ["ToDoList.Read", "ToDoList.ReadWrite"], appRoles: ["ToDoList.Read.All"]),
+                    identifierUri: api1, scopes: ["ToDoList.Read", "ToDoList.ReadWrite"],
+                    appRoles: ["ToDoList.Read.All"]),
                 Application(
                     clientId: ids.api2, displayName: "ToDoList API 2", tenant: ids.externalTenant, kind: .api,
-                    identifierUri: api2, scopes: ["ToDoList.Read", "ToDoList.ReadWrite"], appRoles: ["ToDoList.Read.All"]),
+                    identifierUri: api2, scopes: ["ToDoList.Read", "ToDoList.ReadWrite"],
+                    appRoles: ["ToDoList.Read.All"]),
                 Application(
                     clientId: ids.graph, displayName: "Microsoft Graph", tenant: ids.contosoTenant, kind: .api,
                     identifierUri: "https://graph.microsoft.com",
                     scopes: ["User.Read", "User.ReadBasic.All", "Mail.Read", "Files.Read"], appRoles: ["User.Read.All"]),
                 Application(
                     clientId: ids.confidentialClient, displayName: "msal-demo-daemon", tenant: ids.contosoTenant,
-                    kind: .confidentialClient, redirectUris: ["http://localhost/callback"], secret: ids.confidentialSecret),
+                    kind: .confidentialClient, redirectUris: ["http://localhost/callback"],
+                    secret: ids.confidentialSecret),
                 Application(
                     clientId: ids.familyClientOne, displayName: "Family App One", tenant: ids.contosoTenant,
                     kind: .publicClient, redirectUris: loopback, familyId: "1", adminConsentedScopes: ["User.Read"]),

@@ -38,14 +38,16 @@ struct DirectoryIndex: Sendable {
             tenants[t.domain.lowercased()] = t
         }
         tenantsByKey = tenants
-        usersByName = Dictionary(directory.users.map { ($0.userPrincipalName.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        usersByName = Dictionary(
+            directory.users.map { ($0.userPrincipalName.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         var byID: [String: User] = [:]
         for u in directory.users {
             byID[u.id.lowercased()] = u
             for g in u.guestOf { byID[g.objectId.lowercased()] = u }
         }
         usersByID = byID
-        appsByID = Dictionary(directory.applications.map { ($0.clientId.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        appsByID = Dictionary(
+            directory.applications.map { ($0.clientId.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         var apis: [String: Application] = [:]
         for app in directory.applications where app.kind == .api {
             apis[app.clientId.lowercased()] = app

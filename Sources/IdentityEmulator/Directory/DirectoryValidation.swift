@@ -55,7 +55,9 @@ extension Directory {
             for (j, attribute) in (tenant.nativeAuth?.signUpAttributes ?? []).enumerated() {
                 let field = "tenants[\(i)].nativeAuth.signUpAttributes[\(j)]"
                 guard SignUpAttribute.supportedNames.contains(attribute.name) else {
-                    throw fail(field + ".name", "must be one of \(SignUpAttribute.supportedNames.sorted().joined(separator: ", "))")
+                    throw fail(
+                        field + ".name",
+                        "must be one of \(SignUpAttribute.supportedNames.sorted().joined(separator: ", "))")
                 }
                 if let regex = attribute.regex, (try? NSRegularExpression(pattern: regex)) == nil {
                     throw fail(field + ".regex", "is not a valid regular expression")
@@ -105,7 +107,11 @@ extension DirectoryConfigurationError {
             let keys = context.codingPath + (key.map { [$0] } ?? [])
             var out = ""
             for key in keys {
-                if let index = key.intValue { out += "[\(index)]" } else { out += (out.isEmpty ? "" : ".") + key.stringValue }
+                if let index = key.intValue {
+                    out += "[\(index)]"
+                } else {
+                    out += (out.isEmpty ? "" : ".") + key.stringValue
+                }
             }
             return out.isEmpty ? "$" : out
         }

@@ -20,9 +20,11 @@ public struct NativeAuthSettings: Codable, Sendable {
     /// How long a continuation token is valid, in seconds.
     public var continuationTokenLifetime: Int
 
-    public init(signUpMethod: SignUpMethod = .emailPassword, signUpAttributes: [SignUpAttribute] = [],
-                passwordPolicy: PasswordPolicy = PasswordPolicy(), codeLifetime: Int = 600,
-                continuationTokenLifetime: Int = 900) {
+    public init(
+        signUpMethod: SignUpMethod = .emailPassword, signUpAttributes: [SignUpAttribute] = [],
+        passwordPolicy: PasswordPolicy = PasswordPolicy(), codeLifetime: Int = 600,
+        continuationTokenLifetime: Int = 900
+    ) {
         self.signUpMethod = signUpMethod
         self.signUpAttributes = signUpAttributes
         self.passwordPolicy = passwordPolicy
@@ -47,7 +49,8 @@ public struct NativeAuthSettings: Codable, Sendable {
         signUpAttributes = try c.decodeIfPresent([SignUpAttribute].self, forKey: .signUpAttributes) ?? []
         passwordPolicy = try c.decodeIfPresent(PasswordPolicy.self, forKey: .passwordPolicy) ?? defaults.passwordPolicy
         codeLifetime = try c.decodeIfPresent(Int.self, forKey: .codeLifetime) ?? defaults.codeLifetime
-        continuationTokenLifetime = try c.decodeIfPresent(Int.self, forKey: .continuationTokenLifetime)
+        continuationTokenLifetime =
+            try c.decodeIfPresent(Int.self, forKey: .continuationTokenLifetime)
             ?? defaults.continuationTokenLifetime
     }
 }
@@ -55,7 +58,9 @@ public struct NativeAuthSettings: Codable, Sendable {
 /// A user attribute collected at sign-up. `name` is a user property the emulator stores
 /// (``SignUpAttribute/supportedNames``).
 public struct SignUpAttribute: Codable, Sendable {
-    public static let supportedNames: Set<String> = ["displayName", "givenName", "surname", "country", "city", "jobTitle"]
+    public static let supportedNames: Set<String> = [
+        "displayName", "givenName", "surname", "country", "city", "jobTitle",
+    ]
 
     public var name: String
     /// `string` (the only type the emulator collects).
@@ -99,8 +104,10 @@ public struct PasswordPolicy: Codable, Sendable {
     /// Refused outright, compared case-insensitively.
     public var banned: [String]
 
-    public init(minimumLength: Int = 8, maximumLength: Int = 256, requiredCharacterClasses: Int = 3,
-                banned: [String] = ["Password1!", "P@ssw0rd", "Passw0rd!", "Welcome1!", "Qwerty123!"]) {
+    public init(
+        minimumLength: Int = 8, maximumLength: Int = 256, requiredCharacterClasses: Int = 3,
+        banned: [String] = ["Password1!", "P@ssw0rd", "Passw0rd!", "Welcome1!", "Qwerty123!"]
+    ) {
         self.minimumLength = minimumLength
         self.maximumLength = maximumLength
         self.requiredCharacterClasses = requiredCharacterClasses
@@ -114,7 +121,8 @@ public struct PasswordPolicy: Codable, Sendable {
         let defaults = PasswordPolicy()
         minimumLength = try c.decodeIfPresent(Int.self, forKey: .minimumLength) ?? defaults.minimumLength
         maximumLength = try c.decodeIfPresent(Int.self, forKey: .maximumLength) ?? defaults.maximumLength
-        requiredCharacterClasses = try c.decodeIfPresent(Int.self, forKey: .requiredCharacterClasses)
+        requiredCharacterClasses =
+            try c.decodeIfPresent(Int.self, forKey: .requiredCharacterClasses)
             ?? defaults.requiredCharacterClasses
         banned = try c.decodeIfPresent([String].self, forKey: .banned) ?? defaults.banned
     }
@@ -127,7 +135,9 @@ public struct PasswordPolicy: Codable, Sendable {
     func problem(with password: String, username: String, current: String?) -> String? {
         if password.count < minimumLength { return "password_too_short" }
         if password.count > maximumLength { return "password_too_long" }
-        if password.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "password_is_invalid" }
+        if password.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "password_is_invalid"
+        }
         if password == current { return "password_recently_used" }
         if banned.contains(where: { $0.caseInsensitiveCompare(password) == .orderedSame }) { return "password_banned" }
         let local = username.split(separator: "@").first.map(String.init) ?? username

@@ -33,13 +33,13 @@ enum JWT {
     static func verify(_ token: String, with key: SigningKey) throws -> JSONValue {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let headerData = Base64URL.decode(parts[0]), let header = try? JSONValue.parse(headerData),
-              let payloadData = Base64URL.decode(parts[1]), let payload = try? JSONValue.parse(payloadData),
-              case .object = payload
+            let headerData = Base64URL.decode(parts[0]), let header = try? JSONValue.parse(headerData),
+            let payloadData = Base64URL.decode(parts[1]), let payload = try? JSONValue.parse(payloadData),
+            case .object = payload
         else { throw Rejection.malformed }
         guard header["alg"]?.stringValue == "RS256", header["kid"]?.stringValue == key.kid,
-              let signature = Base64URL.decode(parts[2]),
-              key.verify(signature, over: Array("\(parts[0]).\(parts[1])".utf8))
+            let signature = Base64URL.decode(parts[2]),
+            key.verify(signature, over: Array("\(parts[0]).\(parts[1])".utf8))
         else { throw Rejection.badSignature }
         return payload
     }

@@ -18,8 +18,10 @@ public enum SigningBenchmark {
                     var count = 0
                     while clock.now < deadline {
                         let payload = JSONValue.object([
-                            ("aud", .string("00000003-0000-0000-c000-000000000000")), ("iat", .int(1_795_000_000 + count)),
-                            ("oid", .string("55868a98-9f9a-4f0e-bed9-4405c0a6eb1f")), ("scp", .string("User.Read openid profile email")),
+                            ("aud", .string("00000003-0000-0000-c000-000000000000")),
+                            ("iat", .int(1_795_000_000 + count)),
+                            ("oid", .string("55868a98-9f9a-4f0e-bed9-4405c0a6eb1f")),
+                            ("scp", .string("User.Read openid profile email")),
                             ("uti", .string("worker-\(worker)-\(count)")), ("ver", .string("1.0")),
                         ])
                         _ = try JWT.sign(payload, with: key)

@@ -20,7 +20,7 @@ struct NativeAuthSupport: Sendable {
         guard case .tenant(let tenant)? = index.selector(segment) else { throw .tenantNotFoundAtToken(segment) }
         guard let clientID = form.nonEmpty("client_id") else { throw .missingParameter("client_id") }
         guard let client = index.application(clientID: clientID), client.kind == .publicClient,
-              client.tenant.lowercased() == tenant.id.lowercased()
+            client.tenant.lowercased() == tenant.id.lowercased()
         else { throw .unknownClient(clientID, tenant: segment) }
         guard let settings = tenant.nativeAuthSettings else { throw .nativeAuthNotEnabled }
         return Caller(tenant: tenant, settings: settings, client: client)
@@ -37,7 +37,7 @@ struct NativeAuthSupport: Sendable {
     /// The username, which must look like an email address.
     func username(_ form: FormBody) throws(EntraError) -> String {
         guard let name = form.nonEmpty("username")?.trimmingCharacters(in: .whitespaces), name.contains("@"),
-              !name.hasPrefix("@"), !name.hasSuffix("@")
+            !name.hasPrefix("@"), !name.hasSuffix("@")
         else { throw .invalidUsername }
         return name
     }
@@ -45,15 +45,19 @@ struct NativeAuthSupport: Sendable {
     /// Takes the flow behind the request's `continuation_token`; the token is spent.
     ///
     /// - Throws: `invalid_request` (55000) for an unknown, used or foreign token; `expired_token` when it expired.
-    func take(_ form: FormBody, kind: NativeFlow.Kind, caller: Caller) async throws(EntraError) -> (token: String, flow: NativeFlow) {
+    func take(_ form: FormBody, kind: NativeFlow.Kind, caller: Caller) async throws(EntraError) -> (
+        token: String, flow: NativeFlow
+    ) {
         try await take(form, kinds: [kind], caller: caller)
     }
 
-    func take(_ form: FormBody, kinds: Set<NativeFlow.Kind>, caller: Caller) async throws(EntraError) -> (token: String, flow: NativeFlow) {
+    func take(_ form: FormBody, kinds: Set<NativeFlow.Kind>, caller: Caller) async throws(EntraError) -> (
+        token: String, flow: NativeFlow
+    ) {
         guard let token = form.nonEmpty("continuation_token") else { throw .missingParameter("continuation_token") }
         guard let flow = await core.state.takeContinuation(token), kinds.contains(flow.kind),
-              flow.clientID.lowercased() == caller.client.clientId.lowercased(),
-              flow.tenantID.lowercased() == caller.tenant.id.lowercased()
+            flow.clientID.lowercased() == caller.client.clientId.lowercased(),
+            flow.tenantID.lowercased() == caller.tenant.id.lowercased()
         else { throw .invalidContinuationToken }
         guard flow.expiresAt > core.state.now else { throw .expiredContinuationToken }
         return (token, flow)
@@ -71,20 +75,24 @@ struct NativeAuthSupport: Sendable {
         var flow = flow
         let now = core.state.now
         let code = String(format: "%08d", core.state.randomInt(in: 0...99_999_999))
-        flow.code = NativeFlow.Code(value: code, expiresAt: now.addingTimeInterval(TimeInterval(caller.settings.codeLifetime)))
+        flow.code = NativeFlow.Code(
+            value: code, expiresAt: now.addingTimeInterval(TimeInterval(caller.settings.codeLifetime)))
         flow.stage = .codeSent
-        let subject = switch flow.kind {
-        case .signIn: "Your sign-in code"
-        case .signUp: "Your account verification code"
-        case .resetPassword: "Your password reset code"
-        }
+        let subject =
+            switch flow.kind {
+            case .signIn: "Your sign-in code"
+            case .signUp: "Your account verification code"
+            case .resetPassword: "Your password reset code"
+            }
         await core.state.send(OutboxMessage(to: flow.username, subject: subject, code: code, sentAt: now))
         let token = await issue(flow, caller: caller)
-        return answer([
-            ("continuation_token", .string(token)), ("challenge_type", .string("oob")), ("binding_method", .string("prompt")),
-            ("challenge_target_label", .string(Self.mask(flow.username))), ("challenge_channel", .string("email")),
-            ("code_length", .int(8)), ("interval", .int(300)),
-        ], request: request)
+        return answer(
+            [
+                ("continuation_token", .string(token)), ("challenge_type", .string("oob")),
+                ("binding_method", .string("prompt")),
+                ("challenge_target_label", .string(Self.mask(flow.username))), ("challenge_channel", .string("email")),
+                ("code_length", .int(8)), ("interval", .int(300)),
+            ], request: request)
     }
 
     /// The answer telling the client to fall back to the browser.
@@ -120,8 +128,10 @@ struct NativeAuthSupport: Sendable {
 
 extension NativeAuthSupport {
     /// Registers a `POST` route whose handler throws ``EntraError`` answers.
-    func post(_ path: RouterPath, on router: Router<EmulatorRequestContext>,
-              _ handler: @escaping @Sendable (Request, Caller, FormBody) async throws(EntraError) -> Response) {
+    func post(
+        _ path: RouterPath, on router: Router<EmulatorRequestContext>,
+        _ handler: @escaping @Sendable (Request, Caller, FormBody) async throws(EntraError) -> Response
+    ) {
         router.post(path) { request, context in
             let form = try await HTTPExchange.form(request, context: context)
             do throws(EntraError) {

@@ -47,8 +47,10 @@ struct NativeFlow: Sendable {
     var emailVerified: Bool
     var expiresAt: Date
 
-    init(kind: Kind, clientID: String, tenantID: String, username: String, challengeTypes: Set<String>,
-         stage: Stage = .started, password: String? = nil, attributes: [String: String] = [:], expiresAt: Date) {
+    init(
+        kind: Kind, clientID: String, tenantID: String, username: String, challengeTypes: Set<String>,
+        stage: Stage = .started, password: String? = nil, attributes: [String: String] = [:], expiresAt: Date
+    ) {
         self.kind = kind
         self.clientID = clientID
         self.tenantID = tenantID

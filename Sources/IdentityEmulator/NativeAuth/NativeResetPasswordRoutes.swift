@@ -15,27 +15,38 @@ struct NativeResetPasswordRoutes: Sendable {
         support.post(":tenant/resetpassword/v1.0/poll_completion", on: router, poll)
     }
 
-    private func start(_ request: Request, _ caller: NativeAuthSupport.Caller, _ form: FormBody) async throws(EntraError) -> Response {
+    private func start(_ request: Request, _ caller: NativeAuthSupport.Caller, _ form: FormBody)
+        async throws(EntraError) -> Response
+    {
         let types = try support.challengeTypes(form)
         let username = try support.username(form)
-        guard let user = support.core.state.index.user(named: username), user.tenant.lowercased() == caller.tenant.id.lowercased() else {
+        guard let user = support.core.state.index.user(named: username),
+            user.tenant.lowercased() == caller.tenant.id.lowercased()
+        else {
             throw .nativeUserNotFound
         }
         guard user.password != nil else { throw .userHasNoPassword }
-        guard types.contains("oob") else { return support.redirect("Password reset needs the oob challenge type.", request: request) }
-        let flow = NativeFlow(kind: .resetPassword, clientID: caller.client.clientId, tenantID: caller.tenant.id,
-                              username: user.userPrincipalName, challengeTypes: types, expiresAt: support.core.state.now)
+        guard types.contains("oob") else {
+            return support.redirect("Password reset needs the oob challenge type.", request: request)
+        }
+        let flow = NativeFlow(
+            kind: .resetPassword, clientID: caller.client.clientId, tenantID: caller.tenant.id,
+            username: user.userPrincipalName, challengeTypes: types, expiresAt: support.core.state.now)
         let token = await support.issue(flow, caller: caller)
         return support.answer([("continuation_token", .string(token))], request: request)
     }
 
-    private func challenge(_ request: Request, _ caller: NativeAuthSupport.Caller, _ form: FormBody) async throws(EntraError) -> Response {
+    private func challenge(_ request: Request, _ caller: NativeAuthSupport.Caller, _ form: FormBody)
+        async throws(EntraError) -> Response
+    {
         let (_, flow) = try await support.take(form, kind: .resetPassword, caller: caller)
         guard flow.stage == .started || flow.stage == .codeSent else { throw .invalidContinuationToken }
         return await support.sendCode(flow, caller: caller, request: request)
     }
 
-    private func `continue`(_ request: Request, _ caller: NativeAuthSupport.Caller, _ form: FormBody) async throws(EntraError) -> Response {
+    private func `continue`(_ request: Request, _ caller: NativeAuthSupport.Caller, _ form: FormBody)
+        async throws(EntraError) -> Response
+    {
         let (token, flow) = try await support.take(form, kind: .resetPassword, caller: caller)
         guard form.nonEmpty("grant_type") == "oob", flow.stage == .codeSent else { throw .invalidContinuationToken }
         do throws(EntraError) {
@@ -48,11 +59,14 @@ struct NativeResetPasswordRoutes: Sendable {
         next.stage = .verified
         next.code = nil
         let issued = await support.issue(next, caller: caller)
-        return support.answer([("continuation_token", .string(issued)), ("expires_in", .int(caller.settings.continuationTokenLifetime))],
-                              request: request)
+        return support.answer(
+            [("continuation_token", .string(issued)), ("expires_in", .int(caller.settings.continuationTokenLifetime))],
+            request: request)
     }
 
-    private func submit(_ request: Request, _ caller: NativeAuthSupport.Caller, _ form: FormBody) async throws(EntraError) -> Response {
+    private func submit(_ request: Request, _ caller: NativeAuthSupport.Caller, _ form: FormBody)
+        async throws(EntraError) -> Response
+    {
         let (token, flow) = try await support.take(form, kind: .resetPassword, caller: caller)
         guard flow.stage == .verified else { throw .invalidContinuationToken }
         guard let password = form.nonEmpty("new_password") else {
@@ -60,7 +74,9 @@ struct NativeResetPasswordRoutes: Sendable {
             throw .missingParameter("new_password")
         }
         guard let user = support.core.state.index.user(named: flow.username) else { throw .nativeUserNotFound }
-        if let problem = caller.settings.passwordPolicy.problem(with: password, username: flow.username, current: user.password) {
+        if let problem = caller.settings.passwordPolicy.problem(
+            with: password, username: flow.username, current: user.password)
+        {
             await support.core.state.restoreContinuation(token, flow)
             throw .refusedPassword(problem)
         }
@@ -73,21 +89,25 @@ struct NativeResetPasswordRoutes: Sendable {
 
     /// `in_progress` answers keep the same continuation token (clients poll with it); `succeeded` gives
     /// the token that signs the user in.
-    private func poll(_ request: Request, _ caller: NativeAuthSupport.Caller, _ form: FormBody) async throws(EntraError) -> Response {
+    private func poll(_ request: Request, _ caller: NativeAuthSupport.Caller, _ form: FormBody) async throws(EntraError)
+        -> Response
+    {
         let (token, flow) = try await support.take(form, kind: .resetPassword, caller: caller)
         guard case .resetting(let pollsLeft) = flow.stage else { throw .invalidContinuationToken }
         var next = flow
         if pollsLeft > 0 {
             next.stage = .resetting(pollsLeft: pollsLeft - 1)
             await support.core.state.restoreContinuation(token, next)
-            return support.answer([("status", .string("in_progress")), ("continuation_token", .string(token))], request: request)
+            return support.answer(
+                [("status", .string("in_progress")), ("continuation_token", .string(token))], request: request)
         }
         guard let user = support.core.state.index.user(named: flow.username) else { throw .nativeUserNotFound }
         next.stage = .completed(userID: user.id)
         let issued = await support.issue(next, caller: caller)
-        return support.answer([
-            ("status", .string("succeeded")), ("continuation_token", .string(issued)),
-            ("expires_in", .int(caller.settings.continuationTokenLifetime)),
-        ], request: request)
+        return support.answer(
+            [
+                ("status", .string("succeeded")), ("continuation_token", .string(issued)),
+                ("expires_in", .int(caller.settings.continuationTokenLifetime)),
+            ], request: request)
     }
 }

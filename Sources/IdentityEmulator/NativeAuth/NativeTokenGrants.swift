@@ -19,11 +19,14 @@ struct NativeTokenGrants: Sendable {
     func token(_ c: GrantContext, grantType: String) async throws(EntraError) -> Response {
         let caller = try support.caller(segment: c.segment, form: c.form)
         // Scopes first: a typo there must not spend a correct sign-in's continuation token.
-        let scopes = try ScopeSet(parsing: c.form.nonEmpty("scope") ?? "openid offline_access profile", index: support.core.state.index)
+        let scopes = try ScopeSet(
+            parsing: c.form.nonEmpty("scope") ?? "openid offline_access profile", index: support.core.state.index)
         let kinds: Set<NativeFlow.Kind> = grantType == "continuation_token" ? [.signUp, .resetPassword] : [.signIn]
         let (token, flow) = try await support.take(c.form, kinds: kinds, caller: caller)
         let index = support.core.state.index
-        guard let user = index.user(named: flow.username), let membership = index.membership(of: user, tenantID: caller.tenant.id) else {
+        guard let user = index.user(named: flow.username),
+            let membership = index.membership(of: user, tenantID: caller.tenant.id)
+        else {
             throw .nativeUserNotFound
         }
         do throws(EntraError) {
@@ -36,7 +39,9 @@ struct NativeTokenGrants: Sendable {
                 try support.verify(code: c.form.nonEmpty("oob"), flow: flow)
             case ("continuation_token", .completed(let userID)):
                 guard userID.lowercased() == user.id.lowercased(),
-                      c.form.nonEmpty("username").map({ $0.caseInsensitiveCompare(user.userPrincipalName) == .orderedSame }) ?? true
+                    c.form.nonEmpty("username").map({
+                        $0.caseInsensitiveCompare(user.userPrincipalName) == .orderedSame
+                    }) ?? true
                 else { throw .invalidContinuationToken }
             default:
                 throw .invalidContinuationToken

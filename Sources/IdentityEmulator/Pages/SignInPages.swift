@@ -3,104 +3,122 @@
 /// Every form posts to `/{tenant}/login` with a `flow` id and an `action`, so a person, headless
 /// Chromium and a scripted HTTP client can all drive them.
 enum SignInPages {
-    static func signIn(action: String, flow: String, appName: String, username: String?, error: String?,
-                       canSignUp: Bool) -> String {
-        HTML.page(title: "Sign in to your account", body: """
-            <h1>Sign in</h1>
-            <p>to continue to <b>\(HTML.escape(appName))</b></p>
-            \(error.map { "<p class=\"error\" id=\"error\">\(HTML.escape($0))</p>" } ?? "")
-            <form method="post" action="\(HTML.escape(action))">
-            \(HTML.hidden("flow", flow))
-            <label for="username">Email, phone, or Skype</label>
-            <input type="email" id="username" name="username" autocomplete="username" value="\(HTML.escape(username ?? ""))">
-            <label for="password">Password</label>
-            <input type="password" id="password" name="password" autocomplete="current-password">
-            <button class="primary" type="submit" name="action" value="signin" id="signin">Sign in</button>
-            <button type="submit" name="action" value="cancel" id="cancel">Cancel</button>
-            </form>
-            \(canSignUp ? "<form method=\"post\" action=\"\(HTML.escape(action))\">\(HTML.hidden("flow", flow))<button type=\"submit\" name=\"action\" value=\"signup\" id=\"signup\">No account? Create one</button></form>" : "")
-            """)
+    static func signIn(
+        action: String, flow: String, appName: String, username: String?, error: String?,
+        canSignUp: Bool
+    ) -> String {
+        HTML.page(
+            title: "Sign in to your account",
+            body: """
+                <h1>Sign in</h1>
+                <p>to continue to <b>\(HTML.escape(appName))</b></p>
+                \(error.map { "<p class=\"error\" id=\"error\">\(HTML.escape($0))</p>" } ?? "")
+                <form method="post" action="\(HTML.escape(action))">
+                \(HTML.hidden("flow", flow))
+                <label for="username">Email, phone, or Skype</label>
+                <input type="email" id="username" name="username" autocomplete="username" value="\(HTML.escape(username ?? ""))">
+                <label for="password">Password</label>
+                <input type="password" id="password" name="password" autocomplete="current-password">
+                <button class="primary" type="submit" name="action" value="signin" id="signin">Sign in</button>
+                <button type="submit" name="action" value="cancel" id="cancel">Cancel</button>
+                </form>
+                \(canSignUp ? "<form method=\"post\" action=\"\(HTML.escape(action))\">\(HTML.hidden("flow", flow))<button type=\"submit\" name=\"action\" value=\"signup\" id=\"signup\">No account? Create one</button></form>" : "")
+                """)
     }
 
-    static func accountPicker(action: String, flow: String, appName: String, accounts: [(id: String, name: String, upn: String)]) -> String {
+    static func accountPicker(
+        action: String, flow: String, appName: String, accounts: [(id: String, name: String, upn: String)]
+    ) -> String {
         let buttons = accounts.map { account in
             "<button type=\"submit\" name=\"account\" value=\"\(HTML.escape(account.id))\" class=\"account\">\(HTML.escape(account.name)) &lt;\(HTML.escape(account.upn))&gt;</button><br>"
         }.joined(separator: "\n")
-        return HTML.page(title: "Pick an account", body: """
-            <h1>Pick an account</h1>
-            <p>to continue to <b>\(HTML.escape(appName))</b></p>
-            <form method="post" action="\(HTML.escape(action))">
-            \(HTML.hidden("flow", flow))\(HTML.hidden("action", "pick"))
-            \(buttons)
-            </form>
-            <form method="post" action="\(HTML.escape(action))">
-            \(HTML.hidden("flow", flow))
-            <button type="submit" name="action" value="other" id="other">Use another account</button>
-            <button type="submit" name="action" value="cancel" id="cancel">Cancel</button>
-            </form>
-            """)
+        return HTML.page(
+            title: "Pick an account",
+            body: """
+                <h1>Pick an account</h1>
+                <p>to continue to <b>\(HTML.escape(appName))</b></p>
+                <form method="post" action="\(HTML.escape(action))">
+                \(HTML.hidden("flow", flow))\(HTML.hidden("action", "pick"))
+                \(buttons)
+                </form>
+                <form method="post" action="\(HTML.escape(action))">
+                \(HTML.hidden("flow", flow))
+                <button type="submit" name="action" value="other" id="other">Use another account</button>
+                <button type="submit" name="action" value="cancel" id="cancel">Cancel</button>
+                </form>
+                """)
     }
 
     static func consent(action: String, flow: String, appName: String, user: String, scopes: [String]) -> String {
-        HTML.page(title: "Permissions requested", body: """
-            <h1>Permissions requested</h1>
-            <p><b>\(HTML.escape(appName))</b> would like to, for \(HTML.escape(user)):</p>
-            <ul>\(scopes.map { "<li class=\"scope\">\(HTML.escape($0))</li>" }.joined())</ul>
-            <form method="post" action="\(HTML.escape(action))">
-            \(HTML.hidden("flow", flow))
-            <button class="primary" type="submit" name="action" value="consent" id="accept">Accept</button>
-            <button type="submit" name="action" value="cancel" id="cancel">Cancel</button>
-            </form>
-            """)
+        HTML.page(
+            title: "Permissions requested",
+            body: """
+                <h1>Permissions requested</h1>
+                <p><b>\(HTML.escape(appName))</b> would like to, for \(HTML.escape(user)):</p>
+                <ul>\(scopes.map { "<li class=\"scope\">\(HTML.escape($0))</li>" }.joined())</ul>
+                <form method="post" action="\(HTML.escape(action))">
+                \(HTML.hidden("flow", flow))
+                <button class="primary" type="submit" name="action" value="consent" id="accept">Accept</button>
+                <button type="submit" name="action" value="cancel" id="cancel">Cancel</button>
+                </form>
+                """)
     }
 
     static func signUp(action: String, flow: String, appName: String, error: String?) -> String {
-        HTML.page(title: "Create account", body: """
-            <h1>Create account</h1>
-            <p>for <b>\(HTML.escape(appName))</b></p>
-            \(error.map { "<p class=\"error\" id=\"error\">\(HTML.escape($0))</p>" } ?? "")
-            <form method="post" action="\(HTML.escape(action))">
-            \(HTML.hidden("flow", flow))
-            <label for="email">Email</label><input type="email" id="email" name="email">
-            <label for="displayName">Name</label><input type="text" id="displayName" name="displayName">
-            <label for="password">Password</label><input type="password" id="password" name="password">
-            <button class="primary" type="submit" name="action" value="signup-start" id="next">Next</button>
-            <button type="submit" name="action" value="cancel" id="cancel">Cancel</button>
-            </form>
-            """)
+        HTML.page(
+            title: "Create account",
+            body: """
+                <h1>Create account</h1>
+                <p>for <b>\(HTML.escape(appName))</b></p>
+                \(error.map { "<p class=\"error\" id=\"error\">\(HTML.escape($0))</p>" } ?? "")
+                <form method="post" action="\(HTML.escape(action))">
+                \(HTML.hidden("flow", flow))
+                <label for="email">Email</label><input type="email" id="email" name="email">
+                <label for="displayName">Name</label><input type="text" id="displayName" name="displayName">
+                <label for="password">Password</label><input type="password" id="password" name="password">
+                <button class="primary" type="submit" name="action" value="signup-start" id="next">Next</button>
+                <button type="submit" name="action" value="cancel" id="cancel">Cancel</button>
+                </form>
+                """)
     }
 
     static func verifyEmail(action: String, flow: String, email: String, error: String?) -> String {
-        HTML.page(title: "Verify email", body: """
-            <h1>Verify your email</h1>
-            <p>Enter the code we sent to \(HTML.escape(email)).</p>
-            \(error.map { "<p class=\"error\" id=\"error\">\(HTML.escape($0))</p>" } ?? "")
-            <form method="post" action="\(HTML.escape(action))">
-            \(HTML.hidden("flow", flow))
-            <label for="code">Code</label><input type="text" id="code" name="code" inputmode="numeric" autocomplete="one-time-code">
-            <button class="primary" type="submit" name="action" value="signup-verify" id="verify">Verify</button>
-            <button type="submit" name="action" value="cancel" id="cancel">Cancel</button>
-            </form>
-            """)
+        HTML.page(
+            title: "Verify email",
+            body: """
+                <h1>Verify your email</h1>
+                <p>Enter the code we sent to \(HTML.escape(email)).</p>
+                \(error.map { "<p class=\"error\" id=\"error\">\(HTML.escape($0))</p>" } ?? "")
+                <form method="post" action="\(HTML.escape(action))">
+                \(HTML.hidden("flow", flow))
+                <label for="code">Code</label><input type="text" id="code" name="code" inputmode="numeric" autocomplete="one-time-code">
+                <button class="primary" type="submit" name="action" value="signup-verify" id="verify">Verify</button>
+                <button type="submit" name="action" value="cancel" id="cancel">Cancel</button>
+                </form>
+                """)
     }
 
     /// An error that must not redirect (unknown client, unregistered redirect URI).
     static func error(code: Int, message: String) -> String {
-        HTML.page(title: "Sign in error", body: """
-            <h1>Sorry, but we’re having trouble signing you in.</h1>
-            <p class="error" id="error">AADSTS\(code): \(HTML.escape(message))</p>
-            """)
+        HTML.page(
+            title: "Sign in error",
+            body: """
+                <h1>Sorry, but we’re having trouble signing you in.</h1>
+                <p class="error" id="error">AADSTS\(code): \(HTML.escape(message))</p>
+                """)
     }
 
     /// The `form_post` response: an auto-submitting form, with a button for browsers without JavaScript.
     static func formPost(to redirectURI: String, fields: [(String, String)]) -> String {
-        HTML.page(title: "Working...", body: """
-            <form method="post" action="\(HTML.escape(redirectURI))">
-            \(fields.map { HTML.hidden($0.0, $0.1) }.joined(separator: "\n"))
-            <noscript><p>Script is disabled. Click Submit to continue.</p></noscript>
-            <button type="submit" id="submit">Submit</button>
-            </form>
-            """, autoSubmit: true)
+        HTML.page(
+            title: "Working...",
+            body: """
+                <form method="post" action="\(HTML.escape(redirectURI))">
+                \(fields.map { HTML.hidden($0.0, $0.1) }.joined(separator: "\n"))
+                <noscript><p>Script is disabled. Click Submit to continue.</p></noscript>
+                <button type="submit" id="submit">Submit</button>
+                </form>
+                """, autoSubmit: true)
     }
 
     static func message(title: String, text: String) -> String {

@@ -16,12 +16,14 @@ struct BearerValidator: Sendable {
     /// The token's claims when it is signed by the emulator, unexpired at `now`, and for one of `audiences`.
     func validate(_ request: Request, audiences: Set<String>, now: Date) -> Result<JSONValue, Failure> {
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
-              case let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces), !token.isEmpty
+            case let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces), !token.isEmpty
         else { return .failure(.missing) }
         guard token.contains(".") else { return .failure(.notAJWT) }
         guard let claims = try? JWT.verify(token, with: key) else { return .failure(.invalid) }
         guard let exp = claims["exp"]?.intValue, exp > now.epochSeconds else { return .failure(.expired) }
-        guard let aud = claims["aud"]?.stringValue, audiences.contains(aud.lowercased()) else { return .failure(.wrongAudience) }
+        guard let aud = claims["aud"]?.stringValue, audiences.contains(aud.lowercased()) else {
+            return .failure(.wrongAudience)
+        }
         return .success(claims)
     }
 

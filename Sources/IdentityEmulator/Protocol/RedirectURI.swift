@@ -7,16 +7,19 @@ enum RedirectURI {
     /// True when `requested` matches one of `registered`: exactly, or for `http` loopback URIs on any
     /// port with the same host and path (RFC 8252 §7.3); a missing path equals `/`.
     static func isRegistered(_ requested: String, in registered: [String]) -> Bool {
-        guard let request = URLComponents(string: requested), request.scheme != nil, request.fragment == nil else { return false }
+        guard let request = URLComponents(string: requested), request.scheme != nil, request.fragment == nil else {
+            return false
+        }
         return registered.contains { candidate in
             if candidate == requested { return true }
             guard let entry = URLComponents(string: candidate) else { return false }
             guard request.scheme?.lowercased() == entry.scheme?.lowercased(),
-                  request.host?.lowercased() == entry.host?.lowercased(),
-                  normalizedPath(request) == normalizedPath(entry),
-                  request.query == entry.query
+                request.host?.lowercased() == entry.host?.lowercased(),
+                normalizedPath(request) == normalizedPath(entry),
+                request.query == entry.query
             else { return false }
-            let isLoopback = request.scheme?.lowercased() == "http" && loopbackHosts.contains(request.host?.lowercased() ?? "")
+            let isLoopback =
+                request.scheme?.lowercased() == "http" && loopbackHosts.contains(request.host?.lowercased() ?? "")
             return isLoopback || request.port == entry.port
         }
     }

@@ -21,7 +21,8 @@ struct ScopeSet: Sendable, Equatable {
     private var prefixes: [String: String] = [:]
 
     static func == (a: ScopeSet, b: ScopeSet) -> Bool {
-        a.oidc == b.oidc && a.resources.map(\.id) == b.resources.map(\.id) && a.resources.map(\.names) == b.resources.map(\.names)
+        a.oidc == b.oidc && a.resources.map(\.id) == b.resources.map(\.id)
+            && a.resources.map(\.names) == b.resources.map(\.names)
     }
 
     var wantsIDToken: Bool { oidc.contains("openid") }
@@ -121,7 +122,8 @@ struct ScopeSet: Sendable, Equatable {
         }
         guard isGraph else { return parts.joined(separator: " ") }
         let prefixed = forms.contains { !$0.isEmpty }
-        let openID = prefixed
+        let openID =
+            prefixed
             ? [("email", wantsEmail), ("openid", oidc.contains("openid")), ("profile", oidc.contains("profile"))]
             : [("profile", oidc.contains("profile")), ("openid", oidc.contains("openid")), ("email", wantsEmail)]
         let echoed = openID.filter(\.1).map(\.0)

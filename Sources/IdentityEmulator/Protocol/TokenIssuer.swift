@@ -15,7 +15,9 @@ struct TokenIssuer: Sendable {
 
     /// `client_info`: unpadded base64url of `{"uid":…,"utid":…}` (home object id and tenant).
     static func clientInfo(_ membership: Membership) -> String {
-        Base64URL.encode(JSONValue.object([("uid", .string(membership.user.id)), ("utid", .string(membership.homeTenantID))]).serialized)
+        Base64URL.encode(
+            JSONValue.object([("uid", .string(membership.user.id)), ("utid", .string(membership.homeTenantID))])
+                .serialized)
     }
 
     /// The pairwise `sub`: stable per user and client (a hash, remembered: every token carries one).
@@ -27,16 +29,19 @@ struct TokenIssuer: Sendable {
     private static let subjects = StringMemo()
 
     /// An ID token with the v2.0 claims of the reference, in its order.
-    func idToken(origin: String, membership: Membership, clientID: String, nonce: String?, scopes: ScopeSet,
-                 now: Date, fault: Scenario.Fault?, otherUser: Membership?) throws -> String {
+    func idToken(
+        origin: String, membership: Membership, clientID: String, nonce: String?, scopes: ScopeSet,
+        now: Date, fault: Scenario.Fault?, otherUser: Membership?
+    ) throws -> String {
         let subject = fault == .idTokenOtherUser ? (otherUser ?? membership) : membership
         var iat = now.epochSeconds
         if fault == .idTokenExpired { iat -= 7200 }
         if fault == .idTokenIssuedInFuture { iat += 3600 }
         let (profile, email) = (scopes.oidc.contains("profile"), scopes.oidc.contains("email"))
         let payload = {
-            idTokenClaims(origin: origin, subject: subject, clientID: clientID, nonce: nonce, profile: profile, email: email,
-                          iat: iat, fault: fault)
+            idTokenClaims(
+                origin: origin, subject: subject, clientID: clientID, nonce: nonce, profile: profile, email: email,
+                iat: iat, fault: fault)
         }
         switch fault {
         case .idTokenAlgNone:
@@ -52,14 +57,18 @@ struct TokenIssuer: Sendable {
             return try JWT.sign(payload(), with: key)
         default:
             // Everything the claims depend on (the user's names and mail follow from the object id).
-            let memoKey = "\(origin)|\(subject.tenant.id)|\(subject.objectID)|\(clientID)|\(nonce ?? "-")|\(profile)|\(email)|\(iat)"
+            let memoKey =
+                "\(origin)|\(subject.tenant.id)|\(subject.objectID)|\(clientID)|\(nonce ?? "-")|\(profile)|\(email)|\(iat)"
             return try idTokenMemo.value(for: memoKey) { try JWT.sign(payload(), with: key) }
         }
     }
 
-    private func idTokenClaims(origin: String, subject: Membership, clientID: String, nonce: String?, profile: Bool, email: Bool,
-                               iat: Int, fault: Scenario.Fault?) -> JSONValue {
-        let issuer = fault == .idTokenWrongIssuer
+    private func idTokenClaims(
+        origin: String, subject: Membership, clientID: String, nonce: String?, profile: Bool, email: Bool,
+        iat: Int, fault: Scenario.Fault?
+    ) -> JSONValue {
+        let issuer =
+            fault == .idTokenWrongIssuer
             ? "https://login.not-the-emulator.example/\(subject.tenant.id)/v2.0"
             : Self.issuer(origin: origin, tenantID: subject.tenant.id)
         var claims: [(String, JSONValue)] = [
@@ -86,8 +95,10 @@ struct TokenIssuer: Sendable {
     }
 
     /// A delegated access token. Graph gets v1.0 claims, other APIs v2.0 ones.
-    func accessToken(origin: String, membership: Membership, client: Application, resource: Application,
-                     scp: String, now: Date, lifetime: Int, capabilityCP1: Bool, uti: String) throws -> String {
+    func accessToken(
+        origin: String, membership: Membership, client: Application, resource: Application,
+        scp: String, now: Date, lifetime: Int, capabilityCP1: Bool, uti: String
+    ) throws -> String {
         let iat = now.epochSeconds
         let isGraph = resource.identifierUri?.lowercased() == "https://graph.microsoft.com"
         let user = membership.user
@@ -140,8 +151,10 @@ struct TokenIssuer: Sendable {
     }
 
     /// An app-only access token (client credentials) carrying `roles`.
-    func appToken(origin: String, tenantID: String, client: Application, resource: Application, now: Date,
-                  lifetime: Int, uti: String) throws -> String {
+    func appToken(
+        origin: String, tenantID: String, client: Application, resource: Application, now: Date,
+        lifetime: Int, uti: String
+    ) throws -> String {
         let iat = now.epochSeconds
         let claims: [(String, JSONValue)] = [
             ("aud", .string(resource.clientId)),
@@ -162,9 +175,11 @@ struct TokenIssuer: Sendable {
 
     /// A stable GUID-shaped object id for an app's service principal.
     static func servicePrincipalID(_ clientID: String) -> String {
-        let hex = SHA256.hash(data: Data("sp|\(clientID.lowercased())".utf8)).map { String(format: "%02x", $0) }.joined()
+        let hex = SHA256.hash(data: Data("sp|\(clientID.lowercased())".utf8)).map { String(format: "%02x", $0) }
+            .joined()
         let c = Array(hex)
-        return "\(String(c[0..<8]))-\(String(c[8..<12]))-4\(String(c[13..<16]))-a\(String(c[17..<20]))-\(String(c[20..<32]))"
+        return
+            "\(String(c[0..<8]))-\(String(c[8..<12]))-4\(String(c[13..<16]))-a\(String(c[17..<20]))-\(String(c[20..<32]))"
     }
 
     private static func opaqueClaim(_ label: String, _ subject: String, _ iat: Int) -> String {

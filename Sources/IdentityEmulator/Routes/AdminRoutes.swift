@@ -18,7 +18,8 @@ struct AdminRoutes: Sendable {
         admin.get("directory") { _, _ in
             let directory = core.state.index.directory
             let data = (try? Self.encoder.encode(directory)) ?? Data("{}".utf8)
-            return HTTPExchange.text(String(decoding: data, as: UTF8.self), contentType: "application/json; charset=utf-8")
+            return HTTPExchange.text(
+                String(decoding: data, as: UTF8.self), contentType: "application/json; charset=utf-8")
         }
         admin.post("reset") { _, _ in
             await core.state.reset()
@@ -31,22 +32,27 @@ struct AdminRoutes: Sendable {
                 return HTTPExchange.json(.object([("error", .string("no such user: \(key)"))]), status: .notFound)
             }
             let at = await core.state.revoke(userID: user.id)
-            return HTTPExchange.json(.object([("user", .string(user.userPrincipalName)), ("revokedAt", .int(at.epochSeconds))]))
+            return HTTPExchange.json(
+                .object([("user", .string(user.userPrincipalName)), ("revokedAt", .int(at.epochSeconds))]))
         }
         admin.get("clock") { _, _ in await clock() }
         admin.post("clock") { request, context in
             var request = request
             let body = try await request.collectBody(upTo: context.maxUploadSize)
             guard let json = try? JSONValue.parse(Data(buffer: body)), let offset = json["offsetSeconds"] else {
-                return HTTPExchange.json(.object([("error", .string("expected {\"offsetSeconds\": number}"))]), status: .badRequest)
+                return HTTPExchange.json(
+                    .object([("error", .string("expected {\"offsetSeconds\": number}"))]), status: .badRequest)
             }
-            let seconds: Double? = switch offset {
-            case .int(let i): Double(i)
-            case .double(let d): d
-            default: nil
-            }
+            let seconds: Double? =
+                switch offset {
+                case .int(let i): Double(i)
+                case .double(let d): d
+                default: nil
+                }
             guard let seconds, abs(seconds) <= 100 * 365 * 86_400 else {
-                return HTTPExchange.json(.object([("error", .string("offsetSeconds must be a number of seconds within ±100 years"))]), status: .badRequest)
+                return HTTPExchange.json(
+                    .object([("error", .string("offsetSeconds must be a number of seconds within ±100 years"))]),
+                    status: .badRequest)
             }
             core.state.setClockOffset(seconds)
             return await clock()
@@ -61,21 +67,33 @@ struct AdminRoutes: Sendable {
         }
         admin.get("scenarios") { _, _ in
             let data = (try? Self.encoder.encode(await core.state.activeScenarios())) ?? Data("[]".utf8)
-            return HTTPExchange.text(String(decoding: data, as: UTF8.self), contentType: "application/json; charset=utf-8")
+            return HTTPExchange.text(
+                String(decoding: data, as: UTF8.self), contentType: "application/json; charset=utf-8")
         }
         admin.post("scenarios") { request, context in
             var request = request
             let body = try await request.collectBody(upTo: context.maxUploadSize)
             do {
                 let scenario = try JSONDecoder().decode(Scenario.self, from: Data(buffer: body))
-                guard scenario.count > 0 else { throw DirectoryConfigurationError(field: "count", reason: "must be at least 1") }
+                guard scenario.count > 0 else {
+                    throw DirectoryConfigurationError(field: "count", reason: "must be at least 1")
+                }
                 await core.state.addScenario(scenario)
-                return HTTPExchange.json(.object([("added", .string("\(scenario.route.rawValue):\(scenario.fault.rawValue)"))]), status: .created)
+                return HTTPExchange.json(
+                    .object([("added", .string("\(scenario.route.rawValue):\(scenario.fault.rawValue)"))]),
+                    status: .created)
             } catch {
                 let routes = Scenario.Route.allCases.map(\.rawValue).joined(separator: ", ")
                 let faults = Scenario.Fault.allCases.map(\.rawValue).joined(separator: ", ")
-                return HTTPExchange.json(.object([("error", .string(
-                    "expected {\"route\": one of [\(routes)], \"fault\": one of [\(faults)], \"count\"?, \"retryAfter\"?, \"delayMilliseconds\"?}"))]),
+                return HTTPExchange.json(
+                    .object([
+                        (
+                            "error",
+                            .string(
+                                "expected {\"route\": one of [\(routes)], \"fault\": one of [\(faults)], \"count\"?, \"retryAfter\"?, \"delayMilliseconds\"?}"
+                            )
+                        )
+                    ]),
                     status: .badRequest)
             }
         }
@@ -87,9 +105,10 @@ struct AdminRoutes: Sendable {
 
     private func clock() async -> Response {
         let now = core.state.now
-        return HTTPExchange.json(.object([
-            ("now", .int(now.epochSeconds)), ("offsetSeconds", .double(core.state.clockOffset)),
-        ]))
+        return HTTPExchange.json(
+            .object([
+                ("now", .int(now.epochSeconds)), ("offsetSeconds", .double(core.state.clockOffset)),
+            ]))
     }
 
     private static let encoder: JSONEncoder = {
@@ -102,14 +121,18 @@ struct AdminRoutes: Sendable {
 /// Refuses admin requests from anything but loopback, with 403; changes must be JSON, so a web page
 /// in the local browser cannot forge them with a plain form post (415 otherwise).
 struct LoopbackOnlyMiddleware: RouterMiddleware {
-    func handle(_ request: Request, context: EmulatorRequestContext,
-                next: (Request, EmulatorRequestContext) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: EmulatorRequestContext,
+        next: (Request, EmulatorRequestContext) async throws -> Response
+    ) async throws -> Response {
         guard context.isFromLoopback else {
-            return HTTPExchange.json(.object([("error", .string("the admin API answers loopback clients only"))]), status: .forbidden)
+            return HTTPExchange.json(
+                .object([("error", .string("the admin API answers loopback clients only"))]), status: .forbidden)
         }
         if request.method != .get, request.headers[.contentType]?.lowercased().hasPrefix("application/json") != true {
-            return HTTPExchange.json(.object([("error", .string("admin changes need Content-Type: application/json"))]),
-                                     status: .unsupportedMediaType)
+            return HTTPExchange.json(
+                .object([("error", .string("admin changes need Content-Type: application/json"))]),
+                status: .unsupportedMediaType)
         }
         return try await next(request, context)
     }

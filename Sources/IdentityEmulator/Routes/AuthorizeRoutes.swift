@@ -9,7 +9,8 @@ struct AuthorizeRoutes: Sendable {
 
     func register(on router: Router<EmulatorRequestContext>) {
         router.get(":tenant/oauth2/v2.0/authorize") { request, context in
-            await authorize(request, tenant: context.parameters.get("tenant") ?? "", params: HTTPExchange.query(request))
+            await authorize(
+                request, tenant: context.parameters.get("tenant") ?? "", params: HTTPExchange.query(request))
         }
         router.post(":tenant/oauth2/v2.0/authorize") { request, context in
             let form = try await HTTPExchange.form(request, context: context)
@@ -26,40 +27,70 @@ struct AuthorizeRoutes: Sendable {
         guard let client = index.application(clientID: clientID), client.kind != .api else {
             return errorPage(.unknownClient(clientID, tenant: segment))
         }
-        guard let redirectURI = params.nonEmpty("redirect_uri") else { return errorPage(.missingParameter("redirect_uri")) }
+        guard let redirectURI = params.nonEmpty("redirect_uri") else {
+            return errorPage(.missingParameter("redirect_uri"))
+        }
         guard RedirectURI.isRegistered(redirectURI, in: client.redirectUris) else {
-            return errorPage(EntraError(error: "invalid_request", code: 50011, message:
-                "The redirect URI '\(redirectURI)' specified in the request does not match the redirect URIs configured for the application '\(client.clientId)'. Make sure the redirect URI sent in the request matches one added to your application in the Azure portal."))
+            return errorPage(
+                EntraError(
+                    error: "invalid_request", code: 50011,
+                    message:
+                        "The redirect URI '\(redirectURI)' specified in the request does not match the redirect URIs configured for the application '\(client.clientId)'. Make sure the redirect URI sent in the request matches one added to your application in the Azure portal."
+                ))
         }
         let responseMode = params.nonEmpty("response_mode") ?? "query"
         let supportedMode = ["query", "fragment", "form_post"].contains(responseMode)
-        let target = ErrorTarget(redirectURI: redirectURI, responseMode: supportedMode ? responseMode : "query", state: params["state"])
+        let target = ErrorTarget(
+            redirectURI: redirectURI, responseMode: supportedMode ? responseMode : "query", state: params["state"])
         guard supportedMode else {
-            return flow.errorRedirect(target, EntraError(error: "invalid_request", code: 900022, message:
-                "The response_mode '\(responseMode)' is not supported."))
+            return flow.errorRedirect(
+                target,
+                EntraError(
+                    error: "invalid_request", code: 900022,
+                    message:
+                        "The response_mode '\(responseMode)' is not supported."))
         }
         guard let responseType = params.nonEmpty("response_type") else {
             return flow.errorRedirect(target, .missingParameter("response_type"))
         }
         guard responseType == "code" else {
-            return flow.errorRedirect(target, EntraError(error: "unsupported_response_type", code: 700054, message:
-                "response_type '\(responseType)' is not enabled for the application."))
+            return flow.errorRedirect(
+                target,
+                EntraError(
+                    error: "unsupported_response_type", code: 700054,
+                    message:
+                        "response_type '\(responseType)' is not enabled for the application."))
         }
-        guard let rawScope = params.nonEmpty("scope") else { return flow.errorRedirect(target, .missingParameter("scope")) }
+        guard let rawScope = params.nonEmpty("scope") else {
+            return flow.errorRedirect(target, .missingParameter("scope"))
+        }
         let scopes: ScopeSet
         do { scopes = try ScopeSet(parsing: rawScope, index: index) } catch { return flow.errorRedirect(target, error) }
-        let method = params.nonEmpty("code_challenge_method") ?? (params.nonEmpty("code_challenge") == nil ? nil : "plain")
+        let method =
+            params.nonEmpty("code_challenge_method") ?? (params.nonEmpty("code_challenge") == nil ? nil : "plain")
         if let method, method != "S256", method != "plain" {
-            return flow.errorRedirect(target, EntraError(error: "invalid_request", code: 501491, message:
-                "Invalid code_challenge_method '\(method)'. Supported values are S256 and plain."))
+            return flow.errorRedirect(
+                target,
+                EntraError(
+                    error: "invalid_request", code: 501491,
+                    message:
+                        "Invalid code_challenge_method '\(method)'. Supported values are S256 and plain."))
         }
         if let claims = params.nonEmpty("claims"), (try? JSONValue.parse(Data(claims.utf8))) == nil {
-            return flow.errorRedirect(target, EntraError(error: "invalid_request", code: 90014, message:
-                "The 'claims' parameter is not valid JSON."))
+            return flow.errorRedirect(
+                target,
+                EntraError(
+                    error: "invalid_request", code: 90014,
+                    message:
+                        "The 'claims' parameter is not valid JSON."))
         }
         if case .consumers = selector {
-            return flow.errorRedirect(target, EntraError(error: "invalid_request", code: 50020, message:
-                "This emulator has no personal Microsoft accounts; use a tenant or 'organizations'."))
+            return flow.errorRedirect(
+                target,
+                EntraError(
+                    error: "invalid_request", code: 50020,
+                    message:
+                        "This emulator has no personal Microsoft accounts; use a tenant or 'organizations'."))
         }
         let prompt = params.nonEmpty("prompt")
         let pending = PendingAuthorization(

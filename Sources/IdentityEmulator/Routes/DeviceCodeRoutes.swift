@@ -36,7 +36,8 @@ struct DeviceCodeRoutes: Sendable {
         guard let rawScope = form.nonEmpty("scope") else { throw .missingParameter("scope") }
         let scopes = try ScopeSet(parsing: rawScope, index: index)
         let device = await core.state.startDeviceAuthorization(
-            client: client, selectorSegment: segment, scopes: scopes, rawScope: rawScope, claims: form.nonEmpty("claims"),
+            client: client, selectorSegment: segment, scopes: scopes, rawScope: rawScope,
+            claims: form.nonEmpty("claims"),
             lifetime: Self.lifetime)
         let uri = "\(core.origin(of: request))/devicelogin"
         let body = JSONValue.object([
@@ -45,7 +46,12 @@ struct DeviceCodeRoutes: Sendable {
             ("verification_uri", .string(uri)),
             ("expires_in", .int(Int(Self.lifetime))),
             ("interval", .int(Self.interval)),
-            ("message", .string("To sign in, use a web browser to open the page \(uri) and enter the code \(device.userCode) to authenticate.")),
+            (
+                "message",
+                .string(
+                    "To sign in, use a web browser to open the page \(uri) and enter the code \(device.userCode) to authenticate."
+                )
+            ),
         ])
         return HTTPExchange.json(body, headers: HTTPExchange.estsHeaders(traceID: core.traceID(), secure: core.secure))
     }
@@ -58,8 +64,10 @@ struct DeviceCodeRoutes: Sendable {
             return codeEntryPage(error: "That code has expired. Go back to your device and request a new one.")
         }
         let pending = PendingAuthorization(
-            completion: .device(userCode: device.userCode), selectorSegment: device.selectorSegment, client: device.client,
-            redirectURI: "", responseMode: "query", scopes: device.scopes, rawScope: device.rawScope, state: nil, nonce: nil,
+            completion: .device(userCode: device.userCode), selectorSegment: device.selectorSegment,
+            client: device.client,
+            redirectURI: "", responseMode: "query", scopes: device.scopes, rawScope: device.rawScope, state: nil,
+            nonce: nil,
             codeChallenge: nil, codeChallengeMethod: nil, prompt: "select_account", loginHint: nil, domainHint: nil,
             clientInfo: false, claims: nil)
         let flowID = await core.state.storePending(pending)
@@ -67,14 +75,17 @@ struct DeviceCodeRoutes: Sendable {
     }
 
     private func codeEntryPage(error: String?) -> Response {
-        HTTPExchange.html(HTML.page(title: "Enter code", body: """
-            <h1>Enter code</h1>
-            <p>Enter the code displayed on your app or device.</p>
-            \(error.map { "<p class=\"error\" id=\"error\">\(HTML.escape($0))</p>" } ?? "")
-            <form method="post" action="/devicelogin">
-            <input type="text" id="otc" name="otc" autocomplete="off" placeholder="Code">
-            <button class="primary" type="submit" id="next">Next</button>
-            </form>
-            """))
+        HTTPExchange.html(
+            HTML.page(
+                title: "Enter code",
+                body: """
+                    <h1>Enter code</h1>
+                    <p>Enter the code displayed on your app or device.</p>
+                    \(error.map { "<p class=\"error\" id=\"error\">\(HTML.escape($0))</p>" } ?? "")
+                    <form method="post" action="/devicelogin">
+                    <input type="text" id="otc" name="otc" autocomplete="off" placeholder="Code">
+                    <button class="primary" type="submit" id="next">Next</button>
+                    </form>
+                    """))
     }
 }

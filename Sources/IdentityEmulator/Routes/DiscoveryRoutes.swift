@@ -45,12 +45,18 @@ struct DiscoveryRoutes: Sendable {
         let host = origin.split(separator: "/").last.map(String.init) ?? ""
         let body = JSONValue.object([
             ("token_endpoint", .string("\(base)/oauth2/v2.0/token")),
-            ("token_endpoint_auth_methods_supported", .array(["client_secret_post", "client_secret_basic"].map(JSONValue.string))),
+            (
+                "token_endpoint_auth_methods_supported",
+                .array(["client_secret_post", "client_secret_basic"].map(JSONValue.string))
+            ),
             ("jwks_uri", .string("\(base)/discovery/v2.0/keys")),
             ("response_modes_supported", .array(["query", "fragment", "form_post"].map(JSONValue.string))),
             ("subject_types_supported", .array([.string("pairwise")])),
             ("id_token_signing_alg_values_supported", .array([.string("RS256")])),
-            ("response_types_supported", .array(["code", "id_token", "code id_token", "id_token token"].map(JSONValue.string))),
+            (
+                "response_types_supported",
+                .array(["code", "id_token", "code id_token", "id_token token"].map(JSONValue.string))
+            ),
             ("scopes_supported", .array(["openid", "profile", "email", "offline_access"].map(JSONValue.string))),
             ("issuer", .string("\(core.issuerOrigin)/\(issuerTenant)/v2.0")),
             ("request_uri_parameter_supported", .bool(false)),
@@ -60,11 +66,17 @@ struct DiscoveryRoutes: Sendable {
             ("http_logout_supported", .bool(true)),
             ("frontchannel_logout_supported", .bool(true)),
             ("end_session_endpoint", .string("\(base)/oauth2/v2.0/logout")),
-            ("claims_supported", .array([
-                "sub", "iss", "cloud_instance_name", "cloud_instance_host_name", "cloud_graph_host_name", "msgraph_host",
-                "aud", "exp", "iat", "auth_time", "acr", "nonce", "preferred_username", "name", "tid", "ver", "at_hash",
-                "c_hash", "email",
-            ].map(JSONValue.string))),
+            (
+                "claims_supported",
+                .array(
+                    [
+                        "sub", "iss", "cloud_instance_name", "cloud_instance_host_name", "cloud_graph_host_name",
+                        "msgraph_host",
+                        "aud", "exp", "iat", "auth_time", "acr", "nonce", "preferred_username", "name", "tid", "ver",
+                        "at_hash",
+                        "c_hash", "email",
+                    ].map(JSONValue.string))
+            ),
             ("kerberos_endpoint", .string("\(base)/kerberos")),
             ("tenant_region_scope", region),
             ("cloud_instance_name", .string("microsoftonline.com")),
@@ -91,7 +103,7 @@ struct DiscoveryRoutes: Sendable {
         let query = HTTPExchange.query(request)
         let apiVersion = query["api-version"] ?? "1.1"
         guard let endpoint = query.nonEmpty("authorization_endpoint"), let url = URL(string: endpoint),
-              let host = url.host
+            let host = url.host
         else {
             return await discoveryError(.missingParameter("authorization_endpoint"), request: request)
         }
@@ -104,15 +116,21 @@ struct DiscoveryRoutes: Sendable {
         let tenant = url.pathComponents.dropFirst().first ?? "common"
         let aliases = Array(served.union([authority])).sorted().map(JSONValue.string)
         let body = JSONValue.object([
-            ("tenant_discovery_endpoint", .string("\(url.scheme ?? "https")://\(authority)/\(tenant)/v2.0/.well-known/openid-configuration")),
+            (
+                "tenant_discovery_endpoint",
+                .string("\(url.scheme ?? "https")://\(authority)/\(tenant)/v2.0/.well-known/openid-configuration")
+            ),
             ("api-version", .string(apiVersion)),
-            ("metadata", .array([
-                .object([
-                    ("preferred_network", .string(authority)),
-                    ("preferred_cache", .string(authority)),
-                    ("aliases", .array(aliases)),
-                ]),
-            ])),
+            (
+                "metadata",
+                .array([
+                    .object([
+                        ("preferred_network", .string(authority)),
+                        ("preferred_cache", .string(authority)),
+                        ("aliases", .array(aliases)),
+                    ])
+                ])
+            ),
         ])
         var headers = Self.discoveryHeaders
         headers[.msRequestID] = core.traceID()
@@ -122,13 +140,14 @@ struct DiscoveryRoutes: Sendable {
     /// The realm of a user name: every emulator user is managed (no federation).
     func userRealm(_ request: Request, username: String) async -> Response {
         let domain = username.split(separator: "@").last.map(String.init) ?? username
-        return HTTPExchange.json(.object([
-            ("ver", .string("1.0")),
-            ("account_type", .string("Managed")),
-            ("domain_name", .string(domain)),
-            ("cloud_instance_name", .string("microsoftonline.com")),
-            ("cloud_audience_urn", .string("urn:federation:MicrosoftOnline")),
-        ]))
+        return HTTPExchange.json(
+            .object([
+                ("ver", .string("1.0")),
+                ("account_type", .string("Managed")),
+                ("domain_name", .string(domain)),
+                ("cloud_instance_name", .string("microsoftonline.com")),
+                ("cloud_audience_urn", .string("urn:federation:MicrosoftOnline")),
+            ]))
     }
 
     private func discoveryError(_ error: EntraError, request: Request) async -> Response {

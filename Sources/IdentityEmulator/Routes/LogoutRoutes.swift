@@ -21,7 +21,9 @@ struct LogoutRoutes: Sendable {
     /// The app asking: `client_id`, or the audience of a valid `id_token_hint`.
     private func clientID(_ params: FormBody) -> String? {
         if let id = params.nonEmpty("client_id") { return id }
-        guard let hint = params.nonEmpty("id_token_hint"), let claims = try? JWT.verify(hint, with: core.key) else { return nil }
+        guard let hint = params.nonEmpty("id_token_hint"), let claims = try? JWT.verify(hint, with: core.key) else {
+            return nil
+        }
         return claims["aud"]?.stringValue
     }
 
@@ -31,7 +33,10 @@ struct LogoutRoutes: Sendable {
         if let target = params.nonEmpty("post_logout_redirect_uri"), let clientID = clientID(params) {
             let index = core.state.index
             if let app = index.application(clientID: clientID), RedirectURI.isRegistered(target, in: app.redirectUris) {
-                let location = params.nonEmpty("state").map { RedirectURI.appending([("state", $0)], to: target, inFragment: false) }
+                let location =
+                    params.nonEmpty("state").map {
+                        RedirectURI.appending([("state", $0)], to: target, inFragment: false)
+                    }
                     ?? RedirectURI.withPath(target)
                 var headers = HTTPFields()
                 headers[.setCookie] = expire
@@ -40,7 +45,10 @@ struct LogoutRoutes: Sendable {
         }
         var headers = HTTPFields()
         headers[.setCookie] = expire
-        return HTTPExchange.html(SignInPages.message(title: "You signed out of your account", text:
-            "It's a good idea to close all browser windows."), headers: headers)
+        return HTTPExchange.html(
+            SignInPages.message(
+                title: "You signed out of your account",
+                text:
+                    "It's a good idea to close all browser windows."), headers: headers)
     }
 }

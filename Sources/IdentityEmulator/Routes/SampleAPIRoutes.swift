@@ -31,26 +31,39 @@ struct SampleAPIRoutes: Sendable {
             request, audiences: [api.clientId.lowercased(), (api.identifierUri ?? "").lowercased()], now: now)
         guard case .success(let claims) = validation else {
             var headers = HTTPFields()
-            headers[.wwwAuthenticate] = #"Bearer error="invalid_token", error_description="The access token is missing, invalid, expired or for another audience""#
-            return HTTPExchange.json(.object([("error", .string("invalid_token"))]), status: .unauthorized, headers: headers)
+            headers[.wwwAuthenticate] =
+                #"Bearer error="invalid_token", error_description="The access token is missing, invalid, expired or for another audience""#
+            return HTTPExchange.json(
+                .object([("error", .string("invalid_token"))]), status: .unauthorized, headers: headers)
         }
         let scopes = BearerValidator.scopes(claims)
         let roles: [String] = if case .array(let r)? = claims["roles"] { r.compactMap(\.stringValue) } else { [] }
         let allowed = api.scopes.contains { scopes.contains($0.lowercased()) } || !roles.isEmpty
         guard allowed else {
             var headers = HTTPFields()
-            headers[.wwwAuthenticate] = #"Bearer error="insufficient_scope", error_description="The token has none of this API's scopes""#
-            return HTTPExchange.json(.object([("error", .string("insufficient_scope"))]), status: .forbidden, headers: headers)
+            headers[.wwwAuthenticate] =
+                #"Bearer error="insufficient_scope", error_description="The token has none of this API's scopes""#
+            return HTTPExchange.json(
+                .object([("error", .string("insufficient_scope"))]), status: .forbidden, headers: headers)
         }
         let body = JSONValue.object([
             ("api", .string(api.displayName)),
             ("audience", .string(api.clientId)),
             ("user", .optional(claims["preferred_username"]?.stringValue)),
             ("scopes", .array(scopes.sorted().map(JSONValue.string))),
-            ("todos", .array([
-                .object([("id", .int(1)), ("description", .string("Read the External ID tutorial")), ("done", .bool(true))]),
-                .object([("id", .int(2)), ("description", .string("Call \(api.displayName) with a bearer token")), ("done", .bool(false))]),
-            ])),
+            (
+                "todos",
+                .array([
+                    .object([
+                        ("id", .int(1)), ("description", .string("Read the External ID tutorial")),
+                        ("done", .bool(true)),
+                    ]),
+                    .object([
+                        ("id", .int(2)), ("description", .string("Call \(api.displayName) with a bearer token")),
+                        ("done", .bool(false)),
+                    ]),
+                ])
+            ),
         ])
         return HTTPExchange.json(body)
     }

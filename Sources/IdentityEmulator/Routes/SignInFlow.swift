@@ -25,16 +25,24 @@ struct SignInFlow: Sendable {
         guard let selector = index.selector(pending.selectorSegment) else { return await expired() }
         let eligible = (session?.userIDs ?? []).compactMap(index.user(objectID:))
             .filter { index.membership(of: $0, in: selector) != nil }
-        let hinted = pending.loginHint.flatMap { hint in eligible.first { $0.userPrincipalName.lowercased() == hint.lowercased() } }
+        let hinted = pending.loginHint.flatMap { hint in
+            eligible.first { $0.userPrincipalName.lowercased() == hint.lowercased() }
+        }
         switch pending.prompt {
         case "none":
             let chosen = hinted ?? (pending.loginHint == nil && eligible.count == 1 ? eligible.first : nil)
             guard let user = chosen else {
-                let error = eligible.count > 1 && pending.loginHint == nil
-                    ? EntraError(error: "interaction_required", code: 16000, message:
-                        "Either multiple user identities are available for the current request or selected account is not supported for the scenario.")
-                    : EntraError(error: "login_required", code: 50058, message:
-                        "A silent sign-in request was sent but no user is signed in.")
+                let error =
+                    eligible.count > 1 && pending.loginHint == nil
+                    ? EntraError(
+                        error: "interaction_required", code: 16000,
+                        message:
+                            "Either multiple user identities are available for the current request or selected account is not supported for the scenario."
+                    )
+                    : EntraError(
+                        error: "login_required", code: 50058,
+                        message:
+                            "A silent sign-in request was sent but no user is signed in.")
                 await core.state.finishPending(flowID)
                 return errorRedirect(target(pending), error)
             }
@@ -69,22 +77,28 @@ struct SignInFlow: Sendable {
             return signInPage(flowID, pending, error: nil)
         case "pick":
             guard let userID = form.nonEmpty("account"), let session = await core.state.session(cookie),
-                  session.userIDs.contains(userID), let user = index.user(objectID: userID)
+                session.userIDs.contains(userID), let user = index.user(objectID: userID)
             else { return signInPage(flowID, pending, error: "That account is no longer signed in. Sign in again.") }
             return await proceed(flowID: flowID, user: user, sessionID: session.id, setCookie: false)
         case "signin":
             let username = form["username"]?.trimmingCharacters(in: .whitespaces) ?? ""
             guard let user = index.user(named: username) else {
-                return signInPage(flowID, pending, username: username, error:
-                    "AADSTS50034: This username may be incorrect. Make sure you typed it correctly.")
+                return signInPage(
+                    flowID, pending, username: username,
+                    error:
+                        "AADSTS50034: This username may be incorrect. Make sure you typed it correctly.")
             }
             guard let password = user.password else {
-                return signInPage(flowID, pending, username: username, error:
-                    "This account signs in with a one-time code; use the app's email code sign-in.")
+                return signInPage(
+                    flowID, pending, username: username,
+                    error:
+                        "This account signs in with a one-time code; use the app's email code sign-in.")
             }
             guard form["password"] == password else {
-                return signInPage(flowID, pending, username: username, error:
-                    "AADSTS50126: Your account or password is incorrect.")
+                return signInPage(
+                    flowID, pending, username: username,
+                    error:
+                        "AADSTS50126: Your account or password is incorrect.")
             }
             let sessionID = await core.state.signIn(userID: user.id, session: cookie)
             return await proceed(flowID: flowID, user: user, sessionID: sessionID, setCookie: true)
@@ -92,7 +106,8 @@ struct SignInFlow: Sendable {
             guard let userID = pending.progress.userID, let user = index.user(objectID: userID) else {
                 return signInPage(flowID, pending, error: nil)
             }
-            await core.state.recordConsent(userID: userID, clientID: pending.client.clientId, grants: pending.scopes.allGrants())
+            await core.state.recordConsent(
+                userID: userID, clientID: pending.client.clientId, grants: pending.scopes.allGrants())
             _ = await core.state.updateProgress(flowID) { $0.consentGiven = true }
             return await proceed(flowID: flowID, user: user, sessionID: pending.progress.sessionID, setCookie: false)
         case "signup":
@@ -100,7 +115,8 @@ struct SignInFlow: Sendable {
         case "signup-start":
             return await SignUpStep(core: core).start(flowID: flowID, pending: pending, form: form, flow: self)
         case "signup-verify":
-            return await SignUpStep(core: core).verify(flowID: flowID, pending: pending, form: form, cookie: cookie, flow: self)
+            return await SignUpStep(core: core).verify(
+                flowID: flowID, pending: pending, form: form, cookie: cookie, flow: self)
         default:
             return signInPage(flowID, pending, error: nil)
         }
@@ -109,12 +125,21 @@ struct SignInFlow: Sendable {
     /// With a chosen user: check tenant membership and consent, then complete.
     func proceed(flowID: String, user: User, sessionID: String?, setCookie: Bool) async -> Response {
         let index = core.state.index
-        guard let pending = await core.state.updateProgress(flowID, { $0.userID = user.id; $0.sessionID = sessionID }),
-              let selector = index.selector(pending.selectorSegment)
+        guard
+            let pending = await core.state.updateProgress(
+                flowID,
+                {
+                    $0.userID = user.id
+                    $0.sessionID = sessionID
+                }),
+            let selector = index.selector(pending.selectorSegment)
         else { return await expired() }
         guard let membership = index.membership(of: user, in: selector) else {
-            return signInPage(flowID, pending, username: user.userPrincipalName, error:
-                "AADSTS50020: User account '\(user.userPrincipalName)' does not exist in tenant '\(pending.selectorSegment)' and cannot access the application. The account needs to be added as an external user in the tenant first.")
+            return signInPage(
+                flowID, pending, username: user.userPrincipalName,
+                error:
+                    "AADSTS50020: User account '\(user.userPrincipalName)' does not exist in tenant '\(pending.selectorSegment)' and cannot access the application. The account needs to be added as an external user in the tenant first."
+            )
         }
         let consented = await core.state.consentedScopes(userID: user.id, client: pending.client)
         let missing = pending.scopes.allGrants().filter { !consented.contains($0.key) }
@@ -122,36 +147,52 @@ struct SignInFlow: Sendable {
         if mustAsk, !pending.progress.consentGiven {
             if pending.prompt == "none" {
                 await core.state.finishPending(flowID)
-                return errorRedirect(target(pending), EntraError(error: "consent_required", code: 65001, message:
-                    "The user or administrator has not consented to use the application with ID '\(pending.client.clientId)'."))
+                return errorRedirect(
+                    target(pending),
+                    EntraError(
+                        error: "consent_required", code: 65001,
+                        message:
+                            "The user or administrator has not consented to use the application with ID '\(pending.client.clientId)'."
+                    ))
             }
             var response = consentPage(flowID, pending, user: user)
             if setCookie, let sessionID { response.headers[.setCookie] = Self.cookieHeader(sessionID) }
             return response
         }
-        var response = await complete(flowID: flowID, pending: pending, membership: membership, sessionID: sessionID ?? "")
+        var response = await complete(
+            flowID: flowID, pending: pending, membership: membership, sessionID: sessionID ?? "")
         if setCookie, let sessionID { response.headers[.setCookie] = Self.cookieHeader(sessionID) }
         return response
     }
 
-    private func complete(flowID: String, pending: PendingAuthorization, membership: Membership, sessionID: String) async -> Response {
+    private func complete(flowID: String, pending: PendingAuthorization, membership: Membership, sessionID: String)
+        async -> Response
+    {
         await core.state.finishPending(flowID)
         let now = core.state.now
         switch pending.completion {
         case .device(let userCode):
             if let device = await core.state.deviceAuthorization(userCode: userCode) {
-                await core.state.setDeviceStatus(deviceCode: device.deviceCode,
-                                                 .approved(tenantID: membership.tenant.id, objectID: membership.objectID))
+                await core.state.setDeviceStatus(
+                    deviceCode: device.deviceCode,
+                    .approved(tenantID: membership.tenant.id, objectID: membership.objectID))
             }
-            return HTTPExchange.html(SignInPages.message(title: pending.client.displayName, text:
-                "You have signed in to the \(pending.client.displayName) application on your device. You may now close this window."))
+            return HTTPExchange.html(
+                SignInPages.message(
+                    title: pending.client.displayName,
+                    text:
+                        "You have signed in to the \(pending.client.displayName) application on your device. You may now close this window."
+                ))
         case .redirect:
-            let anotherClient = await core.scenario(for: .authorize, where: { $0.fault == .codeForAnotherClient }) != nil
-            let code = await core.state.issueCode(AuthorizationCodeGrant(
-                clientID: anotherClient ? "00000000-0000-0000-0000-00000000c0de" : pending.client.clientId, redirectURI: pending.redirectURI, codeChallenge: pending.codeChallenge,
-                codeChallengeMethod: pending.codeChallengeMethod, nonce: pending.nonce, scopes: pending.scopes,
-                tenantID: membership.tenant.id, objectID: membership.objectID, sessionID: sessionID,
-                expiresAt: now.addingTimeInterval(600)))
+            let anotherClient =
+                await core.scenario(for: .authorize, where: { $0.fault == .codeForAnotherClient }) != nil
+            let code = await core.state.issueCode(
+                AuthorizationCodeGrant(
+                    clientID: anotherClient ? "00000000-0000-0000-0000-00000000c0de" : pending.client.clientId,
+                    redirectURI: pending.redirectURI, codeChallenge: pending.codeChallenge,
+                    codeChallengeMethod: pending.codeChallengeMethod, nonce: pending.nonce, scopes: pending.scopes,
+                    tenantID: membership.tenant.id, objectID: membership.objectID, sessionID: sessionID,
+                    expiresAt: now.addingTimeInterval(600)))
             var fields = [("code", code)]
             if pending.clientInfo { fields.append(("client_info", TokenIssuer.clientInfo(membership))) }
             if var state = pending.state {
@@ -160,7 +201,9 @@ struct SignInFlow: Sendable {
                 }
                 fields.append(("state", state))
             }
-            if pending.clientInfo, let session = await core.state.session(sessionID) { fields.append(("session_state", session.state)) }
+            if pending.clientInfo, let session = await core.state.session(sessionID) {
+                fields.append(("session_state", session.state))
+            }
             return deliver(fields, to: pending.redirectURI, responseMode: pending.responseMode)
         }
     }
@@ -172,11 +215,17 @@ struct SignInFlow: Sendable {
             if let device = await core.state.deviceAuthorization(userCode: userCode) {
                 await core.state.setDeviceStatus(deviceCode: device.deviceCode, .declined)
             }
-            return HTTPExchange.html(SignInPages.message(title: "Sign-in declined", text:
-                "You declined to sign in to \(pending.client.displayName) on your device. You may now close this window."))
+            return HTTPExchange.html(
+                SignInPages.message(
+                    title: "Sign-in declined",
+                    text:
+                        "You declined to sign in to \(pending.client.displayName) on your device. You may now close this window."
+                ))
         case .redirect:
-            var fields = [("error", "access_denied"), ("error_subcode", "cancel"),
-                          ("error_description", "the user canceled the authentication")]
+            var fields = [
+                ("error", "access_denied"), ("error_subcode", "cancel"),
+                ("error_description", "the user canceled the authentication"),
+            ]
             if let state = pending.state { fields.append(("state", state)) }
             return deliver(fields, to: pending.redirectURI, responseMode: pending.responseMode)
         }
@@ -199,7 +248,8 @@ struct SignInFlow: Sendable {
         case "form_post":
             return HTTPExchange.html(SignInPages.formPost(to: RedirectURI.withPath(redirectURI), fields: fields))
         default:
-            return HTTPExchange.redirect(to: RedirectURI.appending(fields, to: redirectURI, inFragment: responseMode == "fragment"))
+            return HTTPExchange.redirect(
+                to: RedirectURI.appending(fields, to: redirectURI, inFragment: responseMode == "fragment"))
         }
     }
 
@@ -214,35 +264,51 @@ struct SignInFlow: Sendable {
 
     // MARK: Pages
 
-    func signInPage(_ flowID: String, _ pending: PendingAuthorization, username: String? = nil, error: String?) -> Response {
-        let external = pending.selectorSegment.lowercased().hasSuffix(".onmicrosoft.com") || pending.client.tenant == pending.selectorSegment
-        return HTTPExchange.html(SignInPages.signIn(
-            action: loginAction(pending), flow: flowID, appName: pending.client.displayName,
-            username: username ?? pending.loginHint, error: error, canSignUp: external))
+    func signInPage(_ flowID: String, _ pending: PendingAuthorization, username: String? = nil, error: String?)
+        -> Response
+    {
+        let external =
+            pending.selectorSegment.lowercased().hasSuffix(".onmicrosoft.com")
+            || pending.client.tenant == pending.selectorSegment
+        return HTTPExchange.html(
+            SignInPages.signIn(
+                action: loginAction(pending), flow: flowID, appName: pending.client.displayName,
+                username: username ?? pending.loginHint, error: error, canSignUp: external))
     }
 
     func signUpPage(_ flowID: String, _ pending: PendingAuthorization, error: String?) -> Response {
-        HTTPExchange.html(SignInPages.signUp(action: loginAction(pending), flow: flowID, appName: pending.client.displayName, error: error))
+        HTTPExchange.html(
+            SignInPages.signUp(
+                action: loginAction(pending), flow: flowID, appName: pending.client.displayName, error: error))
     }
 
     func verifyPage(_ flowID: String, _ pending: PendingAuthorization, email: String, error: String?) -> Response {
-        HTTPExchange.html(SignInPages.verifyEmail(action: loginAction(pending), flow: flowID, email: email, error: error))
+        HTTPExchange.html(
+            SignInPages.verifyEmail(action: loginAction(pending), flow: flowID, email: email, error: error))
     }
 
     private func pickerPage(_ flowID: String, _ pending: PendingAuthorization, _ users: [User]) -> Response {
-        HTTPExchange.html(SignInPages.accountPicker(
-            action: loginAction(pending), flow: flowID, appName: pending.client.displayName,
-            accounts: users.map { ($0.id, $0.displayName, $0.userPrincipalName) }))
+        HTTPExchange.html(
+            SignInPages.accountPicker(
+                action: loginAction(pending), flow: flowID, appName: pending.client.displayName,
+                accounts: users.map { ($0.id, $0.displayName, $0.userPrincipalName) }))
     }
 
     private func consentPage(_ flowID: String, _ pending: PendingAuthorization, user: User) -> Response {
-        HTTPExchange.html(SignInPages.consent(
-            action: loginAction(pending), flow: flowID, appName: pending.client.displayName, user: user.userPrincipalName,
-            scopes: pending.scopes.allGrants().map(\.name) + ["Maintain access to data you have given it access to"]))
+        HTTPExchange.html(
+            SignInPages.consent(
+                action: loginAction(pending), flow: flowID, appName: pending.client.displayName,
+                user: user.userPrincipalName,
+                scopes: pending.scopes.allGrants().map(\.name) + ["Maintain access to data you have given it access to"]
+            ))
     }
 
     private func expired() async -> Response {
-        HTTPExchange.html(SignInPages.message(title: "Sign-in expired", text:
-            "This sign-in request is no longer valid. Go back to the application and start again."), status: .badRequest)
+        HTTPExchange.html(
+            SignInPages.message(
+                title: "Sign-in expired",
+                text:
+                    "This sign-in request is no longer valid. Go back to the application and start again."),
+            status: .badRequest)
     }
 }

@@ -14,7 +14,8 @@ struct SignUpStep: Sendable {
             return flow.signUpPage(flowID, pending, error: "Enter a valid email address.")
         }
         guard core.state.index.user(named: email) == nil else {
-            return flow.signUpPage(flowID, pending, error: "An account with this email address already exists. Sign in instead.")
+            return flow.signUpPage(
+                flowID, pending, error: "An account with this email address already exists. Sign in instead.")
         }
         guard !name.isEmpty else { return flow.signUpPage(flowID, pending, error: "Enter your name.") }
         guard password.count >= 8 else {
@@ -22,14 +23,18 @@ struct SignUpStep: Sendable {
         }
         let code = String(format: "%08d", core.state.randomInt(in: 0...99_999_999))
         let now = core.state.now
-        let draft = SignUpDraft(email: email, displayName: name, password: password, code: code,
-                                expiresAt: now.addingTimeInterval(600))
+        let draft = SignUpDraft(
+            email: email, displayName: name, password: password, code: code,
+            expiresAt: now.addingTimeInterval(600))
         _ = await core.state.updateProgress(flowID) { $0.signUp = draft }
-        await core.state.send(OutboxMessage(to: email, subject: "Your account verification code", code: code, sentAt: now))
+        await core.state.send(
+            OutboxMessage(to: email, subject: "Your account verification code", code: code, sentAt: now))
         return flow.verifyPage(flowID, pending, email: email, error: nil)
     }
 
-    func verify(flowID: String, pending: PendingAuthorization, form: FormBody, cookie: String?, flow: SignInFlow) async -> Response {
+    func verify(flowID: String, pending: PendingAuthorization, form: FormBody, cookie: String?, flow: SignInFlow) async
+        -> Response
+    {
         guard let draft = pending.progress.signUp else { return flow.signUpPage(flowID, pending, error: nil) }
         guard draft.expiresAt > (core.state.now) else {
             return flow.signUpPage(flowID, pending, error: "The code expired. Start again to get a new one.")
@@ -41,10 +46,12 @@ struct SignUpStep: Sendable {
         guard case .tenant(let tenant)? = index.selector(pending.selectorSegment), tenant.kind == .external else {
             return flow.signInPage(flowID, pending, error: "Sign-up is only available on an External ID tenant.")
         }
-        let user = User(id: core.state.guid(), tenant: tenant.id, userPrincipalName: draft.email,
-                        password: draft.password, displayName: draft.displayName, mail: draft.email)
+        let user = User(
+            id: core.state.guid(), tenant: tenant.id, userPrincipalName: draft.email,
+            password: draft.password, displayName: draft.displayName, mail: draft.email)
         guard await core.state.addUser(user) else {
-            return flow.signUpPage(flowID, pending, error: "An account with this email address already exists. Sign in instead.")
+            return flow.signUpPage(
+                flowID, pending, error: "An account with this email address already exists. Sign in instead.")
         }
         let sessionID = await core.state.signIn(userID: user.id, session: cookie)
         return await flow.proceed(flowID: flowID, user: user, sessionID: sessionID, setCookie: true)

@@ -7,15 +7,19 @@ struct TokenMinting: Sendable {
     let core: EmulatorCore
 
     private static let idTokenFaults: Set<Scenario.Fault> = [
-        .idTokenBadSignature, .idTokenAlgNone, .idTokenWrongNonce, .idTokenMissingNonce, .idTokenUnknownKid, .idTokenWrongAudience, .idTokenWrongIssuer,
-        .idTokenExpired, .idTokenIssuedInFuture, .idTokenOtherUser, .missingTokenType, .nonBearerTokenType, .declineScopes,
+        .idTokenBadSignature, .idTokenAlgNone, .idTokenWrongNonce, .idTokenMissingNonce, .idTokenUnknownKid,
+        .idTokenWrongAudience, .idTokenWrongIssuer,
+        .idTokenExpired, .idTokenIssuedInFuture, .idTokenOtherUser, .missingTokenType, .nonBearerTokenType,
+        .declineScopes,
     ]
 
     /// - Parameters:
     ///   - claims: the `claims` request (client capabilities); the form's by default.
     ///   - firstResourceOnly: mint for the first resource when several are asked (code redemption).
-    func userTokens(_ c: GrantContext, membership: Membership, scopes: ScopeSet, nonce: String?,
-                    claims: String? = nil, firstResourceOnly: Bool = false) async throws(EntraError) -> Response {
+    func userTokens(
+        _ c: GrantContext, membership: Membership, scopes: ScopeSet, nonce: String?,
+        claims: String? = nil, firstResourceOnly: Bool = false
+    ) async throws(EntraError) -> Response {
         if scopes.resources.count > 1, !firstResourceOnly { throw .multipleResources(c.form["scope"] ?? "") }
         guard let resource = scopes.primaryResource(c.index) else { throw .invalidScope(c.form["scope"] ?? "") }
         let consented = await core.state.consentedScopes(userID: membership.user.id, client: c.client)
@@ -29,13 +33,19 @@ struct TokenMinting: Sendable {
         let now = core.state.now
         let cp1 = Self.hasCP1(claims: claims ?? c.form["claims"])
         let lifetime: Int
-        if let fixed = core.accessTokenLifetime { lifetime = fixed } else {
+        if let fixed = core.accessTokenLifetime {
+            lifetime = fixed
+        } else {
             lifetime = core.state.randomInt(in: cp1 ? 70_000...90_000 : 3600...5399)
         }
         let isGraph = resource.identifierUri?.lowercased() == "https://graph.microsoft.com"
         let origin = core.issuerOrigin
         var scp = grants.map(\.name)
-        if isGraph { scp += ["openid", "profile", "email"].filter { scopes.oidc.contains($0) || $0 == "email" && scopes.wantsIDToken } }
+        if isGraph {
+            scp += ["openid", "profile", "email"].filter {
+                scopes.oidc.contains($0) || $0 == "email" && scopes.wantsIDToken
+            }
+        }
         let uti = core.state.opaque(16)
         let issuer = core.issuer
         let accessToken: String
@@ -44,9 +54,11 @@ struct TokenMinting: Sendable {
             accessToken = try issuer.accessToken(
                 origin: origin, membership: membership, client: c.client, resource: resource,
                 scp: scp.joined(separator: " "), now: now, lifetime: lifetime, capabilityCP1: cp1, uti: uti)
-            idToken = scopes.wantsIDToken
-                ? try issuer.idToken(origin: origin, membership: membership, clientID: c.client.clientId, nonce: nonce,
-                                     scopes: scopes, now: now, fault: fault, otherUser: otherUser(than: membership, in: c.index))
+            idToken =
+                scopes.wantsIDToken
+                ? try issuer.idToken(
+                    origin: origin, membership: membership, clientID: c.client.clientId, nonce: nonce,
+                    scopes: scopes, now: now, fault: fault, otherUser: otherUser(than: membership, in: c.index))
                 : nil
         } catch {
             throw .serverError
@@ -63,14 +75,17 @@ struct TokenMinting: Sendable {
         if cp1 { body.append(("refresh_in", .int(lifetime / 2))) }
         body.append(("access_token", .string(accessToken)))
         if scopes.wantsRefreshToken {
-            let refreshToken = await core.state.issueRefreshToken(RefreshTokenGrant(
-                clientID: c.client.clientId, familyID: c.client.familyId, userID: membership.user.id,
-                tenantID: membership.tenant.id, issuedAt: now))
+            let refreshToken = await core.state.issueRefreshToken(
+                RefreshTokenGrant(
+                    clientID: c.client.clientId, familyID: c.client.familyId, userID: membership.user.id,
+                    tenantID: membership.tenant.id, issuedAt: now))
             body.append(("refresh_token", .string(refreshToken)))
             if let family = c.client.familyId { body.append(("foci", .string(family))) }
         }
         if let idToken { body.append(("id_token", .string(idToken))) }
-        if c.form["client_info"] == "1" || c.form["client_info"] == "true" { body.append(("client_info", .string(TokenIssuer.clientInfo(membership)))) }
+        if c.form["client_info"] == "1" || c.form["client_info"] == "true" {
+            body.append(("client_info", .string(TokenIssuer.clientInfo(membership))))
+        }
         return success(.object(body), request: c.request)
     }
 
@@ -80,15 +95,17 @@ struct TokenMinting: Sendable {
         let uti = core.state.opaque(16)
         let token: String
         do {
-            token = try core.issuer.appToken(origin: core.issuerOrigin, tenantID: tenantID, client: c.client,
-                                             resource: resource, now: now, lifetime: lifetime, uti: uti)
+            token = try core.issuer.appToken(
+                origin: core.issuerOrigin, tenantID: tenantID, client: c.client,
+                resource: resource, now: now, lifetime: lifetime, uti: uti)
         } catch {
             throw .serverError
         }
-        return success(.object([
-            ("token_type", .string("Bearer")), ("expires_in", .int(lifetime)), ("ext_expires_in", .int(lifetime)),
-            ("access_token", .string(token)),
-        ]), request: c.request)
+        return success(
+            .object([
+                ("token_type", .string("Bearer")), ("expires_in", .int(lifetime)), ("ext_expires_in", .int(lifetime)),
+                ("access_token", .string(token)),
+            ]), request: c.request)
     }
 
     private func success(_ body: JSONValue, request: Request) -> Response {
@@ -103,7 +120,7 @@ struct TokenMinting: Sendable {
     /// True when the `claims` parameter declares the `cp1` client capability.
     static func hasCP1(claims: String?) -> Bool {
         guard let claims, let json = try? JSONValue.parse(Data(claims.utf8)),
-              case .array(let values)? = json["access_token"]?["xms_cc"]?["values"]
+            case .array(let values)? = json["access_token"]?["xms_cc"]?["values"]
         else { return false }
         return values.contains { $0.stringValue?.lowercased() == "cp1" }
     }

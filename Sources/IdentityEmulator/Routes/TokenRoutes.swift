@@ -31,9 +31,11 @@ struct TokenRoutes: Sendable {
             throw .unknownClient(clientID, tenant: segment)
         }
         try authenticate(client, form: form, request: request)
-        let context = GrantContext(request: request, selector: selector, segment: segment, form: form, client: client, index: index)
+        let context = GrantContext(
+            request: request, selector: selector, segment: segment, form: form, client: client, index: index)
         if NativeTokenGrants.handles(grantType, form: form) {
-            return try await NativeTokenGrants(support: NativeAuthSupport(core: core), minting: minting).token(context, grantType: grantType)
+            return try await NativeTokenGrants(support: NativeAuthSupport(core: core), minting: minting).token(
+                context, grantType: grantType)
         }
         switch grantType {
         case "authorization_code": return try await authorizationCode(context)
@@ -61,8 +63,8 @@ struct TokenRoutes: Sendable {
 
     private func basicCredentials(_ request: Request) -> (id: String, secret: String)? {
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("basic "),
-              let data = Data(base64Encoded: String(header.dropFirst(6))), let text = String(data: data, encoding: .utf8),
-              let colon = text.firstIndex(of: ":")
+            let data = Data(base64Encoded: String(header.dropFirst(6))), let text = String(data: data, encoding: .utf8),
+            let colon = text.firstIndex(of: ":")
         else { return nil }
         let decode = { (s: Substring) in s.removingPercentEncoding ?? String(s) }
         return (decode(text[..<colon]), decode(text[text.index(after: colon)...]))
@@ -73,21 +75,32 @@ struct TokenRoutes: Sendable {
         guard let redirectURI = c.form.nonEmpty("redirect_uri") else { throw .missingParameter("redirect_uri") }
         let grant = try await core.state.redeemCode(code).get()
         guard grant.clientID.lowercased() == c.client.clientId.lowercased() else { throw .codeClientMismatch }
-        guard RedirectURI.withPath(redirectURI) == RedirectURI.withPath(grant.redirectURI) else { throw .redirectMismatchAtToken }
+        guard RedirectURI.withPath(redirectURI) == RedirectURI.withPath(grant.redirectURI) else {
+            throw .redirectMismatchAtToken
+        }
         if let challenge = grant.codeChallenge {
             guard let verifier = c.form.nonEmpty("code_verifier") else { throw .pkceMismatch }
-            let computed = grant.codeChallengeMethod == "S256" ? Base64URL.encode(SHA256.hash(data: Data(verifier.utf8))) : verifier
+            let computed =
+                grant.codeChallengeMethod == "S256"
+                ? Base64URL.encode(SHA256.hash(data: Data(verifier.utf8))) : verifier
             guard computed == challenge else { throw .pkceMismatch }
         }
         if case .tenant(let t) = c.selector, t.id.lowercased() != grant.tenantID.lowercased() {
-            throw EntraError(error: "invalid_grant", code: 700005, message:
-                "Provided Authorization Code is intended to use against other tenant, thus rejected.")
+            throw EntraError(
+                error: "invalid_grant", code: 700005,
+                message:
+                    "Provided Authorization Code is intended to use against other tenant, thus rejected.")
         }
-        guard let user = c.index.user(objectID: grant.objectID), let membership = c.index.membership(of: user, tenantID: grant.tenantID) else {
+        guard let user = c.index.user(objectID: grant.objectID),
+            let membership = c.index.membership(of: user, tenantID: grant.tenantID)
+        else {
             throw .malformedGrant
         }
-        let scopes = try c.form.nonEmpty("scope").map { raw throws(EntraError) in try ScopeSet(parsing: raw, index: c.index) } ?? grant.scopes
-        return try await minting.userTokens(c, membership: membership, scopes: scopes, nonce: grant.nonce, firstResourceOnly: true)
+        let scopes =
+            try c.form.nonEmpty("scope").map { raw throws(EntraError) in try ScopeSet(parsing: raw, index: c.index) }
+            ?? grant.scopes
+        return try await minting.userTokens(
+            c, membership: membership, scopes: scopes, nonce: grant.nonce, firstResourceOnly: true)
     }
 
     private func refreshToken(_ c: GrantContext) async throws(EntraError) -> Response {
@@ -110,7 +123,7 @@ struct TokenRoutes: Sendable {
     private func deviceCode(_ c: GrantContext) async throws(EntraError) -> Response {
         guard let code = c.form.nonEmpty("device_code") else { throw .missingParameter("device_code") }
         guard let known = await core.state.deviceAuthorization(deviceCode: code),
-              known.client.clientId.lowercased() == c.client.clientId.lowercased()
+            known.client.clientId.lowercased() == c.client.clientId.lowercased()
         else { throw .badVerificationCode }
         if await core.scenario(for: .token, where: { $0.fault == .slowDown }) != nil { throw .slowDown }
         guard let device = await core.state.pollDevice(deviceCode: code) else { throw .badVerificationCode }
@@ -120,11 +133,14 @@ struct TokenRoutes: Sendable {
         case .declined: throw .authorizationDeclined
         case .redeemed: throw .badVerificationCode
         case .approved(let tenantID, let objectID):
-            guard let user = c.index.user(objectID: objectID), let membership = c.index.membership(of: user, tenantID: tenantID) else {
+            guard let user = c.index.user(objectID: objectID),
+                let membership = c.index.membership(of: user, tenantID: tenantID)
+            else {
                 throw .badVerificationCode
             }
-            return try await minting.userTokens(c, membership: membership, scopes: device.scopes, nonce: nil,
-                                                claims: c.form.nonEmpty("claims") ?? device.claims)
+            return try await minting.userTokens(
+                c, membership: membership, scopes: device.scopes, nonce: nil,
+                claims: c.form.nonEmpty("claims") ?? device.claims)
         }
     }
 
@@ -144,14 +160,17 @@ struct TokenRoutes: Sendable {
         guard let rawScope = c.form.nonEmpty("scope") else { throw .missingParameter("scope") }
         let resourceScopes = rawScope.split(separator: " ").map(String.init)
             .filter { !ScopeSet.oidcScopes.contains($0.lowercased()) }
-        guard resourceScopes.count == 1, let scope = resourceScopes.first, scope.lowercased().hasSuffix("/.default") else {
+        guard resourceScopes.count == 1, let scope = resourceScopes.first, scope.lowercased().hasSuffix("/.default")
+        else {
             throw .defaultRequiredForClientCredentials
         }
         let identifier = String(scope.dropLast("/.default".count))
         guard let resource = c.index.api(identifier: identifier) else { throw .resourceNotFound(identifier) }
         guard case .tenant(let tenant) = c.selector else {
-            throw EntraError(error: "invalid_request", code: 700011, message:
-                "Client credentials need a tenant-specific authority, not '\(c.segment)'.")
+            throw EntraError(
+                error: "invalid_request", code: 700011,
+                message:
+                    "Client credentials need a tenant-specific authority, not '\(c.segment)'.")
         }
         return try await minting.appToken(c, tenantID: tenant.id, resource: resource)
     }

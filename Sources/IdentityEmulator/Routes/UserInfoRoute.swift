@@ -18,17 +18,19 @@ struct UserInfoRoute: Sendable {
         }
         let scopes = BearerValidator.scopes(claims)
         guard claims["idtyp"]?.stringValue == "user", scopes.contains("openid"), let oid = claims["oid"]?.stringValue,
-              let tid = claims["tid"]?.stringValue, let client = claims["appid"]?.stringValue
+            let tid = claims["tid"]?.stringValue, let client = claims["appid"]?.stringValue
         else {
-            return GraphRoutes.error(.forbidden, code: "Authorization_RequestDenied",
-                                     message: "Insufficient privileges to complete the operation.", ids: ids)
+            return GraphRoutes.error(
+                .forbidden, code: "Authorization_RequestDenied",
+                message: "Insufficient privileges to complete the operation.", ids: ids)
         }
         let index = graph.core.state.index
         guard let user = index.user(objectID: oid), let membership = index.membership(of: user, tenantID: tid) else {
-            return GraphRoutes.error(.notFound, code: "Request_ResourceNotFound", message: "Resource '\(oid)' does not exist.", ids: ids)
+            return GraphRoutes.error(
+                .notFound, code: "Request_ResourceNotFound", message: "Resource '\(oid)' does not exist.", ids: ids)
         }
         var members: [(String, JSONValue)] = [
-            ("sub", .string(TokenIssuer.pairwiseSubject(objectID: membership.objectID, clientID: client))),
+            ("sub", .string(TokenIssuer.pairwiseSubject(objectID: membership.objectID, clientID: client)))
         ]
         if scopes.contains("profile") {
             members.append(("name", .string(user.displayName)))

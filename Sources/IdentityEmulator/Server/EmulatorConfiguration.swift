@@ -24,7 +24,8 @@ public struct EmulatorConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8400, directory: Directory = .demo, tlsDirectory: URL? = nil,
-        publicURL: URL? = nil, seed: UInt64? = nil, accessTokenLifetime: Int? = nil, clock: EmulatorClock = EmulatorClock(),
+        publicURL: URL? = nil, seed: UInt64? = nil, accessTokenLifetime: Int? = nil,
+        clock: EmulatorClock = EmulatorClock(),
         logger: Logger = Logger(label: "identity-emulator", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.host = host

@@ -7,25 +7,33 @@ import NIOCore
 struct FaultInjectionMiddleware: RouterMiddleware {
     let core: EmulatorCore
 
-    func handle(_ request: Request, context: EmulatorRequestContext,
-                next: (Request, EmulatorRequestContext) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: EmulatorRequestContext,
+        next: (Request, EmulatorRequestContext) async throws -> Response
+    ) async throws -> Response {
         let path = request.uri.path
         guard !path.hasPrefix("/_emulator") else { return try await next(request, context) }
         var context = context
         var request = request
-        if request.method == .post, request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
-            context.form = FormBody(encoded: Substring(String(buffer: try await request.collectBody(upTo: context.maxUploadSize))))
+        if request.method == .post,
+            request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true
+        {
+            context.form = FormBody(
+                encoded: Substring(String(buffer: try await request.collectBody(upTo: context.maxUploadSize))))
         }
         let response = try await respond(request, context: context, path: path, next: next)
-        core.state.log(method: request.method.rawValue, path: path, grantType: context.form?["grant_type"],
-                             clientID: context.form?["client_id"], status: response.status.code)
+        core.state.log(
+            method: request.method.rawValue, path: path, grantType: context.form?["grant_type"],
+            clientID: context.form?["client_id"], status: response.status.code)
         return response
     }
 
-    private func respond(_ request: Request, context: EmulatorRequestContext, path: String,
-                         next: (Request, EmulatorRequestContext) async throws -> Response) async throws -> Response {
+    private func respond(
+        _ request: Request, context: EmulatorRequestContext, path: String,
+        next: (Request, EmulatorRequestContext) async throws -> Response
+    ) async throws -> Response {
         guard let route = Scenario.Route.of(path: path),
-              let scenario = await core.scenario(for: route, where: { $0.isTransportFault })
+            let scenario = await core.scenario(for: route, where: { $0.isTransportFault })
         else { return try await next(request, context) }
         if route == .graph, let response = await graphFault(scenario, request: request) { return response }
         switch scenario.fault {
@@ -33,7 +41,8 @@ struct FaultInjectionMiddleware: RouterMiddleware {
             try await Task.sleep(for: .milliseconds(scenario.delayMilliseconds ?? 1000))
             return try await next(request, context)
         case .throttle:
-            var response = await core.errorResponse(.throttled(retryAfter: Int(scenario.retryAfter ?? "1") ?? 1), for: request)
+            var response = await core.errorResponse(
+                .throttled(retryAfter: Int(scenario.retryAfter ?? "1") ?? 1), for: request)
             response.headers[.retryAfter] = scenario.retryAfter ?? "1"
             return response
         case .serverError:
@@ -49,8 +58,9 @@ struct FaultInjectionMiddleware: RouterMiddleware {
                 "<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>The proxy server received an invalid response.</p></body></html>",
                 status: .badGateway)
         case .truncatedBody:
-            return HTTPExchange.text(#"{"token_type":"Bearer","scope":"User.Read profile openid email","expires_in":3599,"access_tok"#,
-                                     contentType: "application/json; charset=utf-8")
+            return HTTPExchange.text(
+                #"{"token_type":"Bearer","scope":"User.Read profile openid email","expires_in":3599,"access_tok"#,
+                contentType: "application/json; charset=utf-8")
         case .hugeBody:
             return Self.hugeBody()
         case .slowDrip:
@@ -68,12 +78,14 @@ struct FaultInjectionMiddleware: RouterMiddleware {
         let length = head.readableBytes + 50 * chunk.readableBytes + tail.readableBytes
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: length) { writer in
-            try await writer.write(head)
-            for _ in 0..<50 { try await writer.write(chunk) }
-            try await writer.write(tail)
-            try await writer.finish(nil)
-        })
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody(contentLength: length) { writer in
+                try await writer.write(head)
+                for _ in 0..<50 { try await writer.write(chunk) }
+                try await writer.write(tail)
+                try await writer.finish(nil)
+            })
     }
 
     /// A token error body, four bytes at a time, `every` apart: a connection that never quite stalls.
@@ -81,13 +93,15 @@ struct FaultInjectionMiddleware: RouterMiddleware {
         let body = Array(#"{"error":"temporarily_unavailable","error_description":"AADSTS50000: slow."}"#.utf8)
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: body.count) { writer in
-            for start in stride(from: 0, to: body.count, by: 4) {
-                try await writer.write(ByteBuffer(bytes: body[start..<min(start + 4, body.count)]))
-                try await Task.sleep(for: pause)
-            }
-            try await writer.finish(nil)
-        })
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody(contentLength: body.count) { writer in
+                for start in stride(from: 0, to: body.count, by: 4) {
+                    try await writer.write(ByteBuffer(bytes: body[start..<min(start + 4, body.count)]))
+                    try await Task.sleep(for: pause)
+                }
+                try await writer.finish(nil)
+            })
     }
 
     /// Graph answers throttling and outages in its own OData error shape.
@@ -95,8 +109,10 @@ struct FaultInjectionMiddleware: RouterMiddleware {
         let (status, code, message): (HTTPResponse.Status, String, String)
         switch scenario.fault {
         case .throttle: (status, code, message) = (.tooManyRequests, "TooManyRequests", "Please retry again later.")
-        case .serverError: (status, code, message) = (.internalServerError, "generalException", "General exception while processing.")
-        case .serviceUnavailable: (status, code, message) = (.serviceUnavailable, "serviceNotAvailable", "Service unavailable.")
+        case .serverError:
+            (status, code, message) = (.internalServerError, "generalException", "General exception while processing.")
+        case .serviceUnavailable:
+            (status, code, message) = (.serviceUnavailable, "serviceNotAvailable", "Service unavailable.")
         default: return nil
         }
         let requestID = GUIDText.random()
@@ -104,13 +120,25 @@ struct FaultInjectionMiddleware: RouterMiddleware {
         var headers = HTTPFields()
         headers[.requestID] = requestID
         headers[.clientRequestID] = request.headers[.clientRequestID] ?? requestID
-        if scenario.fault == .throttle || scenario.retryAfter != nil { headers[.retryAfter] = scenario.retryAfter ?? "1" }
-        let body = JSONValue.object([("error", .object([
-            ("code", .string(code)),
-            ("message", .string(message)),
-            ("innerError", .object([("date", .string(now.graphTimestamp)), ("request-id", .string(requestID)),
-                                    ("client-request-id", .string(headers[.clientRequestID] ?? requestID))])),
-        ]))])
+        if scenario.fault == .throttle || scenario.retryAfter != nil {
+            headers[.retryAfter] = scenario.retryAfter ?? "1"
+        }
+        let body = JSONValue.object([
+            (
+                "error",
+                .object([
+                    ("code", .string(code)),
+                    ("message", .string(message)),
+                    (
+                        "innerError",
+                        .object([
+                            ("date", .string(now.graphTimestamp)), ("request-id", .string(requestID)),
+                            ("client-request-id", .string(headers[.clientRequestID] ?? requestID)),
+                        ])
+                    ),
+                ])
+            )
+        ])
         return HTTPExchange.json(body, status: status, headers: headers, contentType: "application/json")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 
 extension HTTPField.Name {
     static let clientRequestID = HTTPField.Name("client-request-id")!
@@ -32,17 +32,23 @@ enum HTTPExchange {
         return FormBody(encoded: Substring(String(buffer: buffer)))
     }
 
-    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:],
-                     contentType: String = "application/json; charset=utf-8") -> Response {
+    static func json(
+        _ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:],
+        contentType: String = "application/json; charset=utf-8"
+    ) -> Response {
         response(ByteBuffer(bytes: value.serializedBytes), status: status, headers: headers, contentType: contentType)
     }
 
-    static func text(_ body: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:],
-                     contentType: String) -> Response {
+    static func text(
+        _ body: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:],
+        contentType: String
+    ) -> Response {
         response(ByteBuffer(string: body), status: status, headers: headers, contentType: contentType)
     }
 
-    private static func response(_ body: ByteBuffer, status: HTTPResponse.Status, headers: HTTPFields, contentType: String) -> Response {
+    private static func response(
+        _ body: ByteBuffer, status: HTTPResponse.Status, headers: HTTPFields, contentType: String
+    ) -> Response {
         var fields = headers
         fields[.contentType] = contentType
         return Response(status: status, headers: fields, body: .init(byteBuffer: body))
@@ -75,11 +81,14 @@ enum HTTPExchange {
     }
 
     /// An ESTS error answer: the Entra body, its status, and `x-ms-request-id` == `trace_id`.
-    static func entraError(_ error: EntraError, request: Request, traceID: String, now: Date, secure: Bool) -> Response {
+    static func entraError(_ error: EntraError, request: Request, traceID: String, now: Date, secure: Bool) -> Response
+    {
         let correlationID = request.headers[.clientRequestID] ?? traceID
         var headers = estsHeaders(traceID: traceID, secure: secure)
         if request.headers[.returnClientRequestID]?.lowercased() == "true" { headers[.clientRequestID] = correlationID }
-        return json(error.body(traceID: traceID, correlationID: correlationID, now: now), status: error.status, headers: headers)
+        return json(
+            error.body(traceID: traceID, correlationID: correlationID, now: now), status: error.status, headers: headers
+        )
     }
 
     /// A cookie value from the `Cookie` header.

@@ -7,10 +7,13 @@ import Hummingbird
 struct HostCheckMiddleware: RouterMiddleware {
     let address: ServedAddress
 
-    func handle(_ request: Request, context: EmulatorRequestContext,
-                next: (Request, EmulatorRequestContext) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: EmulatorRequestContext,
+        next: (Request, EmulatorRequestContext) async throws -> Response
+    ) async throws -> Response {
         guard let authority = request.head.authority else {
-            return HTTPExchange.text("A request needs a Host header.\n", status: .badRequest, contentType: "text/plain; charset=utf-8")
+            return HTTPExchange.text(
+                "A request needs a Host header.\n", status: .badRequest, contentType: "text/plain; charset=utf-8")
         }
         guard address.accepts(authority: authority) else {
             return HTTPExchange.text(

@@ -51,11 +51,14 @@ public enum IdentityEmulator {
         let authority = try configuration.tlsDirectory.map { _ in
             try LocalCertificateAuthority.generate(now: Date(), extraName: configuration.publicURL?.host)
         }
-        let address = ServedAddress(scheme: authority == nil ? "http" : "https", host: configuration.host,
-                                    publicURL: configuration.publicURL)
+        let address = ServedAddress(
+            scheme: authority == nil ? "http" : "https", host: configuration.host,
+            publicURL: configuration.publicURL)
         let core = EmulatorCore(
-            state: EmulatorState(directory: configuration.directory, clock: configuration.clock, seed: configuration.seed),
-            issuer: TokenIssuer(key: key), secure: authority != nil, accessTokenLifetime: configuration.accessTokenLifetime,
+            state: EmulatorState(
+                directory: configuration.directory, clock: configuration.clock, seed: configuration.seed),
+            issuer: TokenIssuer(key: key), secure: authority != nil,
+            accessTokenLifetime: configuration.accessTokenLifetime,
             address: address)
         var caFile: URL?
         if let authority, let folder = configuration.tlsDirectory {
@@ -65,11 +68,12 @@ public enum IdentityEmulator {
             caFile = file
         }
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let server: HTTPServerBuilder = if let authority {
-            try .tls(.http1(), tlsConfiguration: authority.serverTLSConfiguration())
-        } else {
-            .http1()
-        }
+        let server: HTTPServerBuilder =
+            if let authority {
+                try .tls(.http1(), tlsConfiguration: authority.serverTLSConfiguration())
+            } else {
+                .http1()
+            }
         let app = Hummingbird.Application(
             router: EmulatorRouter.make(core: core),
             server: server,
@@ -81,8 +85,9 @@ public enum IdentityEmulator {
                 portContinuation.finish()
             },
             logger: configuration.logger)
-        let group = ServiceGroup(configuration: .init(
-            services: [app], gracefulShutdownSignals: signals, logger: configuration.logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [app], gracefulShutdownSignals: signals, logger: configuration.logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 defer { portContinuation.finish() }
@@ -96,8 +101,10 @@ public enum IdentityEmulator {
             let scheme = authority == nil ? "http" : "https"
             let host = ServedAddress.bracketed(configuration.host)
             let running = RunningEmulator(
-                baseURL: URL(string: "\(scheme)://\(host):\(port)")!, issuerOrigin: URL(string: address.origin)!, port: port,
-                caCertificatePEM: authority?.caCertificatePEM, caCertificateFile: caFile, directory: configuration.directory)
+                baseURL: URL(string: "\(scheme)://\(host):\(port)")!, issuerOrigin: URL(string: address.origin)!,
+                port: port,
+                caCertificatePEM: authority?.caCertificatePEM, caCertificateFile: caFile,
+                directory: configuration.directory)
             do {
                 let result = try await body(running)
                 if !untilSignalled { await group.triggerGracefulShutdown() }
@@ -115,10 +122,16 @@ public enum IdentityEmulator {
     /// write to it: clients trust the CA file written there, so another local user must not be able
     /// to put theirs in its place (the default folder is under the shared temporary directory).
     static func ensurePrivateFolder(_ folder: URL) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var info = stat()
-        guard lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o022 == 0 else {
-            throw StartError(description: "\(folder.path) is not a folder of this user's that only they can write to; choose another with --tls-directory")
+        guard lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(),
+            info.st_mode & 0o022 == 0
+        else {
+            throw StartError(
+                description:
+                    "\(folder.path) is not a folder of this user's that only they can write to; choose another with --tls-directory"
+            )
         }
     }
 }

@@ -43,11 +43,12 @@ struct LocalCertificateAuthority: Sendable {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true, keyEncipherment: true))
                 try ExtendedKeyUsage([.serverAuth])
-                SubjectAlternativeNames([
-                    .dnsName("localhost"),
-                    .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
-                    .ipAddress(ASN1OctetString(contentBytes: ArraySlice(Self.ipv6Loopback))),
-                ] + (extraName.map { [Self.subjectAlternativeName($0)] } ?? []))
+                SubjectAlternativeNames(
+                    [
+                        .dnsName("localhost"),
+                        .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
+                        .ipAddress(ASN1OctetString(contentBytes: ArraySlice(Self.ipv6Loopback))),
+                    ] + (extraName.map { [Self.subjectAlternativeName($0)] } ?? []))
                 SubjectKeyIdentifier(hash: serverPublicKey)
                 AuthorityKeyIdentifier(keyIdentifier: caKeyID)
             },

@@ -67,8 +67,12 @@ final class ServedAddress: Sendable {
     /// `host:port`, lower-cased, with the scheme's default port when none is given.
     static func normalized(_ authority: String, scheme: String) -> String {
         let lowered = authority.lowercased()
-        let hostEnd = lowered.hasPrefix("[") ? lowered.firstIndex(of: "]").map(lowered.index(after:)) : lowered.firstIndex(of: ":")
-        guard let hostEnd, hostEnd < lowered.endIndex else { return "\(lowered):\(scheme.lowercased() == "https" ? 443 : 80)" }
+        let hostEnd =
+            lowered.hasPrefix("[")
+            ? lowered.firstIndex(of: "]").map(lowered.index(after:)) : lowered.firstIndex(of: ":")
+        guard let hostEnd, hostEnd < lowered.endIndex else {
+            return "\(lowered):\(scheme.lowercased() == "https" ? 443 : 80)"
+        }
         return lowered
     }
 

@@ -50,9 +50,19 @@ actor EmulatorState {
         directory.withLock { $0 = DirectoryIndex(initialDirectory) }
         generator.withLock { $0 = seed.map(SeededRandom.init(seed:)) ?? SeededRandom() }
         offset.withLock { $0 = 0 }
-        pending = [:]; codes = [:]; refreshTokens = [:]; devices = [:]; deviceCodeByUserCode = [:]
-        sessions = [:]; userConsents = [:]; revokedAt = [:]; outbox = RecentLog(capacity: 10_000); served.withLock { $0 = RecentLog(capacity: 10_000) }; scenarios = []
-        adminConsent = [:]; nativeFlows = [:]
+        pending = [:]
+        codes = [:]
+        refreshTokens = [:]
+        devices = [:]
+        deviceCodeByUserCode = [:]
+        sessions = [:]
+        userConsents = [:]
+        revokedAt = [:]
+        outbox = RecentLog(capacity: 10_000)
+        served.withLock { $0 = RecentLog(capacity: 10_000) }
+        scenarios = []
+        adminConsent = [:]
+        nativeFlows = [:]
         armedScenarios.store(0, ordering: .relaxed)
     }
 
@@ -64,7 +74,9 @@ actor EmulatorState {
 
     nonisolated func opaque(_ bytes: Int) -> String { generator.withLock { $0.opaque(bytes) } }
 
-    nonisolated func randomInt(in range: ClosedRange<Int>) -> Int { generator.withLock { Int.random(in: range, using: &$0) } }
+    nonisolated func randomInt(in range: ClosedRange<Int>) -> Int {
+        generator.withLock { Int.random(in: range, using: &$0) }
+    }
 
     private nonisolated func randomString(_ length: Int, from alphabet: String) -> String {
         generator.withLock { $0.string(length, from: alphabet) }
@@ -107,7 +119,8 @@ actor EmulatorState {
 
     func finishPending(_ id: String) { pending[id] = nil }
 
-    func updateProgress(_ id: String, _ change: @Sendable (inout InteractionProgress) -> Void) -> PendingAuthorization? {
+    func updateProgress(_ id: String, _ change: @Sendable (inout InteractionProgress) -> Void) -> PendingAuthorization?
+    {
         guard pending[id] != nil else { return nil }
         change(&pending[id]!.progress)
         return pending[id]
@@ -182,8 +195,10 @@ actor EmulatorState {
 
     // MARK: Device codes
 
-    func startDeviceAuthorization(client: Application, selectorSegment: String, scopes: ScopeSet, rawScope: String,
-                                  claims: String?, lifetime: TimeInterval) -> DeviceAuthorization {
+    func startDeviceAuthorization(
+        client: Application, selectorSegment: String, scopes: ScopeSet, rawScope: String,
+        claims: String?, lifetime: TimeInterval
+    ) -> DeviceAuthorization {
         let userCode = randomString(9, from: "ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
         let device = DeviceAuthorization(
             deviceCode: "DAQABAAEAAA" + opaque(120), userCode: userCode, client: client,
@@ -225,7 +240,11 @@ actor EmulatorState {
     /// Keeps the most recent 10,000 requests, so a long run under load does not grow without bound.
     nonisolated func log(method: String, path: String, grantType: String?, clientID: String?, status: Int) {
         let at = now
-        served.withLock { $0.append(ServedRequest(method: method, path: path, grantType: grantType, clientID: clientID, status: status, at: at)) }
+        served.withLock {
+            $0.append(
+                ServedRequest(
+                    method: method, path: path, grantType: grantType, clientID: clientID, status: status, at: at))
+        }
     }
 
     func addScenario(_ scenario: Scenario) {

@@ -90,8 +90,10 @@ struct OutboxMessage: Sendable {
     let sentAt: Date
 
     var json: JSONValue {
-        .object([("to", .string(to)), ("subject", .string(subject)), ("code", .string(code)),
-                 ("sentAt", .string(sentAt.estsTimestamp))])
+        .object([
+            ("to", .string(to)), ("subject", .string(subject)), ("code", .string(code)),
+            ("sentAt", .string(sentAt.estsTimestamp)),
+        ])
     }
 }
 
@@ -105,8 +107,10 @@ struct ServedRequest: Sendable {
     let at: Date
 
     var json: JSONValue {
-        .object([("method", .string(method)), ("path", .string(path)), ("grant_type", .optional(grantType)),
-                 ("client_id", .optional(clientID)), ("status", .int(status)), ("at", .string(at.estsTimestamp))])
+        .object([
+            ("method", .string(method)), ("path", .string(path)), ("grant_type", .optional(grantType)),
+            ("client_id", .optional(clientID)), ("status", .int(status)), ("at", .string(at.estsTimestamp)),
+        ])
     }
 }
 

@@ -105,7 +105,9 @@ public struct Scenario: Codable, Sendable {
     /// Faults that change the whole HTTP response rather than a token's content.
     var isTransportFault: Bool {
         switch fault {
-        case .throttle, .serverError, .serviceUnavailable, .delay, .malformedJSON, .htmlError, .truncatedBody, .hugeBody, .slowDrip: true
+        case .throttle, .serverError, .serviceUnavailable, .delay, .malformedJSON, .htmlError, .truncatedBody,
+            .hugeBody, .slowDrip:
+            true
         default: false
         }
     }

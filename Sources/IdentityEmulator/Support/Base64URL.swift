@@ -33,16 +33,22 @@ enum Base64URL {
                 }
                 while index + 2 < input.count {
                     let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-                    put(chunk, 18); put(chunk, 12); put(chunk, 6); put(chunk, 0)
+                    put(chunk, 18)
+                    put(chunk, 12)
+                    put(chunk, 6)
+                    put(chunk, 0)
                     index += 3
                 }
                 switch input.count - index {
                 case 1:
                     let chunk = UInt32(input[index]) << 16
-                    put(chunk, 18); put(chunk, 12)
+                    put(chunk, 18)
+                    put(chunk, 12)
                 case 2:
                     let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-                    put(chunk, 18); put(chunk, 12); put(chunk, 6)
+                    put(chunk, 18)
+                    put(chunk, 12)
+                    put(chunk, 6)
                 default: break
                 }
             }

@@ -36,7 +36,9 @@ struct FormBody: Sendable {
             if byte == UInt8(ascii: "+") {
                 out.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), bytes.distance(from: index, to: bytes.endIndex) > 2,
-                      let high = hexValue(bytes[bytes.index(index, offsetBy: 1)]), let low = hexValue(bytes[bytes.index(index, offsetBy: 2)]) {
+                let high = hexValue(bytes[bytes.index(index, offsetBy: 1)]),
+                let low = hexValue(bytes[bytes.index(index, offsetBy: 2)])
+            {
                 out.append(high << 4 | low)
                 index = bytes.index(index, offsetBy: 3)
                 continue
@@ -66,6 +68,7 @@ struct FormBody: Sendable {
         s.addingPercentEncoding(withAllowedCharacters: unreserved) ?? s
     }
 
-    private static let unreserved = CharacterSet(charactersIn:
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    private static let unreserved = CharacterSet(
+        charactersIn:
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

@@ -12,13 +12,13 @@ public enum JSONValue: Sendable, Equatable {
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
-        case let (.string(a), .string(b)): a == b
-        case let (.int(a), .int(b)): a == b
-        case let (.double(a), .double(b)): a == b
-        case let (.bool(a), .bool(b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
         case (.null, .null): true
-        case let (.array(a), .array(b)): a == b
-        case let (.object(a), .object(b)): a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
         default: false
         }
     }
@@ -89,7 +89,8 @@ public enum JSONValue: Sendable, Equatable {
                 case "\n": out.append(contentsOf: "\\n".utf8)
                 case "\r": out.append(contentsOf: "\\r".utf8)
                 case "\t": out.append(contentsOf: "\\t".utf8)
-                case _ where scalar.value < 0x20: out.append(contentsOf: ("\\u" + String(format: "%04x", scalar.value)).utf8)
+                case _ where scalar.value < 0x20:
+                    out.append(contentsOf: ("\\u" + String(format: "%04x", scalar.value)).utf8)
                 default: out.append(contentsOf: String(scalar).utf8)
                 }
             }
@@ -106,13 +107,21 @@ extension JSONValue: Decodable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? c.decode(Int.self) { self = .int(i) }
-        else if let d = try? c.decode(Double.self) { self = .double(d) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }) }
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let i = try? c.decode(Int.self) {
+            self = .int(i)
+        } else if let d = try? c.decode(Double.self) {
+            self = .double(d)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSONValue].self).sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        }
     }
 }
 

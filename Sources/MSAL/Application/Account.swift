@@ -21,7 +21,9 @@ public struct Account: Sendable, Hashable, CustomStringConvertible {
     /// The identifier to persist and pass back to ``PublicClientApplication/account(identifier:)``.
     public var identifier: String { homeAccountID.identifier }
 
-    public static func == (a: Account, b: Account) -> Bool { a.identifier == b.identifier && a.environment == b.environment }
+    public static func == (a: Account, b: Account) -> Bool {
+        a.identifier == b.identifier && a.environment == b.environment
+    }
     public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
 
     /// Redacted: usernames are personal data.
@@ -80,7 +82,8 @@ extension Account {
     /// A signed-out account known only from the account metadata: no claims, no tenant profiles.
     init(signedOut principal: PrincipalAccount) {
         let parts = principal.homeAccountID.split(separator: ".", maxSplits: 1).map(String.init)
-        homeAccountID = ID(identifier: principal.homeAccountID, objectID: parts[0], tenantID: parts.count > 1 ? parts[1] : "")
+        homeAccountID = ID(
+            identifier: principal.homeAccountID, objectID: parts[0], tenantID: parts.count > 1 ? parts[1] : "")
         username = principal.username ?? ""
         environment = principal.environment ?? ""
         accountClaims = [:]

@@ -32,9 +32,12 @@ public final class PublicClientApplication: Sendable {
     ///   - onCode: receives the message, user code and URL to show; called once before polling.
     /// - Throws: ``MSALError``: `userCanceled` when the user declines, `timedOut` when the code
     ///   expires; `CancellationError` when cancelled.
-    public func acquireTokenByDeviceCode(scopes: [String], authority: Authority? = nil, claims: String? = nil,
-                                         onCode: @Sendable (DeviceCodeInfo) async throws -> Void) async throws -> AuthenticationResult {
-        let result = try await DeviceCodeFlow(app: core).run(scopes: scopes, authority: authority, claims: claims, onCode: onCode)
+    public func acquireTokenByDeviceCode(
+        scopes: [String], authority: Authority? = nil, claims: String? = nil,
+        onCode: @Sendable (DeviceCodeInfo) async throws -> Void
+    ) async throws -> AuthenticationResult {
+        let result = try await DeviceCodeFlow(app: core).run(
+            scopes: scopes, authority: authority, claims: claims, onCode: onCode)
         try await core.cache.setPrincipal(clientID: core.configuration.clientID, PrincipalAccount(result.account))
         return result
     }
@@ -71,11 +74,14 @@ public final class PublicClientApplication: Sendable {
     public func currentAccount() async throws -> (current: Account?, previous: Account?) {
         let all = try await accounts()
         let (principal, previous) = try await core.cache.principal(clientID: core.configuration.clientID)
-        func find(_ id: String?) -> Account? { id.flatMap { id in all.first { $0.identifier.caseInsensitiveCompare(id) == .orderedSame } } }
+        func find(_ id: String?) -> Account? {
+            id.flatMap { id in all.first { $0.identifier.caseInsensitiveCompare(id) == .orderedSame } }
+        }
         let previousAccount = find(previous?.homeAccountID) ?? previous.map(Account.init(signedOut:))
         if let current = find(principal?.homeAccountID) { return (current, previousAccount) }
         guard all.count <= 1 else {
-            throw MSALError.internal(.ambiguousAccount, "Several accounts are signed in; pick one with accounts() or account(username:).")
+            throw MSALError.internal(
+                .ambiguousAccount, "Several accounts are signed in; pick one with accounts() or account(username:).")
         }
         return (all.first, previousAccount)
     }
@@ -94,7 +100,9 @@ public final class PublicClientApplication: Sendable {
     /// `fromBrowser`, opens the identity provider's sign-out page to end the browser session too.
     ///
     /// - Parameter browser: opens the sign-out page; the app's browser when `nil`.
-    public func signOut(_ account: Account, fromBrowser: Bool = false, browser: (any BrowserLauncher)? = nil) async throws {
+    public func signOut(_ account: Account, fromBrowser: Bool = false, browser: (any BrowserLauncher)? = nil)
+        async throws
+    {
         let endpoints = try await core.resolver.endpoints(for: core.configuration.authority, online: fromBrowser)
         try await removeAccount(account)
         guard fromBrowser, let endSession = endpoints.endSession else { return }
@@ -106,9 +114,11 @@ public final class PublicClientApplication: Sendable {
     /// Removes the account's tokens for this app from the cache.
     public func removeAccount(_ account: Account) async throws {
         let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
-        let metadata = try await core.cache.appMetadata(clientID: core.configuration.clientID, environments: endpoints.aliases)
-        try await core.cache.removeAccount(homeAccountID: account.identifier, clientID: core.configuration.clientID,
-                                           familyID: metadata?.familyID)
+        let metadata = try await core.cache.appMetadata(
+            clientID: core.configuration.clientID, environments: endpoints.aliases)
+        try await core.cache.removeAccount(
+            homeAccountID: account.identifier, clientID: core.configuration.clientID,
+            familyID: metadata?.familyID)
         let (current, _) = try await core.cache.principal(clientID: core.configuration.clientID)
         if current?.homeAccountID.caseInsensitiveCompare(account.identifier) == .orderedSame {
             try await core.cache.setPrincipal(clientID: core.configuration.clientID, nil)
@@ -129,7 +139,7 @@ public final class PublicClientApplication: Sendable {
         let token = try await acquireTokenSilently(SilentParameters(scopes: scopes, account: account))
         let response = try await send(request, token: token)
         guard response.status == 401, let header = response.header("WWW-Authenticate"),
-              let challenge = ClaimsChallenge(wwwAuthenticate: header)
+            let challenge = ClaimsChallenge(wwwAuthenticate: header)
         else { return response }
         try await core.cache.removeAccessToken(homeAccountID: account.identifier, secret: token.accessToken)
         var parameters = SilentParameters(scopes: scopes, account: account, forceRefresh: true)

@@ -31,11 +31,12 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
     ///   without a tenant, or a malformed URL.
     public init(_ string: String, kind declared: Kind? = nil) throws {
         guard let components = URLComponents(string: string), let scheme = components.scheme?.lowercased(),
-              let rawHost = components.host, !rawHost.isEmpty
+            let rawHost = components.host, !rawHost.isEmpty
         else { throw MSALError.internal(.invalidParameter, "'\(string)' is not an authority URL.") }
         let host = rawHost.lowercased()
         guard scheme == "https" || (scheme == "http" && Self.isLoopback(host)) else {
-            throw MSALError.internal(.invalidParameter, "The authority must use https (plain http only on loopback): \(string)")
+            throw MSALError.internal(
+                .invalidParameter, "The authority must use https (plain http only on loopback): \(string)")
         }
         let hostPort = components.port.map { "\(host):\($0)" } ?? host
         var segments = components.path.split(separator: "/").map(String.init)
@@ -71,7 +72,9 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
 
     /// This authority with another tenant (silent calls resolve `common` to the account's home tenant).
     func replacingTenant(_ tenant: String) -> Authority {
-        guard kind == .aad || kind == .ciam, let copy = try? Authority("\(origin)/\(tenant)", kind: kind) else { return self }
+        guard kind == .aad || kind == .ciam, let copy = try? Authority("\(origin)/\(tenant)", kind: kind) else {
+            return self
+        }
         return copy
     }
 
@@ -118,13 +121,17 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
         if host == "localhost" || host == "::1" || host == "[::1]" { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127"
-            && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy { $0.isASCII && $0.isNumber } && Int($0)! <= 255 }
+            && parts.allSatisfy {
+                !$0.isEmpty && $0.count <= 3 && $0.allSatisfy { $0.isASCII && $0.isNumber } && Int($0)! <= 255
+            }
     }
 
     private static func detect(host: String, segments: [String]) -> Kind {
         if host.hasSuffix(".ciamlogin.com") { return .ciam }
         if ["b2clogin.com", "b2clogin.cn", "b2clogin.us", "b2clogin.de"].contains(where: { host.hasSuffix("." + $0) })
-            || segments.first?.lowercased() == "tfp" || (segments.count > 1 && segments[1].lowercased().hasPrefix("b2c_")) {
+            || segments.first?.lowercased() == "tfp"
+            || (segments.count > 1 && segments[1].lowercased().hasPrefix("b2c_"))
+        {
             return .b2c
         }
         if trustedHosts.contains(host) || isLoopback(host) || segments.count == 1 { return .aad }

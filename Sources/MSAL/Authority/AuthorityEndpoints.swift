@@ -31,14 +31,19 @@ final class AuthorityEndpoints: Sendable {
     ///   `failedAuthorityValidation` when the issuer is on another host.
     init(authority: Authority, document data: Data, aliases: Set<String>, discoveredOnline: Bool = true) throws {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let authorization = (object["authorization_endpoint"] as? String).flatMap(URL.init(string:)),
-              let token = (object["token_endpoint"] as? String).flatMap(URL.init(string:)),
-              let jwks = (object["jwks_uri"] as? String).flatMap(URL.init(string:)),
-              let issuer = object["issuer"] as? String
+            let authorization = (object["authorization_endpoint"] as? String).flatMap(URL.init(string:)),
+            let token = (object["token_endpoint"] as? String).flatMap(URL.init(string:)),
+            let jwks = (object["jwks_uri"] as? String).flatMap(URL.init(string:)),
+            let issuer = object["issuer"] as? String
         else {
-            throw MSALError.internal(.invalidResponse, "The OpenID configuration of \(authority) lacks authorization_endpoint, token_endpoint, jwks_uri or issuer.")
+            throw MSALError.internal(
+                .invalidResponse,
+                "The OpenID configuration of \(authority) lacks authorization_endpoint, token_endpoint, jwks_uri or issuer."
+            )
         }
-        let fill = { (s: String) in s.contains("{tenant}") ? s.replacingOccurrences(of: "{tenant}", with: authority.tenant) : s }
+        let fill = { (s: String) in
+            s.contains("{tenant}") ? s.replacingOccurrences(of: "{tenant}", with: authority.tenant) : s
+        }
         self.authority = authority
         self.authorization = URL(string: fill(authorization.absoluteString)) ?? authorization
         self.token = URL(string: fill(token.absoluteString)) ?? token
@@ -63,7 +68,7 @@ final class AuthorityEndpoints: Sendable {
 
     private static func withoutPort(_ environment: String) -> String {
         guard let colon = environment.lastIndex(of: ":"), colon != environment.startIndex,
-              environment[environment.index(after: colon)...].allSatisfy(\.isNumber)
+            environment[environment.index(after: colon)...].allSatisfy(\.isNumber)
         else { return environment }
         return String(environment[..<colon])
     }
@@ -75,16 +80,21 @@ final class AuthorityEndpoints: Sendable {
             throw MSALError.internal(.failedAuthorityValidation, "The issuer '\(issuer)' of \(authority) is not a URL.")
         }
         let environment = url.port.map { "\(host):\($0)" } ?? host
-        let sameProvider = aliases.contains(environment)
+        let sameProvider =
+            aliases.contains(environment)
             || (authority.kind == .ciam && host.hasSuffix(".ciamlogin.com"))
             || (authority.kind == .b2c && host.hasSuffix(authority.url.host?.lowercased() ?? ""))
-            || (Authority.trustedHosts.contains(host) && Authority.trustedHosts.contains(authority.url.host?.lowercased() ?? ""))
+            || (Authority.trustedHosts.contains(host)
+                && Authority.trustedHosts.contains(authority.url.host?.lowercased() ?? ""))
         guard sameProvider else {
-            throw MSALError.internal(.failedAuthorityValidation, "The issuer '\(issuer)' is not served by \(authority.environment).")
+            throw MSALError.internal(
+                .failedAuthorityValidation, "The issuer '\(issuer)' is not served by \(authority.environment).")
         }
         if authority.kind == .aad, UUID(uuidString: authority.tenant) != nil, !issuer.contains("{tenantid}"),
-           !issuer.lowercased().contains(authority.tenant) {
-            throw MSALError.internal(.failedAuthorityValidation, "The issuer '\(issuer)' does not belong to tenant \(authority.tenant).")
+            !issuer.lowercased().contains(authority.tenant)
+        {
+            throw MSALError.internal(
+                .failedAuthorityValidation, "The issuer '\(issuer)' does not belong to tenant \(authority.tenant).")
         }
     }
 }

@@ -22,10 +22,10 @@ public struct AuthorityMetadataFile: Sendable {
     /// What was saved for `authority` when it is younger than `maximumAge` at `now`.
     func entry(for authority: URL, now: Date) -> (document: Data, aliases: Set<String>)? {
         guard let entry = entries()[authority.absoluteString] as? [String: Any],
-              let fetched = entry["fetched_at"] as? Double,
-              now.timeIntervalSince1970 - fetched < maximumAge, now.timeIntervalSince1970 >= fetched,
-              let document = entry["openid_configuration"] as? String,
-              let aliases = entry["aliases"] as? [String]
+            let fetched = entry["fetched_at"] as? Double,
+            now.timeIntervalSince1970 - fetched < maximumAge, now.timeIntervalSince1970 >= fetched,
+            let document = entry["openid_configuration"] as? String,
+            let aliases = entry["aliases"] as? [String]
         else { return nil }
         return (Data(document.utf8), Set(aliases))
     }
@@ -35,23 +35,26 @@ public struct AuthorityMetadataFile: Sendable {
     /// - Throws: the file system's error when the file cannot be written.
     func save(_ document: Data, aliases: Set<String>, for authority: URL, now: Date) throws {
         var all = entries()
-        all[authority.absoluteString] = [
-            "fetched_at": now.timeIntervalSince1970.rounded(.down),
-            "openid_configuration": String(decoding: document, as: UTF8.self),
-            "aliases": aliases.sorted(),
-        ] as [String: Any]
-        let data = try JSONSerialization.data(withJSONObject: ["version": 1, "authorities": all], options: [.sortedKeys])
+        all[authority.absoluteString] =
+            [
+                "fetched_at": now.timeIntervalSince1970.rounded(.down),
+                "openid_configuration": String(decoding: document, as: UTF8.self),
+                "aliases": aliases.sorted(),
+            ] as [String: Any]
+        let data = try JSONSerialization.data(
+            withJSONObject: ["version": 1, "authorities": all], options: [.sortedKeys])
         let folder = url.deletingLastPathComponent().path
         if !FileManager.default.fileExists(atPath: folder) {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         try AtomicFile.write(data, to: url.path)
     }
 
     private func entries() -> [String: Any] {
         guard let data = FileManager.default.contents(atPath: url.path),
-              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              object["version"] as? Int == 1
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            object["version"] as? Int == 1
         else { return [:] }
         return object["authorities"] as? [String: Any] ?? [:]
     }

@@ -20,14 +20,18 @@ actor AuthorityResolver {
     }
 
     /// Public-cloud aliases (instance discovery metadata), used without asking the network.
-    private static let publicCloud: Set<String> = ["login.microsoftonline.com", "login.windows.net", "login.microsoft.com", "sts.windows.net"]
+    private static let publicCloud: Set<String> = [
+        "login.microsoftonline.com", "login.windows.net", "login.microsoft.com", "sts.windows.net",
+    ]
 
     /// - Parameters:
     ///   - knownAuthorities: authorities trusted without instance discovery.
     ///   - metadataFile: where discovery results persist between processes, if anywhere.
     ///   - clock: dates the metadata file's entries.
-    init(transport: any HTTPTransport, knownAuthorities: [Authority], metadataFile: AuthorityMetadataFile? = nil,
-         clock: any TimeSource = SystemTimeSource()) {
+    init(
+        transport: any HTTPTransport, knownAuthorities: [Authority], metadataFile: AuthorityMetadataFile? = nil,
+        clock: any TimeSource = SystemTimeSource()
+    ) {
         self.transport = transport
         knownEnvironments = Set(knownAuthorities.map(\.environment))
         self.metadataFile = metadataFile
@@ -62,7 +66,9 @@ actor AuthorityResolver {
         defer { inFlight[key] = nil }
         let endpoints = try await task.value
         resolved.withLock { state in
-            if !(state.all[authority.url]?.discoveredOnline ?? false) || endpoints.discoveredOnline { state.all[authority.url] = endpoints }
+            if !(state.all[authority.url]?.discoveredOnline ?? false) || endpoints.discoveredOnline {
+                state.all[authority.url] = endpoints
+            }
             if state.last?.authority.url == authority.url { state.last = state.all[authority.url] }
         }
         return endpoints
@@ -70,16 +76,21 @@ actor AuthorityResolver {
 
     private func discover(_ authority: Authority, online: Bool) async throws -> AuthorityEndpoints {
         if !online, let saved = metadataFile?.entry(for: authority.url, now: clock.now()),
-           let endpoints = try? AuthorityEndpoints(authority: authority, document: saved.document, aliases: saved.aliases,
-                                                   discoveredOnline: false) {
+            let endpoints = try? AuthorityEndpoints(
+                authority: authority, document: saved.document, aliases: saved.aliases,
+                discoveredOnline: false)
+        {
             return endpoints
         }
         let aliases = try await validate(authority)
-        let response = try await transport.send(HTTPRequest(method: .get, url: authority.discoveryURL, headers: [("Accept", "application/json")]))
+        let response = try await transport.send(
+            HTTPRequest(method: .get, url: authority.discoveryURL, headers: [("Accept", "application/json")]))
         guard response.status == 200 else {
             let oauth = OAuthErrorResponse(json: response.body)
-            var error = MSALError.internal(.failedAuthorityValidation,
-                "The OpenID configuration of \(authority) could not be fetched (HTTP \(response.status)\(oauth.map { ", \($0.error)" } ?? "")).")
+            var error = MSALError.internal(
+                .failedAuthorityValidation,
+                "The OpenID configuration of \(authority) could not be fetched (HTTP \(response.status)\(oauth.map { ", \($0.error)" } ?? ""))."
+            )
             error.oauthError = oauth?.error
             error.stsErrorCodes = oauth?.errorCodes ?? []
             error.httpStatus = response.status
@@ -94,7 +105,9 @@ actor AuthorityResolver {
     /// Instance discovery for Entra hosts that are neither Microsoft's nor declared known.
     private func validate(_ authority: Authority) async throws -> Set<String> {
         let host = authority.url.host?.lowercased() ?? ""
-        guard authority.kind == .aad, !knownEnvironments.contains(authority.environment) else { return [authority.environment] }
+        guard authority.kind == .aad, !knownEnvironments.contains(authority.environment) else {
+            return [authority.environment]
+        }
         if Authority.trustedHosts.contains(host) {
             return Self.publicCloud.contains(host) ? Self.publicCloud : [host]
         }
@@ -102,13 +115,16 @@ actor AuthorityResolver {
         var components = URLComponents(string: "\(discoveryOrigin)/common/discovery/instance")!
         components.queryItems = [
             URLQueryItem(name: "api-version", value: "1.1"),
-            URLQueryItem(name: "authorization_endpoint", value: "\(authority.url.absoluteString)/oauth2/v2.0/authorize"),
+            URLQueryItem(
+                name: "authorization_endpoint", value: "\(authority.url.absoluteString)/oauth2/v2.0/authorize"),
         ]
-        let response = try await transport.send(HTTPRequest(method: .get, url: components.url!, headers: [("Accept", "application/json")]))
+        let response = try await transport.send(
+            HTTPRequest(method: .get, url: components.url!, headers: [("Accept", "application/json")]))
         guard response.status == 200,
-              let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
+            let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
         else {
-            var error = MSALError.internal(.failedAuthorityValidation, "\(authority) is not a known Microsoft identity platform instance.")
+            var error = MSALError.internal(
+                .failedAuthorityValidation, "\(authority) is not a known Microsoft identity platform instance.")
             error.oauthError = OAuthErrorResponse(json: response.body)?.error
             error.httpStatus = response.status
             throw error
@@ -116,7 +132,9 @@ actor AuthorityResolver {
         // Aliases name hosts, or host:port when the instance is not on the default port (a local emulator).
         let port = authority.url.port.map { ":\($0)" } ?? ""
         let withPort = { (alias: String) in alias.contains(":") ? alias : alias + port }
-        let groups = (object["metadata"] as? [[String: Any]] ?? []).map { ($0["aliases"] as? [String] ?? []).map { withPort($0.lowercased()) } }
+        let groups = (object["metadata"] as? [[String: Any]] ?? []).map {
+            ($0["aliases"] as? [String] ?? []).map { withPort($0.lowercased()) }
+        }
         let group = groups.first { $0.contains(authority.environment) } ?? [authority.environment]
         return Set(group)
     }

@@ -5,7 +5,9 @@ import Foundation
 enum AtomicFile {
     static func write(_ data: Data, to path: String) throws {
         let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
+        ).path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var failure: (any Error)?
@@ -23,7 +25,9 @@ enum AtomicFile {
         }
         if failure == nil, fsync(descriptor) != 0 { failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         close(descriptor)
-        if failure == nil, rename(temporary, path) != 0 { failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        if failure == nil, rename(temporary, path) != 0 {
+            failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
         if let failure {
             unlink(temporary)
             throw failure

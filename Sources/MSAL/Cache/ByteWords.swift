@@ -23,12 +23,15 @@ enum ByteWords {
         var offset = 0
         while offset + 8 <= min(bytes.count, 32) {
             let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            let found = Self.bytes(equalTo: UInt8(ascii: "\""), in: word) | Self.bytes(equalTo: UInt8(ascii: "\\"), in: word)
+            let found =
+                Self.bytes(equalTo: UInt8(ascii: "\""), in: word) | Self.bytes(equalTo: UInt8(ascii: "\\"), in: word)
             if found != 0 { return offset + found.trailingZeroBitCount / 8 }
             offset += 8
         }
         guard let base = bytes.baseAddress, offset < bytes.count else { return offset }
-        let quote = memchr(base + offset, Int32(UInt8(ascii: "\"")), bytes.count - offset).map { base.distance(to: $0) } ?? bytes.count
+        let quote =
+            memchr(base + offset, Int32(UInt8(ascii: "\"")), bytes.count - offset).map { base.distance(to: $0) }
+            ?? bytes.count
         let backslash = memchr(base + offset, Int32(UInt8(ascii: "\\")), quote - offset).map { base.distance(to: $0) }
         return backslash ?? quote
     }

@@ -40,7 +40,9 @@ struct CacheEntryReader {
         /// Values most entries of a file share, worth comparing with the previous entry's.
         var repeats: Bool {
             switch self {
-            case .credentialType, .environment, .clientID, .realm, .target, .tokenType, .familyID, .authorityType, .accountSource: true
+            case .credentialType, .environment, .clientID, .realm, .target, .tokenType, .familyID, .authorityType,
+                .accountSource:
+                true
             default: false
             }
         }
@@ -59,8 +61,10 @@ struct CacheEntryReader {
         init?(raw: UnsafeRawBufferPointer) {
             guard let field = Self.candidate(raw) else { return nil }
             let spelling = field.spelling
-            guard memcmp(raw.baseAddress!, spelling.utf8Start, raw.count) == 0
-                    || Self.equalFolded(raw, UnsafeBufferPointer(start: spelling.utf8Start, count: spelling.utf8CodeUnitCount))
+            guard
+                memcmp(raw.baseAddress!, spelling.utf8Start, raw.count) == 0
+                    || Self.equalFolded(
+                        raw, UnsafeBufferPointer(start: spelling.utf8Start, count: spelling.utf8CodeUnitCount))
             else { return nil }
             self = field
         }
@@ -93,7 +97,8 @@ struct CacheEntryReader {
             }
         }
 
-        private static func equalFolded(_ raw: UnsafeRawBufferPointer, _ lowercase: UnsafeBufferPointer<UInt8>) -> Bool {
+        private static func equalFolded(_ raw: UnsafeRawBufferPointer, _ lowercase: UnsafeBufferPointer<UInt8>) -> Bool
+        {
             for index in 0..<raw.count {
                 let byte = raw[index]
                 if byte.asciiLowercased != lowercase[index] { return false }
@@ -152,65 +157,92 @@ struct CacheEntryReader {
         var seconds = 0
         var digits = 0
         for byte in text.utf8 {
-            guard byte &- UInt8(ascii: "0") < 10, digits < 15 else { return Double(text).map(Date.init(timeIntervalSince1970:)) }
+            guard byte &- UInt8(ascii: "0") < 10, digits < 15 else {
+                return Double(text).map(Date.init(timeIntervalSince1970:))
+            }
             seconds = seconds * 10 + Int(byte &- UInt8(ascii: "0"))
             digits += 1
         }
         return digits == 0 ? nil : Date(timeIntervalSince1970: Double(seconds))
     }
 
-    private var extraFields: [String: CacheValue] { extra.isEmpty ? [:] : Dictionary(extra, uniquingKeysWith: { first, _ in first }) }
+    private var extraFields: [String: CacheValue] {
+        extra.isEmpty ? [:] : Dictionary(extra, uniquingKeysWith: { first, _ in first })
+    }
 
     func accessToken() -> AccessTokenEntry? {
         guard let home = text(.homeAccountID), let environment = text(.environment), let client = text(.clientID),
-              let secret = text(.secret), let expires = date(.expiresOn)
+            let secret = text(.secret), let expires = date(.expiresOn)
         else { return nil }
         return AccessTokenEntry(
-            homeAccountID: home, environment: environment, clientID: client, realm: text(.realm) ?? "", target: text(.target) ?? "",
-            secret: secret, tokenType: text(.tokenType) ?? "Bearer", cachedAt: date(.cachedAt) ?? expires.addingTimeInterval(-3600),
+            homeAccountID: home, environment: environment, clientID: client, realm: text(.realm) ?? "",
+            target: text(.target) ?? "",
+            secret: secret, tokenType: text(.tokenType) ?? "Bearer",
+            cachedAt: date(.cachedAt) ?? expires.addingTimeInterval(-3600),
             expiresOn: expires, extendedExpiresOn: date(.extendedExpiresOn) ?? date(.extExpiresOn) ?? expires,
             refreshOn: date(.refreshOn),
-            extra: extraFields.merging(unused([.localAccountID, .username, .authorityType, .accountSource, .familyID, .lastModificationTime]
-                                              + (date(.extendedExpiresOn) == nil ? [] : [.extExpiresOn]))) { a, _ in a })
+            extra: extraFields.merging(
+                unused(
+                    [.localAccountID, .username, .authorityType, .accountSource, .familyID, .lastModificationTime]
+                        + (date(.extendedExpiresOn) == nil ? [] : [.extExpiresOn]))
+            ) { a, _ in a })
     }
 
     func refreshToken() -> RefreshTokenEntry? {
         guard let home = text(.homeAccountID), let environment = text(.environment), let client = text(.clientID),
-              let secret = text(.secret)
+            let secret = text(.secret)
         else { return nil }
         return RefreshTokenEntry(
             homeAccountID: home, environment: environment, clientID: client, secret: secret, target: text(.target),
             familyID: text(.familyID).flatMap { $0.isEmpty ? nil : $0 }, lastModification: date(.lastModificationTime),
-            extra: extraFields.merging(unused([.realm, .tokenType, .cachedAt, .expiresOn, .extendedExpiresOn, .extExpiresOn, .refreshOn,
-                                               .localAccountID, .username, .authorityType, .accountSource])) { a, _ in a })
+            extra: extraFields.merging(
+                unused([
+                    .realm, .tokenType, .cachedAt, .expiresOn, .extendedExpiresOn, .extExpiresOn, .refreshOn,
+                    .localAccountID, .username, .authorityType, .accountSource,
+                ])
+            ) { a, _ in a })
     }
 
     func idToken() -> IDTokenEntry? {
         guard let home = text(.homeAccountID), let environment = text(.environment), let client = text(.clientID),
-              let secret = text(.secret)
+            let secret = text(.secret)
         else { return nil }
         return IDTokenEntry(
             homeAccountID: home, environment: environment, realm: text(.realm) ?? "", clientID: client, secret: secret,
-            extra: extraFields.merging(unused([.target, .tokenType, .cachedAt, .expiresOn, .extendedExpiresOn, .extExpiresOn, .refreshOn,
-                                               .lastModificationTime, .familyID, .localAccountID, .username, .authorityType, .accountSource])) { a, _ in a })
+            extra: extraFields.merging(
+                unused([
+                    .target, .tokenType, .cachedAt, .expiresOn, .extendedExpiresOn, .extExpiresOn, .refreshOn,
+                    .lastModificationTime, .familyID, .localAccountID, .username, .authorityType, .accountSource,
+                ])
+            ) { a, _ in a })
     }
 
     func account() -> AccountEntry? {
         guard let home = text(.homeAccountID), let environment = text(.environment) else { return nil }
         return AccountEntry(
-            homeAccountID: home, environment: environment, realm: text(.realm) ?? "", localAccountID: text(.localAccountID) ?? "",
-            username: text(.username) ?? "", authorityType: text(.authorityType) ?? "MSSTS", accountSource: text(.accountSource),
-            extra: extraFields.merging(unused([.credentialType, .secret, .clientID, .target, .tokenType, .cachedAt, .expiresOn,
-                                               .extendedExpiresOn, .extExpiresOn, .refreshOn, .lastModificationTime, .familyID])) { a, _ in a })
+            homeAccountID: home, environment: environment, realm: text(.realm) ?? "",
+            localAccountID: text(.localAccountID) ?? "",
+            username: text(.username) ?? "", authorityType: text(.authorityType) ?? "MSSTS",
+            accountSource: text(.accountSource),
+            extra: extraFields.merging(
+                unused([
+                    .credentialType, .secret, .clientID, .target, .tokenType, .cachedAt, .expiresOn,
+                    .extendedExpiresOn, .extExpiresOn, .refreshOn, .lastModificationTime, .familyID,
+                ])
+            ) { a, _ in a })
     }
 
     func appMetadata() -> AppMetadataEntry? {
         guard let client = text(.clientID), let environment = text(.environment) else { return nil }
         return AppMetadataEntry(
             clientID: client, environment: environment, familyID: text(.familyID).flatMap { $0.isEmpty ? nil : $0 },
-            extra: extraFields.merging(unused([.credentialType, .secret, .homeAccountID, .realm, .target, .tokenType, .cachedAt, .expiresOn,
-                                               .extendedExpiresOn, .extExpiresOn, .refreshOn, .lastModificationTime, .localAccountID,
-                                               .username, .authorityType, .accountSource])) { a, _ in a })
+            extra: extraFields.merging(
+                unused([
+                    .credentialType, .secret, .homeAccountID, .realm, .target, .tokenType, .cachedAt, .expiresOn,
+                    .extendedExpiresOn, .extExpiresOn, .refreshOn, .lastModificationTime, .localAccountID,
+                    .username, .authorityType, .accountSource,
+                ])
+            ) { a, _ in a })
     }
 
     /// Known fields an entry of this kind does not use, which are kept like unknown ones.

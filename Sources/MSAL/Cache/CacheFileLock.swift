@@ -21,15 +21,22 @@ final class CacheFileLock: StorageLock {
     /// - Parameter sleep: how to pause between attempts (tests make it instant).
     /// - Throws: ``MSALError`` `cacheLocked` after `timeout`; `cacheUnavailable` when the lock file
     ///   cannot be created (a read-only folder).
-    nonisolated(nonsending) static func acquire(path: String, timeout: Duration, sleep: @Sendable (Duration) async throws -> Void) async throws -> CacheFileLock {
+    nonisolated(nonsending) static func acquire(
+        path: String, timeout: Duration, sleep: @Sendable (Duration) async throws -> Void
+    ) async throws -> CacheFileLock {
         var waited = Duration.zero
         var pause = Duration.milliseconds(5)
         while true {
             if let lock = try attempt(path) { return lock }
             if removeIfStale(path) { continue }
             guard waited < timeout else {
-                let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-                throw MSALError.internal(.cacheLocked, "The token cache is locked by another process (\(holder.isEmpty ? "unknown" : holder)); gave up after \(timeout). If no other MSAL app is running, delete \(path).")
+                let holder =
+                    (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(
+                        in: .whitespacesAndNewlines) ?? "?"
+                throw MSALError.internal(
+                    .cacheLocked,
+                    "The token cache is locked by another process (\(holder.isEmpty ? "unknown" : holder)); gave up after \(timeout). If no other MSAL app is running, delete \(path)."
+                )
             }
             try await sleep(pause)
             waited += pause
@@ -52,7 +59,9 @@ final class CacheFileLock: StorageLock {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd < 0 {
             if errno == EEXIST || errno == EINTR { return nil }
-            throw MSALError.internal(.cacheUnavailable, "The token cache's lock file \(path) cannot be created: \(String(cString: strerror(errno))).")
+            throw MSALError.internal(
+                .cacheUnavailable,
+                "The token cache's lock file \(path) cannot be created: \(String(cString: strerror(errno))).")
         }
         // We created the file, but a peer may have opened it first: one checking for staleness holds
         // the flock for a moment and leaves the file (it names no dead process); one that locks by flock
@@ -76,14 +85,17 @@ final class CacheFileLock: StorageLock {
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return false }
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = read(fd, &buffer, buffer.count)
-        guard count > 0, let pid = Int32(String(decoding: buffer[..<count], as: UTF8.self).split(separator: " ").first ?? ""),
-              pid > 0, kill(pid, 0) != 0, errno == ESRCH
+        guard count > 0,
+            let pid = Int32(String(decoding: buffer[..<count], as: UTF8.self).split(separator: " ").first ?? ""),
+            pid > 0, kill(pid, 0) != 0, errno == ESRCH
         else { return false }
         return namesSameFile(path, fd) && unlink(path) == 0
     }
 
     private static func namesSameFile(_ path: String, _ fd: Int32) -> Bool {
-        var opened = stat(), current = stat()
-        return fstat(fd, &opened) == 0 && stat(path, &current) == 0 && opened.st_ino == current.st_ino && opened.st_dev == current.st_dev
+        var opened = stat()
+        var current = stat()
+        return fstat(fd, &opened) == 0 && stat(path, &current) == 0 && opened.st_ino == current.st_ino
+            && opened.st_dev == current.st_dev
     }
 }

@@ -17,17 +17,29 @@ struct CacheFileReading {
         /// twice the first member's indentation and a quote starts an entry. The section is told by the
         /// entry (its credential type, or its key), and the head's read confirms it.
         init?(_ bytes: UnsafeRawBufferPointer) {
-            guard bytes.count >= 1 << 20, bytes[0] == UInt8(ascii: "{"), bytes[1] == UInt8(ascii: "\n") else { return nil }
+            guard bytes.count >= 1 << 20, bytes[0] == UInt8(ascii: "{"), bytes[1] == UInt8(ascii: "\n") else {
+                return nil
+            }
             var indent = 0
             while indent < 64, bytes[2 + indent] == UInt8(ascii: " ") { indent += 1 }
             guard indent > 0, bytes[2 + indent] == UInt8(ascii: "\"") else { return nil }
-            let marker = [UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 2 * indent) + [UInt8(ascii: "\"")]
-            guard let line = Self.firstLine(starting: marker, in: bytes, from: Self.middleLine(bytes)) else { return nil }
+            let marker =
+                [UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 2 * indent) + [UInt8(ascii: "\"")]
+            guard let line = Self.firstLine(starting: marker, in: bytes, from: Self.middleLine(bytes)) else {
+                return nil
+            }
             var reader = CacheJSONReader(bytes)
             reader.position = line + marker.count - 1
-            guard let key = try? reader.memberKey().string, case .object(let fields)? = try? reader.value() else { return nil }
-            let credentialType = fields.first { $0.key.caseInsensitiveCompare("credential_type") == .orderedSame }?.value
-            if case .string(let type)? = credentialType, let section = UnifiedCacheFormat.sections.first(where: { $0.caseInsensitiveCompare(type) == .orderedSame }) {
+            guard let key = try? reader.memberKey().string, case .object(let fields)? = try? reader.value() else {
+                return nil
+            }
+            let credentialType = fields.first { $0.key.caseInsensitiveCompare("credential_type") == .orderedSame }?
+                .value
+            if case .string(let type)? = credentialType,
+                let section = UnifiedCacheFormat.sections.first(where: {
+                    $0.caseInsensitiveCompare(type) == .orderedSame
+                })
+            {
                 self.section = section
             } else {
                 section = key.lowercased().hasPrefix("appmetadata-") ? "AppMetadata" : "Account"
@@ -41,7 +53,8 @@ struct CacheFileReading {
             let samples = 32
             let stride = bytes.count / samples
             let counts = (0..<samples).map { sample in
-                UnsafeRawBufferPointer(rebasing: bytes[sample * stride..<sample * stride + min(16 << 10, stride)]).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                UnsafeRawBufferPointer(rebasing: bytes[sample * stride..<sample * stride + min(16 << 10, stride)])
+                    .reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             }
             var remaining = counts.reduce(0, +) / 2
             for (sample, count) in counts.enumerated() {
@@ -52,10 +65,14 @@ struct CacheFileReading {
         }
 
         /// The offset of the first newline from `start` that `marker` begins.
-        private static func firstLine(starting marker: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        private static func firstLine(starting marker: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int)
+            -> Int?
+        {
             guard let base = bytes.baseAddress else { return nil }
             var offset = start
-            while offset < bytes.count, let newline = memchr(base + offset, Int32(UInt8(ascii: "\n")), bytes.count - offset) {
+            while offset < bytes.count,
+                let newline = memchr(base + offset, Int32(UInt8(ascii: "\n")), bytes.count - offset)
+            {
                 let found = base.distance(to: newline)
                 if bytes.count - found >= marker.count, memcmp(newline, marker, marker.count) == 0 { return found }
                 offset = found + 1
@@ -114,7 +131,10 @@ struct CacheFileReading {
 
     /// Reads one member of the top-level object: a section of entries, or anything else, kept.
     private mutating func section(_ name: String, _ reader: inout CacheJSONReader) throws -> String? {
-        guard let canonical = UnifiedCacheFormat.sections.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }), reader.nextIsObject() else {
+        guard
+            let canonical = UnifiedCacheFormat.sections.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }
+            ), reader.nextIsObject()
+        else {
             contents.unknownSections[name] = try reader.value()
             return nil
         }
@@ -124,13 +144,14 @@ struct CacheFileReading {
 
     /// Reads a section's entries up to its `}`; true when it stopped before the entry at the split instead.
     private mutating func entries(of canonical: String, _ reader: inout CacheJSONReader) throws -> Bool {
-        let section: StoredEntryScanner.Section = switch canonical {
-        case "AccessToken": .accessToken
-        case "RefreshToken": .refreshToken
-        case "IdToken": .idToken
-        case "Account": .account
-        default: .appMetadata
-        }
+        let section: StoredEntryScanner.Section =
+            switch canonical {
+            case "AccessToken": .accessToken
+            case "RefreshToken": .refreshToken
+            case "IdToken": .idToken
+            case "Account": .account
+            default: .appMetadata
+            }
         var stored: [StoredEntryScanner.Found] = []
         defer { contents.stored.append(stored, to: section) }
         repeat {

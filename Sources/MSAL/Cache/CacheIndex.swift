@@ -59,7 +59,9 @@ struct CacheIndex: Sendable {
 
     // MARK: Lookups
 
-    mutating func accessToken(_ key: RealmKey, environments: Set<String>, scopes: [String]) -> (token: AccessTokenEntry, scopes: [String])? {
+    mutating func accessToken(_ key: RealmKey, environments: Set<String>, scopes: [String]) -> (
+        token: AccessTokenEntry, scopes: [String]
+    )? {
         accessToken(in: realm(key)?.accessTokens, environment: nil, environments: environments, scopes: scopes)
     }
 
@@ -67,30 +69,43 @@ struct CacheIndex: Sendable {
     ///
     /// - Parameter environment: the environment entries are most likely under: comparing with it is
     ///   cheaper than hashing into `environments`.
-    mutating func tokens(_ key: RealmKey, environment: String, environments: Set<String>, scopes: [String]) -> (AccessTokenEntry, IDTokenEntry?, [String])? {
+    mutating func tokens(_ key: RealmKey, environment: String, environments: Set<String>, scopes: [String]) -> (
+        AccessTokenEntry, IDTokenEntry?, [String]
+    )? {
         let entries = realm(key)
-        guard let (token, grantedScopes) = accessToken(in: entries?.accessTokens, environment: environment, environments: environments, scopes: scopes)
+        guard
+            let (token, grantedScopes) = accessToken(
+                in: entries?.accessTokens, environment: environment, environments: environments, scopes: scopes)
         else { return nil }
-        let idToken = entries?.idTokens.first { $0.environment == environment || environments.contains($0.environment.lowercasedIfNeeded) }
+        let idToken = entries?.idTokens.first {
+            $0.environment == environment || environments.contains($0.environment.lowercasedIfNeeded)
+        }
         return (token, idToken, grantedScopes)
     }
 
     /// The access and ID tokens of one account, client and tenant, decoded on first use.
     private mutating func realm(_ key: RealmKey) -> (accessTokens: [AccessTokenEntry], idTokens: [IDTokenEntry])? {
         guard let entries = realms[key] else { return nil }
-        if let accessTokens = entries.accessTokens.decodedEntries, let idTokens = entries.idTokens.decodedEntries { return (accessTokens, idTokens) }
+        if let accessTokens = entries.accessTokens.decodedEntries, let idTokens = entries.idTokens.decodedEntries {
+            return (accessTokens, idTokens)
+        }
         return (realms[key]!.accessTokens.entries(in: file), realms[key]!.idTokens.entries(in: file))
     }
 
     /// The entries of one slot of `slots`, decoded on first use.
-    private static func entries<Entry>(_ slots: inout [String: StoredEntries<Entry>], _ key: String, file: Data?) -> [Entry] {
+    private static func entries<Entry>(_ slots: inout [String: StoredEntries<Entry>], _ key: String, file: Data?)
+        -> [Entry]
+    {
         guard let slot = slots[key] else { return [] }
         return slot.decodedEntries ?? slots[key]!.entries(in: file)
     }
 
-    private mutating func accessToken(in tokens: [AccessTokenEntry]?, environment: String?, environments: Set<String>,
-                                      scopes: [String]) -> (token: AccessTokenEntry, scopes: [String])? {
-        for token in tokens ?? [] where token.environment == environment || environments.contains(token.environment.lowercasedIfNeeded) {
+    private mutating func accessToken(
+        in tokens: [AccessTokenEntry]?, environment: String?, environments: Set<String>,
+        scopes: [String]
+    ) -> (token: AccessTokenEntry, scopes: [String])? {
+        for token in tokens ?? []
+        where token.environment == environment || environments.contains(token.environment.lowercasedIfNeeded) {
             let granted = scopeSet(of: token.target)
             if Scopes.isSubset(scopes, of: granted.set) { return (token, granted.list) }
         }
@@ -110,12 +125,20 @@ struct CacheIndex: Sendable {
     }
 
     /// Refresh tokens of the account usable by `clientID`: its own, then the family's, newest first.
-    mutating func refreshTokens(homeAccountID: String, environments: Set<String>, clientID: String, familyID: String?) -> [RefreshTokenEntry] {
-        let candidates = Self.entries(&refreshTokens, homeAccountID.lowercasedIfNeeded, file: file).filter { environments.contains($0.environment.lowercasedIfNeeded) }
-            .sorted { ($0.lastModification ?? .distantPast) > ($1.lastModification ?? .distantPast) }
-        let own = candidates.filter { $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame && $0.familyID == nil }
+    mutating func refreshTokens(homeAccountID: String, environments: Set<String>, clientID: String, familyID: String?)
+        -> [RefreshTokenEntry]
+    {
+        let candidates = Self.entries(&refreshTokens, homeAccountID.lowercasedIfNeeded, file: file).filter {
+            environments.contains($0.environment.lowercasedIfNeeded)
+        }
+        .sorted { ($0.lastModification ?? .distantPast) > ($1.lastModification ?? .distantPast) }
+        let own = candidates.filter {
+            $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame && $0.familyID == nil
+        }
         let family = familyID.map { id in candidates.filter { $0.familyID == id } } ?? []
-        let ownFamilyTokens = candidates.filter { $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame && $0.familyID != nil }
+        let ownFamilyTokens = candidates.filter {
+            $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame && $0.familyID != nil
+        }
         var seen = Set<String>()
         return (own + ownFamilyTokens + family).filter { seen.insert($0.secret).inserted }
     }
@@ -143,7 +166,9 @@ struct CacheIndex: Sendable {
     }
 
     mutating func appMetadata(clientID: String, environments: Set<String>) -> AppMetadataEntry? {
-        Self.entries(&appMetadata, clientID.lowercasedIfNeeded, file: file).first { environments.contains($0.environment.lowercasedIfNeeded) }
+        Self.entries(&appMetadata, clientID.lowercasedIfNeeded, file: file).first {
+            environments.contains($0.environment.lowercasedIfNeeded)
+        }
     }
 
     // MARK: Changes
@@ -152,7 +177,9 @@ struct CacheIndex: Sendable {
     mutating func apply(_ artefacts: CacheArtefacts, replacingRefreshToken used: String?) {
         if let at = artefacts.accessToken {
             let scopes = at.scopeSet.subtracting(Scopes.oidc)
-            realms[RealmKey(at.homeAccountID, at.clientID, at.realm), default: RealmEntries()].accessTokens.modify(in: file) { tokens in
+            realms[RealmKey(at.homeAccountID, at.clientID, at.realm), default: RealmEntries()].accessTokens.modify(
+                in: file
+            ) { tokens in
                 tokens.removeAll { $0.environment == at.environment && !$0.scopeSet.isDisjoint(with: scopes) }
                 tokens.append(at)
             }
@@ -164,7 +191,8 @@ struct CacheIndex: Sendable {
                     list[index].lastModification = rt.lastModification
                     if rt.familyID != nil { list[index].familyID = rt.familyID }
                 } else if let index = list.firstIndex(where: {
-                    $0.environment == rt.environment && $0.clientID.caseInsensitiveCompare(rt.clientID) == .orderedSame && $0.familyID == rt.familyID
+                    $0.environment == rt.environment && $0.clientID.caseInsensitiveCompare(rt.clientID) == .orderedSame
+                        && $0.familyID == rt.familyID
                 }) {
                     list[index] = rt
                 } else {
@@ -173,14 +201,19 @@ struct CacheIndex: Sendable {
             }
         }
         if let idToken = artefacts.idToken {
-            realms[RealmKey(idToken.homeAccountID, idToken.clientID, idToken.realm), default: RealmEntries()].idTokens.modify(in: file) { tokens in
-                tokens.removeAll { $0.environment == idToken.environment }
-                tokens.append(idToken)
-            }
+            realms[RealmKey(idToken.homeAccountID, idToken.clientID, idToken.realm), default: RealmEntries()].idTokens
+                .modify(in: file) { tokens in
+                    tokens.removeAll { $0.environment == idToken.environment }
+                    tokens.append(idToken)
+                }
         }
         if let account = artefacts.account {
-            accountEntries[account.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { accounts in
-                accounts.removeAll { $0.environment == account.environment && $0.realm.lowercasedIfNeeded == account.realm.lowercasedIfNeeded }
+            accountEntries[account.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) {
+                accounts in
+                accounts.removeAll {
+                    $0.environment == account.environment
+                        && $0.realm.lowercasedIfNeeded == account.realm.lowercasedIfNeeded
+                }
                 accounts.append(account)
             }
         }
@@ -196,7 +229,10 @@ struct CacheIndex: Sendable {
     mutating func removeAccount(homeAccountID: String, clientID: String, familyID: String?) {
         let home = homeAccountID.lowercasedIfNeeded
         let left = refreshTokens[home]?.modify(in: file) { list in
-            list.removeAll { $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame || ($0.familyID != nil && $0.familyID == familyID) }
+            list.removeAll {
+                $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame
+                    || ($0.familyID != nil && $0.familyID == familyID)
+            }
             return list.count
         }
         if left == 0 { refreshTokens[home] = nil }
@@ -207,7 +243,8 @@ struct CacheIndex: Sendable {
     /// Removes the access token with this secret from the account's tokens (other accounts' stay undecoded).
     mutating func removeAccessToken(homeAccountID: String, secret: String) {
         let home = homeAccountID.lowercasedIfNeeded
-        for key in realms.keys.filter({ $0.homeAccountID == home }) where realm(key)?.accessTokens.contains(where: { $0.secret == secret }) == true {
+        for key in realms.keys.filter({ $0.homeAccountID == home })
+        where realm(key)?.accessTokens.contains(where: { $0.secret == secret }) == true {
             realms[key]?.accessTokens.modify(in: file) { $0.removeAll { $0.secret == secret } }
         }
     }
@@ -223,8 +260,11 @@ struct CacheIndex: Sendable {
     mutating func install(_ contents: UnifiedCacheFormat.Contents) {
         file = contents.file
         let stored = contents.stored
-        let large = stored.accessTokens.count + stored.idTokens.count + stored.refreshTokens.count + stored.accounts.count >= 4096
-        (realms, (refreshTokens, accountEntries, appMetadata)) = concurrently(parallel: large, { Self.realms(contents) }, { Self.accountSlots(contents) })
+        let large =
+            stored.accessTokens.count + stored.idTokens.count + stored.refreshTokens.count + stored.accounts.count
+            >= 4096
+        (realms, (refreshTokens, accountEntries, appMetadata)) = concurrently(
+            parallel: large, { Self.realms(contents) }, { Self.accountSlots(contents) })
         unknownSections = contents.unknownSections
         opaqueEntries = contents.opaqueEntries
     }
@@ -236,7 +276,10 @@ struct CacheIndex: Sendable {
     private static func realms(_ contents: UnifiedCacheFormat.Contents) -> [RealmKey: RealmEntries] {
         let (stored, file) = (contents.stored, contents.file)
         var realms: [RealmKey: RealmEntries] = [:]
-        realms.reserveCapacity(max(contents.accessTokens.count + stored.accessTokens.count, contents.idTokens.count + stored.idTokens.count))
+        realms.reserveCapacity(
+            max(
+                contents.accessTokens.count + stored.accessTokens.count, contents.idTokens.count + stored.idTokens.count
+            ))
         stored.accessTokens.withUnsafeBufferPointer { accessTokens in
             stored.idTokens.withUnsafeBufferPointer { idTokens in
                 func key(_ found: UnsafePointer<StoredEntryScanner.Found>) -> RealmKey {
@@ -246,27 +289,43 @@ struct CacheIndex: Sendable {
                     let accessToken = index < accessTokens.count ? accessTokens.baseAddress! + index : nil
                     let idToken = index < idTokens.count ? idTokens.baseAddress! + index : nil
                     if let accessToken, let idToken, accessToken.pointee.homeAccountID == idToken.pointee.homeAccountID,
-                       accessToken.pointee.clientID == idToken.pointee.clientID, accessToken.pointee.realm == idToken.pointee.realm {
-                        realms[key(accessToken), default: RealmEntries()].appendStored(accessToken.pointee.span, idToken.pointee.span, in: file)
+                        accessToken.pointee.clientID == idToken.pointee.clientID,
+                        accessToken.pointee.realm == idToken.pointee.realm
+                    {
+                        realms[key(accessToken), default: RealmEntries()].appendStored(
+                            accessToken.pointee.span, idToken.pointee.span, in: file)
                         continue
                     }
-                    if let accessToken { realms[key(accessToken), default: RealmEntries()].accessTokens.appendStored(accessToken.pointee.span, in: file) }
-                    if let idToken { realms[key(idToken), default: RealmEntries()].idTokens.appendStored(idToken.pointee.span, in: file) }
+                    if let accessToken {
+                        realms[key(accessToken), default: RealmEntries()].accessTokens.appendStored(
+                            accessToken.pointee.span, in: file)
+                    }
+                    if let idToken {
+                        realms[key(idToken), default: RealmEntries()].idTokens.appendStored(
+                            idToken.pointee.span, in: file)
+                    }
                 }
             }
         }
         for entry in contents.accessTokens {
-            realms[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: RealmEntries()].accessTokens.modify(in: file) { $0.append(entry) }
+            realms[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: RealmEntries()].accessTokens
+                .modify(in: file) { $0.append(entry) }
         }
         for entry in contents.idTokens {
-            realms[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: RealmEntries()].idTokens.modify(in: file) { $0.append(entry) }
+            realms[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: RealmEntries()].idTokens.modify(
+                in: file
+            ) { $0.append(entry) }
         }
         return realms
     }
 
     /// Refresh tokens and account entries by home account, app metadata by client.
     private static func accountSlots(_ contents: UnifiedCacheFormat.Contents)
-        -> ([String: StoredEntries<RefreshTokenEntry>], [String: StoredEntries<AccountEntry>], [String: StoredEntries<AppMetadataEntry>]) {
+        -> (
+            [String: StoredEntries<RefreshTokenEntry>], [String: StoredEntries<AccountEntry>],
+            [String: StoredEntries<AppMetadataEntry>]
+        )
+    {
         let (stored, file) = (contents.stored, contents.file)
         var refreshTokens: [String: StoredEntries<RefreshTokenEntry>] = [:]
         var accounts: [String: StoredEntries<AccountEntry>] = [:]
@@ -274,13 +333,31 @@ struct CacheIndex: Sendable {
         refreshTokens.reserveCapacity(contents.refreshTokens.count + stored.refreshTokens.count)
         accounts.reserveCapacity(contents.accounts.count + stored.accounts.count)
         for found in stored.refreshTokens {
-            refreshTokens[found.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].appendStored(found.span, in: file)
+            refreshTokens[found.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].appendStored(
+                found.span, in: file)
         }
-        for found in stored.accounts { accounts[found.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].appendStored(found.span, in: file) }
-        for found in stored.appMetadata { appMetadata[found.clientID.lowercasedIfNeeded, default: StoredEntries()].appendStored(found.span, in: file) }
-        for entry in contents.refreshTokens { refreshTokens[entry.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { $0.append(entry) } }
-        for entry in contents.accounts { accounts[entry.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { $0.append(entry) } }
-        for entry in contents.appMetadata { appMetadata[entry.clientID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) { $0.append(entry) } }
+        for found in stored.accounts {
+            accounts[found.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].appendStored(
+                found.span, in: file)
+        }
+        for found in stored.appMetadata {
+            appMetadata[found.clientID.lowercasedIfNeeded, default: StoredEntries()].appendStored(found.span, in: file)
+        }
+        for entry in contents.refreshTokens {
+            refreshTokens[entry.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) {
+                $0.append(entry)
+            }
+        }
+        for entry in contents.accounts {
+            accounts[entry.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) {
+                $0.append(entry)
+            }
+        }
+        for entry in contents.appMetadata {
+            appMetadata[entry.clientID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) {
+                $0.append(entry)
+            }
+        }
         return (refreshTokens, accounts, appMetadata)
     }
 

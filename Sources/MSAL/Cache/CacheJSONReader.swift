@@ -19,7 +19,9 @@ struct CacheJSONReader {
     /// Fails unless only whitespace follows the value.
     mutating func finish() throws {
         skipWhitespace()
-        guard position == bytes.count else { throw Malformed(offset: position, reason: "unexpected data after the JSON value") }
+        guard position == bytes.count else {
+            throw Malformed(offset: position, reason: "unexpected data after the JSON value")
+        }
     }
 
     /// Whether the next value is an object (without consuming it).
@@ -110,7 +112,10 @@ struct CacheJSONReader {
             position += 1
             var items: [CacheValue] = []
             skipWhitespace()
-            if peek() == UInt8(ascii: "]") { position += 1; return .array(items) }
+            if peek() == UInt8(ascii: "]") {
+                position += 1
+                return .array(items)
+            }
             while true {
                 items.append(try value())
                 skipWhitespace()
@@ -120,9 +125,15 @@ struct CacheJSONReader {
                 default: throw Malformed(offset: position - 1, reason: "expected ',' or ']'")
                 }
             }
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         default: return .number(try number())
         }
     }
@@ -134,7 +145,7 @@ struct CacheJSONReader {
         try expect(UInt8(ascii: "\""))
         let start = position
         guard let base = bytes.baseAddress,
-              let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), bytes.count - start)
+            let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), bytes.count - start)
         else { throw Malformed(offset: start, reason: "unterminated string") }
         let end = base.distance(to: UnsafeRawPointer(quote))
         if memchr(base + start, Int32(UInt8(ascii: "\\")), end - start) == nil {
@@ -167,10 +178,13 @@ struct CacheJSONReader {
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if (0xD800..<0xDC00).contains(scalar), bytes.count - position >= 6,
-                       bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") {
+                        bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
+                    {
                         position += 2
                         let low = try hex4()
-                        scalar = (0xDC00..<0xE000).contains(low) ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
+                        scalar =
+                            (0xDC00..<0xE000).contains(low)
+                            ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
                     }
                     out.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
                 default: throw Malformed(offset: position - 1, reason: "unknown escape")
@@ -186,7 +200,9 @@ struct CacheJSONReader {
         for _ in 0..<4 {
             let byte = bytes[position]
             position += 1
-            guard let digit = Self.hexValue(byte) else { throw Malformed(offset: position - 1, reason: "bad \\u escape") }
+            guard let digit = Self.hexValue(byte) else {
+                throw Malformed(offset: position - 1, reason: "bad \\u escape")
+            }
             value = value << 4 | digit
         }
         return value
@@ -204,7 +220,9 @@ struct CacheJSONReader {
     private mutating func number() throws -> Double {
         let start = position
         while position < bytes.count, Self.isNumberByte(bytes[position]) { position += 1 }
-        guard position > start, let value = Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
+        guard position > start,
+            let value = Double(
+                String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
         else { throw Malformed(offset: start, reason: "expected a value") }
         return value
     }
@@ -224,7 +242,9 @@ struct CacheJSONReader {
 
     private mutating func expect(_ byte: UInt8) throws {
         skipWhitespace()
-        guard next() == byte else { throw Malformed(offset: max(position - 1, 0), reason: "expected '\(Character(Unicode.Scalar(byte)))'") }
+        guard next() == byte else {
+            throw Malformed(offset: max(position - 1, 0), reason: "expected '\(Character(Unicode.Scalar(byte)))'")
+        }
     }
 
     private mutating func next() -> UInt8? {

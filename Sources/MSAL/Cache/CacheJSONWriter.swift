@@ -32,7 +32,9 @@ struct CacheJSONWriter: ~Copyable {
         let (base, count, capacity) = (base, count, capacity)
         discard self
         guard let buffers else { return Data(bytesNoCopy: base, count: count, deallocator: .free) }
-        return Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in buffers.giveBack(pointer, capacity: capacity) })
+        return Data(
+            bytesNoCopy: base, count: count,
+            deallocator: .custom { pointer, _ in buffers.giveBack(pointer, capacity: capacity) })
     }
 
     /// An object whose members `body` writes with ``member(_:_:)``.
@@ -109,7 +111,9 @@ struct CacheJSONWriter: ~Copyable {
         var offset = 0
         while offset + 32 <= raw.count {
             var found: UInt64 = 0
-            for word in 0..<4 { found |= specialBytes(raw.loadUnaligned(fromByteOffset: offset + 8 * word, as: UInt64.self)) }
+            for word in 0..<4 {
+                found |= specialBytes(raw.loadUnaligned(fromByteOffset: offset + 8 * word, as: UInt64.self))
+            }
             if found != 0 { return true }
             offset += 32
         }
@@ -194,7 +198,7 @@ struct CacheJSONWriter: ~Copyable {
         var pointer: UnsafeMutableRawPointer?
         guard posix_memalign(&pointer, hugePage, size) == 0, let pointer else { return malloc(size)! }
         #if os(Linux)
-        _ = madvise(pointer, size, MADV_HUGEPAGE)
+            _ = madvise(pointer, size, MADV_HUGEPAGE)
         #endif
         return pointer
     }

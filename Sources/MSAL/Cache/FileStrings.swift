@@ -9,7 +9,9 @@ struct FileStrings {
     /// - Parameter raw: the bytes; `nil` for an absent field (an empty string).
     mutating func string(_ raw: UnsafeRawBufferPointer?) -> String {
         guard let raw else { return "" }
-        if let previous, previous.raw.count == raw.count, raw.isEmpty || memcmp(previous.raw.baseAddress!, raw.baseAddress!, raw.count) == 0 {
+        if let previous, previous.raw.count == raw.count,
+            raw.isEmpty || memcmp(previous.raw.baseAddress!, raw.baseAddress!, raw.count) == 0
+        {
             return previous.string
         }
         let string = String(decoding: raw, as: UTF8.self)

@@ -22,9 +22,11 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
     ///   - lockTimeout: how long to wait for another process's lock (msal-extensions waits 5 s).
     ///   - sleep: how to pause while waiting for the lock.
     ///   - onSetAside: told where an unreadable file was moved and why (the CLI warns with it).
-    public init(url: URL? = nil, lockTimeout: Duration = .seconds(5),
-                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-                onSetAside: (@Sendable (_ copy: String, _ reason: String) -> Void)? = nil) {
+    public init(
+        url: URL? = nil, lockTimeout: Duration = .seconds(5),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        onSetAside: (@Sendable (_ copy: String, _ reason: String) -> Void)? = nil
+    ) {
         self.url = url ?? Self.defaultURL(environment: ProcessInfo.processInfo.environment)
         self.lockTimeout = lockTimeout
         self.sleep = sleep
@@ -33,8 +35,10 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
 
     /// `${XDG_CACHE_HOME:-~/.cache}/msal/token_cache.json`.
     public static func defaultURL(environment: [String: String]) -> URL {
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()).appendingPathComponent(".cache")
+        let base =
+            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory())
+            .appendingPathComponent(".cache")
         return base.appendingPathComponent("msal/token_cache.json")
     }
 
@@ -43,7 +47,8 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
-            throw MSALError.internal(.cacheUnavailable, "The token cache \(url.path) cannot be read: \(String(cString: strerror(errno))).")
+            throw MSALError.internal(
+                .cacheUnavailable, "The token cache \(url.path) cannot be read: \(String(cString: strerror(errno))).")
         }
         defer { close(fd) }
         var data = Data()
@@ -52,7 +57,9 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
             let count = read(fd, &buffer, buffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw MSALError.internal(.cacheUnavailable, "The token cache \(url.path) cannot be read: \(String(cString: strerror(errno))).")
+                throw MSALError.internal(
+                    .cacheUnavailable,
+                    "The token cache \(url.path) cannot be read: \(String(cString: strerror(errno))).")
             }
             if count == 0 { return data }
             data.append(buffer, count: count)
@@ -74,7 +81,8 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
         do {
             try AtomicFile.write(data, to: url.path)
         } catch {
-            throw MSALError.internal(.cacheUnavailable, "The token cache \(url.path) cannot be written: \(error.localizedDescription).")
+            throw MSALError.internal(
+                .cacheUnavailable, "The token cache \(url.path) cannot be written: \(error.localizedDescription).")
         }
     }
 
@@ -82,8 +90,10 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
     public nonisolated(nonsending) func version() async throws -> StorageVersion? {
         var info = stat()
         guard stat(url.path, &info) == 0 else { return StorageVersion([0, 0, 0, 0]) }
-        return StorageVersion([Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size),
-                               Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)])
+        return StorageVersion([
+            Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size),
+            Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+        ])
     }
 
     public nonisolated(nonsending) func lock() async throws -> (any StorageLock)? {
@@ -93,8 +103,9 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
 
     /// Renames the file to `<name>.corrupt-<UTC timestamp>` beside it.
     public nonisolated(nonsending) func setAside(reason: String) async throws -> String? {
-        let stamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false)
-            .timeSeparator(.omitted).dateSeparator(.omitted).dateTimeSeparator(.standard))
+        let stamp = Date().formatted(
+            .iso8601.year().month().day().time(includingFractionalSeconds: false)
+                .timeSeparator(.omitted).dateSeparator(.omitted).dateTimeSeparator(.standard))
         let copy = "\(url.path).corrupt-\(stamp)"
         guard rename(url.path, copy) == 0 else { return nil }
         onSetAside?(copy, reason)
@@ -104,9 +115,12 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
     private func createFolder(_ folder: String) throws {
         guard !FileManager.default.fileExists(atPath: folder) else { return }
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw MSALError.internal(.cacheUnavailable, "The token cache's folder \(folder) cannot be created: \(error.localizedDescription).")
+            throw MSALError.internal(
+                .cacheUnavailable,
+                "The token cache's folder \(folder) cannot be created: \(error.localizedDescription).")
         }
     }
 }

@@ -19,8 +19,10 @@ public struct SecretServiceTokenCachePersistence: TokenCachePersistence {
     ///   - signalURL: the signal file, e.g. `~/.cache/msal/token_cache.signal`.
     ///   - secretTool: the `secret-tool` executable.
     ///   - environment: the environment `secret-tool` runs with (its `DBUS_SESSION_BUS_ADDRESS` picks the session).
-    public init(signalURL: URL, lockTimeout: Duration = .seconds(5), secretTool: String = "/usr/bin/secret-tool",
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        signalURL: URL, lockTimeout: Duration = .seconds(5), secretTool: String = "/usr/bin/secret-tool",
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.signalURL = signalURL
         self.lockTimeout = lockTimeout
         self.secretTool = secretTool
@@ -40,7 +42,8 @@ public struct SecretServiceTokenCachePersistence: TokenCachePersistence {
 
     /// - Throws: ``MSALError`` `cacheUnavailable` when the Secret Service refuses the secret or the signal file cannot be written.
     public func save(_ data: Data) async throws {
-        let result = try await run(["store", "--label=MSAL token cache (\(signalURL.lastPathComponent))"] + attributes, input: data)
+        let result = try await run(
+            ["store", "--label=MSAL token cache (\(signalURL.lastPathComponent))"] + attributes, input: data)
         guard result.status == 0 else { throw failure("write", result) }
         let counter = (try await signal.load()).flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
         try await signal.save(Data(String(counter + 1).utf8))
@@ -55,36 +58,42 @@ public struct SecretServiceTokenCachePersistence: TokenCachePersistence {
 
     private func failure(_ action: String, _ result: (status: Int32, output: Data, error: String)) -> MSALError {
         let reason = result.error.trimmingCharacters(in: .whitespacesAndNewlines)
-        return MSALError.internal(.cacheUnavailable, "The token cache cannot be \(action == "read" ? "read from" : "written to") the Secret Service: \(reason.isEmpty ? "secret-tool exited \(result.status)" : reason).")
+        return MSALError.internal(
+            .cacheUnavailable,
+            "The token cache cannot be \(action == "read" ? "read from" : "written to") the Secret Service: \(reason.isEmpty ? "secret-tool exited \(result.status)" : reason)."
+        )
     }
 
     /// Runs `secret-tool` on its own thread (it blocks) and collects what it printed.
     private func run(_ arguments: [String], input: Data?) async throws -> (status: Int32, output: Data, error: String) {
         guard FileManager.default.isExecutableFile(atPath: secretTool) else {
-            throw MSALError.internal(.cacheUnavailable, "\(secretTool) is missing; install libsecret-tools to keep the token cache in the Secret Service.")
+            throw MSALError.internal(
+                .cacheUnavailable,
+                "\(secretTool) is missing; install libsecret-tools to keep the token cache in the Secret Service.")
         }
         let (tool, environment) = (secretTool, environment)
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: tool)
-                    process.arguments = arguments
-                    process.environment = environment
-                    let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
-                    process.standardInput = stdin
-                    process.standardOutput = stdout
-                    process.standardError = stderr
-                    let exited = DispatchSemaphore(value: 0)
-                    process.terminationHandler = { _ in exited.signal() }
-                    try process.run()
-                    if let input { stdin.fileHandleForWriting.write(input) }
-                    try stdin.fileHandleForWriting.close()
-                    let errors = PipeReader(stderr.fileHandleForReading)
-                    let output = stdout.fileHandleForReading.readDataToEndOfFile()
-                    exited.wait()
-                    return (process.terminationStatus, output, String(decoding: errors.wait(), as: UTF8.self))
-                })
+                continuation.resume(
+                    with: Result {
+                        let process = Process()
+                        process.executableURL = URL(fileURLWithPath: tool)
+                        process.arguments = arguments
+                        process.environment = environment
+                        let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
+                        process.standardInput = stdin
+                        process.standardOutput = stdout
+                        process.standardError = stderr
+                        let exited = DispatchSemaphore(value: 0)
+                        process.terminationHandler = { _ in exited.signal() }
+                        try process.run()
+                        if let input { stdin.fileHandleForWriting.write(input) }
+                        try stdin.fileHandleForWriting.close()
+                        let errors = PipeReader(stderr.fileHandleForReading)
+                        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+                        exited.wait()
+                        return (process.terminationStatus, output, String(decoding: errors.wait(), as: UTF8.self))
+                    })
             }.start()
         }
     }

@@ -30,19 +30,27 @@ struct StoredEntryScanner {
     /// - Parameter key: the entry's key in the file.
     mutating func scan(_ reader: inout CacheJSONReader, _ section: Section, key: CacheJSONReader.Key) -> Found? {
         let start = reader.position
-        guard let rawKey = key.raw, let end = readPlainObject(reader.bytes, from: start), hasRequiredFields(section) else { return nil }
+        guard let rawKey = key.raw, let end = readPlainObject(reader.bytes, from: start), hasRequiredFields(section)
+        else { return nil }
         reader.position = end
         let span = StoredSpan(key: reader.range(of: rawKey), value: start..<end)
         switch section {
         case .accessToken, .idToken:
-            return Found(span: span, homeAccountID: text(.homeAccountID), clientID: clients.string(values[Field.clientID.rawValue]),
-                         realm: tenants.string(values[Field.realm.rawValue]))
-        case .refreshToken, .account: return Found(span: span, homeAccountID: text(.homeAccountID), clientID: "", realm: "")
-        case .appMetadata: return Found(span: span, homeAccountID: "", clientID: clients.string(values[Field.clientID.rawValue]), realm: "")
+            return Found(
+                span: span, homeAccountID: text(.homeAccountID),
+                clientID: clients.string(values[Field.clientID.rawValue]),
+                realm: tenants.string(values[Field.realm.rawValue]))
+        case .refreshToken, .account:
+            return Found(span: span, homeAccountID: text(.homeAccountID), clientID: "", realm: "")
+        case .appMetadata:
+            return Found(
+                span: span, homeAccountID: "", clientID: clients.string(values[Field.clientID.rawValue]), realm: "")
         }
     }
 
-    private func text(_ field: Field) -> String { values[field.rawValue].map { String(decoding: $0, as: UTF8.self) } ?? "" }
+    private func text(_ field: Field) -> String {
+        values[field.rawValue].map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
 
     /// Reads an object of plain members (`{"name": "value", …}`, known names, each once, no escapes)
     /// starting at `start`, noting each field's value; the offset past it, or `nil` for anything else.
@@ -54,7 +62,7 @@ struct StoredEntryScanner {
         if cursor.take(UInt8(ascii: "}")) { return cursor.offset }
         while true {
             guard let name = cursor.string(), cursor.take(UInt8(ascii: ":")), let value = cursor.string(),
-                  let field = Field(raw: name), values[field.rawValue] == nil
+                let field = Field(raw: name), values[field.rawValue] == nil
             else { return nil }
             values[field.rawValue] = value
             if cursor.take(UInt8(ascii: ",")) { continue }
@@ -67,7 +75,9 @@ struct StoredEntryScanner {
         let has = { (field: Field) in values[field.rawValue] != nil }
         switch section {
         case .accessToken:
-            guard has(.homeAccountID), has(.environment), has(.clientID), has(.secret), let expires = values[Field.expiresOn.rawValue] else { return false }
+            guard has(.homeAccountID), has(.environment), has(.clientID), has(.secret),
+                let expires = values[Field.expiresOn.rawValue]
+            else { return false }
             return CacheEntryReader.date(from: String(decoding: expires, as: UTF8.self)) != nil
         case .refreshToken, .idToken: return has(.homeAccountID) && has(.environment) && has(.clientID) && has(.secret)
         case .account: return has(.homeAccountID) && has(.environment)
@@ -112,7 +122,9 @@ private struct PlainCursor {
     private mutating func skipWhitespace() {
         while next < end {
             switch next.pointee {
-            case 0x20 where end - next >= 8 && UnsafeRawPointer(next).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020: next += 8
+            case 0x20
+            where end - next >= 8 && UnsafeRawPointer(next).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020:
+                next += 8
             case 0x20, 0x0A, 0x0D, 0x09: next += 1
             default: return
             }

@@ -26,8 +26,10 @@ public actor TokenCache {
 
     /// The access token for this account, client and tenant whose scopes include `scopes`
     /// (case-insensitive), on any of `environments`.
-    nonisolated func accessToken(homeAccountID: String, clientID: String, realm: String, environments: Set<String>,
-                                 scopes: [String]) async throws -> AccessTokenEntry? {
+    nonisolated func accessToken(
+        homeAccountID: String, clientID: String, realm: String, environments: Set<String>,
+        scopes: [String]
+    ) async throws -> AccessTokenEntry? {
         let key = CacheIndex.RealmKey(homeAccountID, clientID, realm)
         return try await read { $0.accessToken(key, environments: environments, scopes: scopes)?.token }
     }
@@ -41,14 +43,18 @@ public actor TokenCache {
     ///   - otherRealms: asked only when `realm` has no such token.
     ///   - environment: the environment entries are most likely under, compared first.
     /// - Returns: the tokens and the access token's scopes as a list.
-    nonisolated func cachedTokens(homeAccountID: String, clientID: String, realm: String, otherRealms: () -> [String], tenant: String,
-                                  environment: String, environments: Set<String>, scopes: [String],
-                                  expiringAfter: Date) async throws -> (AccessTokenEntry, IDTokenEntry?, [String])? {
+    nonisolated func cachedTokens(
+        homeAccountID: String, clientID: String, realm: String, otherRealms: () -> [String], tenant: String,
+        environment: String, environments: Set<String>, scopes: [String],
+        expiringAfter: Date
+    ) async throws -> (AccessTokenEntry, IDTokenEntry?, [String])? {
         try await read { index in
             func tokens(in realm: String) -> (AccessTokenEntry, IDTokenEntry?, [String])? {
                 let key = CacheIndex.RealmKey(homeAccountID, clientID, realm)
-                guard let (token, idToken, granted) = index.tokens(key, environment: environment, environments: environments, scopes: scopes),
-                      token.expiresOn > expiringAfter
+                guard
+                    let (token, idToken, granted) = index.tokens(
+                        key, environment: environment, environments: environments, scopes: scopes),
+                    token.expiresOn > expiringAfter
                 else { return nil }
                 let tenantKey = CacheIndex.RealmKey(homeAccountID, clientID, tenant)
                 return (token, idToken ?? index.idToken(tenantKey, environments: environments), granted)
@@ -60,17 +66,25 @@ public actor TokenCache {
     }
 
     /// Refresh tokens of the account usable by `clientID`: its own, then the family's, newest first.
-    nonisolated func refreshTokens(homeAccountID: String, environments: Set<String>, clientID: String, familyID: String?) async throws -> [RefreshTokenEntry] {
-        try await read { $0.refreshTokens(homeAccountID: homeAccountID, environments: environments, clientID: clientID, familyID: familyID) }
+    nonisolated func refreshTokens(
+        homeAccountID: String, environments: Set<String>, clientID: String, familyID: String?
+    ) async throws -> [RefreshTokenEntry] {
+        try await read {
+            $0.refreshTokens(
+                homeAccountID: homeAccountID, environments: environments, clientID: clientID, familyID: familyID)
+        }
     }
 
-    nonisolated func idToken(homeAccountID: String, clientID: String, realm: String, environments: Set<String>) async throws -> IDTokenEntry? {
+    nonisolated func idToken(homeAccountID: String, clientID: String, realm: String, environments: Set<String>)
+        async throws -> IDTokenEntry?
+    {
         let key = CacheIndex.RealmKey(homeAccountID, clientID, realm)
         return try await read { $0.idToken(key, environments: environments) }
     }
 
     /// ID tokens of an account for this client in these tenants (direct lookups, no scan).
-    nonisolated func idTokens(homeAccountID: String, clientID: String, realms: [String]) async throws -> [IDTokenEntry] {
+    nonisolated func idTokens(homeAccountID: String, clientID: String, realms: [String]) async throws -> [IDTokenEntry]
+    {
         try await read { $0.idTokens(homeAccountID: homeAccountID, clientID: clientID, realms: realms) }
     }
 
@@ -142,18 +156,27 @@ public actor TokenCache {
     // MARK: Current account
 
     /// The account an app last signed in (`current`) and the one before it (`previous`), kept across runs.
-    nonisolated func principal(clientID: String) async throws -> (current: PrincipalAccount?, previous: PrincipalAccount?) {
+    nonisolated func principal(clientID: String) async throws -> (
+        current: PrincipalAccount?, previous: PrincipalAccount?
+    ) {
         try await read { Self.storedPrincipal(in: $0, clientID: clientID) }
     }
 
-    private static func storedPrincipal(in index: CacheIndex, clientID: String) -> (current: PrincipalAccount?, previous: PrincipalAccount?) {
+    private static func storedPrincipal(in index: CacheIndex, clientID: String) -> (
+        current: PrincipalAccount?, previous: PrincipalAccount?
+    ) {
         guard case .object(let all)? = index.unknownSections[accountMetadataSection],
-              case .object(let entry)? = all[clientID.lowercasedIfNeeded]
+            case .object(let entry)? = all[clientID.lowercasedIfNeeded]
         else { return (nil, nil) }
-        func value(_ key: String) -> String? { if case .string(let s)? = entry[key], !s.isEmpty { return s }; return nil }
+        func value(_ key: String) -> String? {
+            if case .string(let s)? = entry[key], !s.isEmpty { return s }
+            return nil
+        }
         func account(_ prefix: String) -> PrincipalAccount? {
             value("\(prefix)_home_account_id").map {
-                PrincipalAccount(homeAccountID: $0, username: value("\(prefix)_username"), environment: value("\(prefix)_account_environment"))
+                PrincipalAccount(
+                    homeAccountID: $0, username: value("\(prefix)_username"),
+                    environment: value("\(prefix)_account_environment"))
             }
         }
         return (account("principal"), account("previous"))
@@ -163,15 +186,20 @@ public actor TokenCache {
     func setPrincipal(clientID: String, _ account: PrincipalAccount?) async throws {
         try await change { index in
             let (current, previous) = Self.storedPrincipal(in: index, clientID: clientID)
-            let newPrevious = current != nil && current?.homeAccountID.lowercasedIfNeeded != account?.homeAccountID.lowercasedIfNeeded ? current : previous
+            let newPrevious =
+                current != nil && current?.homeAccountID.lowercasedIfNeeded != account?.homeAccountID.lowercasedIfNeeded
+                ? current : previous
             var all: [String: CacheValue] = [:]
             if case .object(let existing)? = index.unknownSections[Self.accountMetadataSection] { all = existing }
             func fields(_ prefix: String, _ account: PrincipalAccount?) -> [String: CacheValue] {
-                ["\(prefix)_home_account_id": account.map { .string($0.homeAccountID) } ?? .null,
-                 "\(prefix)_username": account?.username.map(CacheValue.string) ?? .null,
-                 "\(prefix)_account_environment": account?.environment.map(CacheValue.string) ?? .null]
+                [
+                    "\(prefix)_home_account_id": account.map { .string($0.homeAccountID) } ?? .null,
+                    "\(prefix)_username": account?.username.map(CacheValue.string) ?? .null,
+                    "\(prefix)_account_environment": account?.environment.map(CacheValue.string) ?? .null,
+                ]
             }
-            all[clientID.lowercasedIfNeeded] = .object(fields("principal", account).merging(fields("previous", newPrevious)) { a, _ in a })
+            all[clientID.lowercasedIfNeeded] = .object(
+                fields("principal", account).merging(fields("previous", newPrevious)) { a, _ in a })
             index.setUnknownSection(Self.accountMetadataSection, .object(all))
         }
     }
@@ -198,7 +226,9 @@ public actor TokenCache {
     /// Replaces the in-memory cache with the stored one. Unreadable bytes may be a peer's write in
     /// progress (MSAL Python rewrites the file in place), so they are read again under the lock;
     /// still unreadable, they are set aside and the cache starts empty.
-    private func reload(_ persistence: any TokenCachePersistence, version: StorageVersion?, holdingLock: Bool) async throws {
+    private func reload(_ persistence: any TokenCachePersistence, version: StorageVersion?, holdingLock: Bool)
+        async throws
+    {
         let stored: UnifiedCacheFormat.Contents
         var version = version
         do {

@@ -19,8 +19,9 @@ extension UnifiedCacheFormat {
         do {
             var contents = try data.withUnsafeBytes { bytes in
                 if let split = CacheFileReading.Split(bytes) {
-                    let (head, tail) = concurrently({ try? CacheFileReading.head(bytes, stoppingAt: split) },
-                                                    { try? CacheFileReading.tail(bytes, from: split) })
+                    let (head, tail) = concurrently(
+                        { try? CacheFileReading.head(bytes, stoppingAt: split) },
+                        { try? CacheFileReading.tail(bytes, from: split) })
                     if var head, let tail {
                         head.append(tail)
                         return head

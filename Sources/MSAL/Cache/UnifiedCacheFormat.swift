@@ -45,11 +45,14 @@ enum UnifiedCacheFormat {
             return [StoredEntries(entries), kept]
         }
         let stored = contents.stored
-        return try encode(EntryGroups(file: contents.file, accessTokens: groups(contents.accessTokens, stored.accessTokens),
-                                      refreshTokens: groups(contents.refreshTokens, stored.refreshTokens),
-                                      idTokens: groups(contents.idTokens, stored.idTokens), accounts: groups(contents.accounts, stored.accounts),
-                                      appMetadata: groups(contents.appMetadata, stored.appMetadata),
-                                      unknownSections: contents.unknownSections, opaqueEntries: contents.opaqueEntries), buffers: buffers)
+        return try encode(
+            EntryGroups(
+                file: contents.file, accessTokens: groups(contents.accessTokens, stored.accessTokens),
+                refreshTokens: groups(contents.refreshTokens, stored.refreshTokens),
+                idTokens: groups(contents.idTokens, stored.idTokens),
+                accounts: groups(contents.accounts, stored.accounts),
+                appMetadata: groups(contents.appMetadata, stored.appMetadata),
+                unknownSections: contents.unknownSections, opaqueEntries: contents.opaqueEntries), buffers: buffers)
     }
 
     /// - Parameter buffers: where the output buffer comes from and returns to.
@@ -75,11 +78,19 @@ enum UnifiedCacheFormat {
                 for name in Set(sections).union(contents.unknownSections.keys).sorted() {
                     let opaque = contents.opaqueEntries[name] ?? [:]
                     switch name {
-                    case "AccessToken": section(&writer, name, contents.accessTokens, file: file, opaque: opaque, key: key, fields: write)
-                    case "RefreshToken": section(&writer, name, contents.refreshTokens, file: file, opaque: opaque, key: key, fields: write)
-                    case "IdToken": section(&writer, name, contents.idTokens, file: file, opaque: opaque, key: key, fields: write)
-                    case "Account": section(&writer, name, contents.accounts, file: file, opaque: opaque, key: key, fields: write)
-                    case "AppMetadata": section(&writer, name, contents.appMetadata, file: file, opaque: opaque, key: key, fields: write)
+                    case "AccessToken":
+                        section(
+                            &writer, name, contents.accessTokens, file: file, opaque: opaque, key: key, fields: write)
+                    case "RefreshToken":
+                        section(
+                            &writer, name, contents.refreshTokens, file: file, opaque: opaque, key: key, fields: write)
+                    case "IdToken":
+                        section(&writer, name, contents.idTokens, file: file, opaque: opaque, key: key, fields: write)
+                    case "Account":
+                        section(&writer, name, contents.accounts, file: file, opaque: opaque, key: key, fields: write)
+                    case "AppMetadata":
+                        section(
+                            &writer, name, contents.appMetadata, file: file, opaque: opaque, key: key, fields: write)
                     default: writer.member(name) { $0.value(contents.unknownSections[name]!) }
                     }
                 }
@@ -90,7 +101,11 @@ enum UnifiedCacheFormat {
 
     /// Where a key to write lies: in the file (an entry still as read) or among the keys made for this save.
     private struct SortKey {
-        enum Source { case span(group: Int, index: Int), entry(group: Int, index: Int, name: Int), opaque(name: Int) }
+        enum Source {
+            case span(group: Int, index: Int)
+            case entry(group: Int, index: Int, name: Int)
+            case opaque(name: Int)
+        }
         let start: Int
         let count: Int
         let inFile: Bool
@@ -100,9 +115,11 @@ enum UnifiedCacheFormat {
     /// One section, entries sorted by key (bytewise); an opaque entry replaces a known one with the same
     /// key. Entries still as the file held them are copied from it; others are written from their fields,
     /// read in place from their arrays.
-    private static func section<Entry>(_ writer: inout CacheJSONWriter, _ name: String, _ groups: [StoredEntries<Entry>], file: UnsafeRawBufferPointer,
-                                       opaque: [String: CacheValue], key: (borrowing Entry) -> String,
-                                       fields: (inout CacheJSONWriter, borrowing Entry) -> Void) {
+    private static func section<Entry>(
+        _ writer: inout CacheJSONWriter, _ name: String, _ groups: [StoredEntries<Entry>], file: UnsafeRawBufferPointer,
+        opaque: [String: CacheValue], key: (borrowing Entry) -> String,
+        fields: (inout CacheJSONWriter, borrowing Entry) -> Void
+    ) {
         var keyed: [SortKey] = []
         var names: [String] = []
         var made: [UInt8] = []
@@ -115,8 +132,13 @@ enum UnifiedCacheFormat {
         for (group, entries) in groups.enumerated() {
             if entries.isStored {
                 for (index, span) in entries.spans.enumerated()
-                where opaque.isEmpty || opaque[String(decoding: UnsafeRawBufferPointer(rebasing: file[span.key]), as: UTF8.self)] == nil {
-                    keyed.append(SortKey(start: span.key.lowerBound, count: span.key.count, inFile: true, source: .span(group: group, index: index)))
+                where opaque.isEmpty
+                    || opaque[String(decoding: UnsafeRawBufferPointer(rebasing: file[span.key]), as: UTF8.self)] == nil
+                {
+                    keyed.append(
+                        SortKey(
+                            start: span.key.lowerBound, count: span.key.count, inFile: true,
+                            source: .span(group: group, index: index)))
                 }
                 continue
             }
@@ -125,7 +147,10 @@ enum UnifiedCacheFormat {
                     let name = key(entries[index])
                     guard opaque[name] == nil else { continue }
                     let (start, count) = make(name)
-                    keyed.append(SortKey(start: start, count: count, inFile: false, source: .entry(group: group, index: index, name: names.count - 1)))
+                    keyed.append(
+                        SortKey(
+                            start: start, count: count, inFile: false,
+                            source: .entry(group: group, index: index, name: names.count - 1)))
                 }
             }
         }
@@ -134,7 +159,9 @@ enum UnifiedCacheFormat {
             keyed.append(SortKey(start: start, count: count, inFile: false, source: .opaque(name: names.count - 1)))
         }
         made.withUnsafeBytes { made in
-            func bytes(_ key: SortKey) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: (key.inFile ? file : made)[key.start..<key.start + key.count]) }
+            func bytes(_ key: SortKey) -> UnsafeRawBufferPointer {
+                UnsafeRawBufferPointer(rebasing: (key.inFile ? file : made)[key.start..<key.start + key.count])
+            }
             keyed.sort { a, b in
                 let (x, y) = (bytes(a), bytes(b))
                 let common = min(x.count, y.count)
@@ -147,10 +174,13 @@ enum UnifiedCacheFormat {
                         switch key.source {
                         case .span(let group, let index):
                             let span = groups[group].spans[index]
-                            writer.member(rawKey: bytes(key), rawValue: UnsafeRawBufferPointer(rebasing: file[span.value]))
+                            writer.member(
+                                rawKey: bytes(key), rawValue: UnsafeRawBufferPointer(rebasing: file[span.value]))
                         case .entry(let group, let index, let name):
                             writer.member(names[name]) { writer in
-                                groups[group].decodedEntries!.withUnsafeBufferPointer { entries in writer.object { fields(&$0, entries[index]) } }
+                                groups[group].decodedEntries!.withUnsafeBufferPointer { entries in
+                                    writer.object { fields(&$0, entries[index]) }
+                                }
                             }
                         case .opaque(let name):
                             writer.member(names[name]) { $0.value(opaque[names[name]]!) }
@@ -173,7 +203,9 @@ enum UnifiedCacheFormat {
         lowercasedKey(e.homeAccountID, "-", e.environment, "-idtoken-", e.clientID, "-", e.realm, "-")
     }
 
-    static func key(_ e: borrowing AccountEntry) -> String { lowercasedKey(e.homeAccountID, "-", e.environment, "-", e.realm) }
+    static func key(_ e: borrowing AccountEntry) -> String {
+        lowercasedKey(e.homeAccountID, "-", e.environment, "-", e.realm)
+    }
 
     static func key(_ e: borrowing AppMetadataEntry) -> String { "appmetadata-\(e.environment)-\(e.clientID)" }
 
@@ -206,7 +238,9 @@ enum UnifiedCacheFormat {
     }
 
     /// Fields in MSAL Python's order, then the ones other SDKs wrote, sorted.
-    private static func writeExtra(_ writer: inout CacheJSONWriter, _ extra: [String: CacheValue], besides written: @autoclosure () -> [String]) {
+    private static func writeExtra(
+        _ writer: inout CacheJSONWriter, _ extra: [String: CacheValue], besides written: @autoclosure () -> [String]
+    ) {
         guard !extra.isEmpty else { return }
         let written = written()
         for key in extra.keys.sorted() where !written.contains(key) { writer.member(key) { $0.value(extra[key]!) } }
@@ -225,8 +259,12 @@ enum UnifiedCacheFormat {
         writer.member("expires_on", stamp(e.expiresOn))
         writer.member("extended_expires_on", stamp(e.extendedExpiresOn))
         if let refreshOn = e.refreshOn { writer.member("refresh_on", stamp(refreshOn)) }
-        writeExtra(&writer, e.extra, besides: ["credential_type", "secret", "home_account_id", "environment", "client_id", "target", "realm",
-                                               "token_type", "cached_at", "expires_on", "extended_expires_on"] + (e.refreshOn == nil ? [] : ["refresh_on"]))
+        writeExtra(
+            &writer, e.extra,
+            besides: [
+                "credential_type", "secret", "home_account_id", "environment", "client_id", "target", "realm",
+                "token_type", "cached_at", "expires_on", "extended_expires_on",
+            ] + (e.refreshOn == nil ? [] : ["refresh_on"]))
     }
 
     private static func write(_ writer: inout CacheJSONWriter, _ e: borrowing RefreshTokenEntry) {
@@ -238,9 +276,11 @@ enum UnifiedCacheFormat {
         if let target = e.target { writer.member("target", target) }
         if let modified = e.lastModification { writer.member("last_modification_time", stamp(modified)) }
         if let family = e.familyID { writer.member("family_id", family) }
-        writeExtra(&writer, e.extra, besides: ["credential_type", "secret", "home_account_id", "environment", "client_id"]
-                                              + (e.target == nil ? [] : ["target"]) + (e.lastModification == nil ? [] : ["last_modification_time"])
-                                              + (e.familyID == nil ? [] : ["family_id"]))
+        writeExtra(
+            &writer, e.extra,
+            besides: ["credential_type", "secret", "home_account_id", "environment", "client_id"]
+                + (e.target == nil ? [] : ["target"]) + (e.lastModification == nil ? [] : ["last_modification_time"])
+                + (e.familyID == nil ? [] : ["family_id"]))
     }
 
     private static func write(_ writer: inout CacheJSONWriter, _ e: borrowing IDTokenEntry) {
@@ -250,7 +290,9 @@ enum UnifiedCacheFormat {
         writer.member("environment", e.environment)
         writer.member("realm", e.realm)
         writer.member("client_id", e.clientID)
-        writeExtra(&writer, e.extra, besides: ["credential_type", "secret", "home_account_id", "environment", "realm", "client_id"])
+        writeExtra(
+            &writer, e.extra,
+            besides: ["credential_type", "secret", "home_account_id", "environment", "realm", "client_id"])
     }
 
     private static func write(_ writer: inout CacheJSONWriter, _ e: borrowing AccountEntry) {
@@ -261,8 +303,10 @@ enum UnifiedCacheFormat {
         writer.member("username", e.username)
         writer.member("authority_type", e.authorityType)
         if let source = e.accountSource { writer.member("account_source", source) }
-        writeExtra(&writer, e.extra, besides: ["home_account_id", "environment", "realm", "local_account_id", "username", "authority_type"]
-                                              + (e.accountSource == nil ? [] : ["account_source"]))
+        writeExtra(
+            &writer, e.extra,
+            besides: ["home_account_id", "environment", "realm", "local_account_id", "username", "authority_type"]
+                + (e.accountSource == nil ? [] : ["account_source"]))
     }
 
     private static func write(_ writer: inout CacheJSONWriter, _ e: borrowing AppMetadataEntry) {

@@ -7,13 +7,17 @@ import Locking
 /// Receives a token or the error (MSAL's `MSALCompletionBlock`).
 public typealias MSALCompletionBlock = (_ result: MSALResult?, _ error: (any Error)?) -> Void
 /// Receives the current account, the one signed in before it, or the error.
-public typealias MSALCurrentAccountCompletionBlock = (_ account: MSALAccount?, _ previousAccount: MSALAccount?, _ error: (any Error)?) -> Void
+public typealias MSALCurrentAccountCompletionBlock = (
+    _ account: MSALAccount?, _ previousAccount: MSALAccount?, _ error: (any Error)?
+) -> Void
 /// Receives the accounts or the error.
 public typealias MSALAccountsCompletionBlock = (_ accounts: [MSALAccount]?, _ error: (any Error)?) -> Void
 /// Receives whether the sign-out succeeded, or the error.
 public typealias MSALSignoutCompletionBlock = (_ success: Bool, _ error: (any Error)?) -> Void
 /// Receives the device information or the error.
-public typealias MSALDeviceInformationCompletionBlock = (_ deviceInformation: MSALDeviceInformation?, _ error: (any Error)?) -> Void
+public typealias MSALDeviceInformationCompletionBlock = (
+    _ deviceInformation: MSALDeviceInformation?, _ error: (any Error)?
+) -> Void
 
 /// How the completion-block API runs the async core.
 enum Completion {
@@ -28,8 +32,10 @@ enum Completion {
     static let background = DispatchQueue(label: "MSAL.completion")
 
     /// Runs `work` in a task and hands its value, or its error, to `block` on `queue`.
-    static func deliver<Value: Sendable>(on queue: DispatchQueue, _ work: @escaping @Sendable () async throws -> Value,
-                                         to block: @escaping (Value?, (any Error)?) -> Void) {
+    static func deliver<Value: Sendable>(
+        on queue: DispatchQueue, _ work: @escaping @Sendable () async throws -> Value,
+        to block: @escaping (Value?, (any Error)?) -> Void
+    ) {
         // Unchecked for the reason given in call(_:on:): the block runs once, on `queue`.
         nonisolated(unsafe) let block = block
         Task {

@@ -19,16 +19,37 @@ extension MSALError {
 /// The finer reason under `MSALInternalErrorCodeKey` (MSAL's `MSALInternalError`).
 public typealias MSALInternalError = MSALError.InternalCode
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// The domain of every ``MSALError`` bridged to `NSError`.
 public let MSALErrorDomain = MSALError.errorDomain
 
-// The userInfo keys of a bridged ``MSALError``; each value equals its name.
+// The userInfo keys of a bridged ``MSALError``; each value equals its name. MSAL for iOS/macOS spells these
+// constants (and the domain above) in UpperCamelCase, and the tutorials' code uses them by those names.
+
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The userInfo key `MSALOAuthErrorKey`: ``MSALErrorKey/oauthError``.
 public let MSALOAuthErrorKey = MSALErrorKey.oauthError
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The userInfo key `MSALOAuthSubErrorKey`: ``MSALErrorKey/oauthSubError``.
 public let MSALOAuthSubErrorKey = MSALErrorKey.oauthSubError
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The userInfo key `MSALErrorDescriptionKey`: ``MSALErrorKey/errorDescription``.
 public let MSALErrorDescriptionKey = MSALErrorKey.errorDescription
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The userInfo key `MSALSTSErrorCodesKey`: ``MSALErrorKey/stsErrorCodes``.
 public let MSALSTSErrorCodesKey = MSALErrorKey.stsErrorCodes
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The userInfo key `MSALInternalErrorCodeKey`: ``MSALErrorKey/internalErrorCode``.
 public let MSALInternalErrorCodeKey = MSALErrorKey.internalErrorCode
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The userInfo key `MSALHTTPResponseCodeKey`: ``MSALErrorKey/httpResponseCode``.
 public let MSALHTTPResponseCodeKey = MSALErrorKey.httpResponseCode
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The userInfo key `MSALCorrelationIDKey`: ``MSALErrorKey/correlationID``.
 public let MSALCorrelationIDKey = MSALErrorKey.correlationID
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The userInfo key `MSALDeclinedScopesKey`: ``MSALErrorKey/declinedScopes``.
 public let MSALDeclinedScopesKey = MSALErrorKey.declinedScopes
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The userInfo key `MSALGrantedScopesKey`: ``MSALErrorKey/grantedScopes``.
 public let MSALGrantedScopesKey = MSALErrorKey.grantedScopes

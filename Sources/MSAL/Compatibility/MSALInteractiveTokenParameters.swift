@@ -41,7 +41,8 @@ open class MSALInteractiveTokenParameters: MSALTokenParameters {
 
     /// The core parameters.
     func coreParameters() -> InteractiveParameters {
-        var parameters = InteractiveParameters(scopes: scopes, prompt: promptType.prompt, loginHint: loginHint ?? account?.username)
+        var parameters = InteractiveParameters(
+            scopes: scopes, prompt: promptType.prompt, loginHint: loginHint ?? account?.username)
         parameters.domainHint = domainHint
         parameters.claims = claimsRequest?.jsonString()
         parameters.extraQueryParameters = extraQueryParameters ?? [:]
@@ -66,7 +67,8 @@ open class MSALSilentTokenParameters: MSALTokenParameters {
     /// - Throws: ``MSALError`` `interactionRequired` without an account, as MSAL does.
     func coreParameters() throws -> SilentParameters {
         guard let account else {
-            throw MSALError(.interactionRequired, internalCode: .accountRequired, "No account provided for the silent request.")
+            throw MSALError(
+                .interactionRequired, internalCode: .accountRequired, "No account provided for the silent request.")
         }
         var parameters = SilentParameters(scopes: scopes, account: account.account, forceRefresh: forceRefresh)
         parameters.claims = claimsRequest?.jsonString()

@@ -4,7 +4,8 @@ import Logging
 
 /// How much the library logs (MSAL's `MSALLogLevel`).
 public enum MSALLogLevel: Int, Sendable, Comparable {
-    case nothing = 0, error, warning, info, verbose
+    case nothing = 0
+    case error, warning, info, verbose
 
     public static func < (a: MSALLogLevel, b: MSALLogLevel) -> Bool { a.rawValue < b.rawValue }
 }
@@ -97,13 +98,15 @@ private struct CallbackLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         let all = metadata.merging(event.metadata ?? [:]) { _, new in new }
-        let text = ([event.message.description] + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
-        let mapped: MSALLogLevel = switch event.level {
-        case .trace, .debug: .verbose
-        case .info, .notice: .info
-        case .warning: .warning
-        case .error, .critical: .error
-        }
+        let text = ([event.message.description] + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
+            .joined(separator: " ")
+        let mapped: MSALLogLevel =
+            switch event.level {
+            case .trace, .debug: .verbose
+            case .info, .notice: .info
+            case .warning: .warning
+            case .error, .critical: .error
+            }
         config.emit(mapped, text)
     }
 }

@@ -22,7 +22,9 @@ extension MSALPublicClientApplication {
     ///
     /// - Throws: when the persisted cache cannot be read.
     public func account(forIdentifier identifier: String) throws -> MSALAccount? {
-        try Completion.wait { [application] in try await application.account(identifier: identifier).map(MSALAccount.init) }
+        try Completion.wait { [application] in
+            try await application.account(identifier: identifier).map(MSALAccount.init)
+        }
     }
 
     /// The cached account with this ``MSALAccount/identifier``, or `nil`.
@@ -50,10 +52,14 @@ extension MSALPublicClientApplication {
 
     /// The accounts matching `parameters` (there is no broker on Linux: the cache's). The block runs on
     /// ``MSALParameters/completionBlockQueue``, else on MSAL's serial completion queue.
-    public func accountsFromDevice(for parameters: MSALAccountEnumerationParameters, completionBlock: @escaping MSALAccountsCompletionBlock) {
-        Completion.deliver(on: Completion.queue(parameters, interactive: false), { [application, parameters = Filter(parameters)] in
-            try await application.accounts().filter(parameters.matches).map(MSALAccount.init)
-        }, to: completionBlock)
+    public func accountsFromDevice(
+        for parameters: MSALAccountEnumerationParameters, completionBlock: @escaping MSALAccountsCompletionBlock
+    ) {
+        Completion.deliver(
+            on: Completion.queue(parameters, interactive: false),
+            { [application, parameters = Filter(parameters)] in
+                try await application.accounts().filter(parameters.matches).map(MSALAccount.init)
+            }, to: completionBlock)
     }
 
     /// The accounts matching `parameters`.
@@ -69,20 +75,28 @@ extension MSALPublicClientApplication {
     ///
     /// Errors: ``MSALError`` `internal` with `ambiguousAccount` when several accounts are cached and
     /// none was signed in last.
-    public func getCurrentAccount(with parameters: MSALParameters?, completionBlock: @escaping MSALCurrentAccountCompletionBlock) {
-        Completion.deliver(on: Completion.queue(parameters, interactive: false), { [application] in
-            try await Self.currentAccount(application)
-        }, to: { accounts, error in completionBlock(accounts?.current, accounts?.previous, error) })
+    public func getCurrentAccount(
+        with parameters: MSALParameters?, completionBlock: @escaping MSALCurrentAccountCompletionBlock
+    ) {
+        Completion.deliver(
+            on: Completion.queue(parameters, interactive: false),
+            { [application] in
+                try await Self.currentAccount(application)
+            }, to: { accounts, error in completionBlock(accounts?.current, accounts?.previous, error) })
     }
 
     /// The signed-in account and the one signed in before it.
     ///
     /// - Throws: as ``getCurrentAccount(with:completionBlock:)`` reports.
-    public func getCurrentAccount(with parameters: MSALParameters?) async throws -> (current: MSALAccount?, previous: MSALAccount?) {
+    public func getCurrentAccount(with parameters: MSALParameters?) async throws -> (
+        current: MSALAccount?, previous: MSALAccount?
+    ) {
         try await Self.currentAccount(application)
     }
 
-    private static func currentAccount(_ application: PublicClientApplication) async throws -> (current: MSALAccount?, previous: MSALAccount?) {
+    private static func currentAccount(_ application: PublicClientApplication) async throws -> (
+        current: MSALAccount?, previous: MSALAccount?
+    ) {
         let (current, previous) = try await application.currentAccount()
         return (current.map(MSALAccount.init), previous.map(MSALAccount.init))
     }
@@ -92,12 +106,19 @@ extension MSALPublicClientApplication {
     /// Signs the account out of this app (its tokens are forgotten) and, with
     /// ``MSALSignoutParameters/signoutFromBrowser``, opens the sign-out page to end the browser session.
     /// The block runs on ``MSALParameters/completionBlockQueue``, else on the main queue.
-    public func signout(with account: MSALAccount, signoutParameters: MSALSignoutParameters, completionBlock: @escaping MSALSignoutCompletionBlock) {
-        let (fromBrowser, browser) = (signoutParameters.signoutFromBrowser, signoutParameters.webviewParameters.browserLauncher)
-        Completion.deliver(on: Completion.queue(signoutParameters, interactive: true), { [application] in
-            try await application.signOut(account.account, fromBrowser: fromBrowser, browser: browser)
-            return true
-        }, to: { success, error in completionBlock(success ?? false, error) })
+    public func signout(
+        with account: MSALAccount, signoutParameters: MSALSignoutParameters,
+        completionBlock: @escaping MSALSignoutCompletionBlock
+    ) {
+        let (fromBrowser, browser) = (
+            signoutParameters.signoutFromBrowser, signoutParameters.webviewParameters.browserLauncher
+        )
+        Completion.deliver(
+            on: Completion.queue(signoutParameters, interactive: true),
+            { [application] in
+                try await application.signOut(account.account, fromBrowser: fromBrowser, browser: browser)
+                return true
+            }, to: { success, error in completionBlock(success ?? false, error) })
     }
 
     /// Signs the account out of this app and, if asked, of the browser.
@@ -106,14 +127,17 @@ extension MSALPublicClientApplication {
     /// - Throws: when the cache cannot be written or the sign-out page cannot be opened.
     @discardableResult
     public func signout(with account: MSALAccount, signoutParameters: MSALSignoutParameters) async throws -> Bool {
-        try await application.signOut(account.account, fromBrowser: signoutParameters.signoutFromBrowser,
-                                      browser: signoutParameters.webviewParameters.browserLauncher)
+        try await application.signOut(
+            account.account, fromBrowser: signoutParameters.signoutFromBrowser,
+            browser: signoutParameters.webviewParameters.browserLauncher)
         return true
     }
 
     /// The device mode (``MSALPublicClientApplicationConfig/deviceMode`` on Linux). The block runs on
     /// ``MSALParameters/completionBlockQueue``, else on MSAL's serial completion queue.
-    public func getDeviceInformation(with parameters: MSALParameters?, completionBlock: @escaping MSALDeviceInformationCompletionBlock) {
+    public func getDeviceInformation(
+        with parameters: MSALParameters?, completionBlock: @escaping MSALDeviceInformationCompletionBlock
+    ) {
         let information = MSALDeviceInformation(application.deviceInformation())
         Completion.call({ completionBlock(information, nil) }, on: Completion.queue(parameters, interactive: false))
     }

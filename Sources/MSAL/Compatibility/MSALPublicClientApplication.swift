@@ -39,11 +39,15 @@ open class MSALPublicClientApplication: @unchecked Sendable {
     ///
     /// Errors: ``MSALError`` `userCanceled`, `serverDeclinedScopes`, `internal` (see
     /// `MSALInternalErrorCodeKey`) and others in `MSALErrorDomain`; transport errors as they are.
-    public func acquireToken(with parameters: MSALInteractiveTokenParameters, completionBlock: @escaping MSALCompletionBlock) {
+    public func acquireToken(
+        with parameters: MSALInteractiveTokenParameters, completionBlock: @escaping MSALCompletionBlock
+    ) {
         let core = parameters.coreParameters()
-        Completion.deliver(on: Completion.queue(parameters, interactive: true), { [application] in
-            MSALResult(try await application.acquireTokenInteractively(core))
-        }, to: completionBlock)
+        Completion.deliver(
+            on: Completion.queue(parameters, interactive: true),
+            { [application] in
+                MSALResult(try await application.acquireTokenInteractively(core))
+            }, to: completionBlock)
     }
 
     /// Signs a user in through the browser.
@@ -59,7 +63,9 @@ open class MSALPublicClientApplication: @unchecked Sendable {
     /// Errors: ``MSALError`` `interactionRequired` when only the user can fix it (the server's `error`
     /// and `suberror` under `MSALOAuthErrorKey` / `MSALOAuthSubErrorKey`), `serverDeclinedScopes`;
     /// server and transport errors.
-    public func acquireTokenSilent(with parameters: MSALSilentTokenParameters, completionBlock: @escaping MSALCompletionBlock) {
+    public func acquireTokenSilent(
+        with parameters: MSALSilentTokenParameters, completionBlock: @escaping MSALCompletionBlock
+    ) {
         let queue = Completion.queue(parameters, interactive: false)
         let core: SilentParameters
         do {
@@ -68,9 +74,11 @@ open class MSALPublicClientApplication: @unchecked Sendable {
             Completion.call({ completionBlock(nil, error) }, on: queue)
             return
         }
-        Completion.deliver(on: queue, { [application] in
-            MSALResult(try await application.acquireTokenSilently(core))
-        }, to: completionBlock)
+        Completion.deliver(
+            on: queue,
+            { [application] in
+                MSALResult(try await application.acquireTokenSilently(core))
+            }, to: completionBlock)
     }
 
     /// A token from the cache, or refreshed with the refresh token.

@@ -69,8 +69,10 @@ public struct MSALError: Error, CustomNSError, CustomStringConvertible, Sendable
     /// A claims challenge to send with the next interactive sign-in (JSON, decoded from base64).
     public var claimsChallenge: String?
 
-    public init(_ code: Code, internalCode: InternalCode? = nil, _ message: String, oauthError: String? = nil,
-                oauthSubError: String? = nil, stsErrorCodes: [Int] = [], httpStatus: Int? = nil, correlationID: UUID? = nil) {
+    public init(
+        _ code: Code, internalCode: InternalCode? = nil, _ message: String, oauthError: String? = nil,
+        oauthSubError: String? = nil, stsErrorCodes: [Int] = [], httpStatus: Int? = nil, correlationID: UUID? = nil
+    ) {
         self.code = code
         self.internalCode = internalCode
         self.message = message

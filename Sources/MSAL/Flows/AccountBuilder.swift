@@ -24,7 +24,9 @@ struct AccountBuilder: Sendable {
             environments?.contains($0.environment.lowercased()) ?? true
         }
         guard let account = try await build(group) else {
-            throw MSALError(.interactionRequired, internalCode: .accountRequired, "The account is not in the token cache; sign in interactively.")
+            throw MSALError(
+                .interactionRequired, internalCode: .accountRequired,
+                "The account is not in the token cache; sign in interactively.")
         }
         return account
     }
@@ -34,24 +36,32 @@ struct AccountBuilder: Sendable {
         let parts = first.homeAccountID.split(separator: ".", maxSplits: 1).map(String.init)
         let uid = parts.first ?? first.homeAccountID
         let utid = parts.count > 1 ? parts[1] : ""
-        let idTokens = try await cache.idTokens(homeAccountID: first.homeAccountID, clientID: clientID, realms: group.map(\.realm))
+        let idTokens = try await cache.idTokens(
+            homeAccountID: first.homeAccountID, clientID: clientID, realms: group.map(\.realm))
         var profiles: [TenantProfile] = []
         for entry in group {
-            let claims = idTokens.first { $0.realm.caseInsensitiveCompare(entry.realm) == .orderedSame }
+            let claims =
+                idTokens.first { $0.realm.caseInsensitiveCompare(entry.realm) == .orderedSame }
                 .flatMap { try? JWT($0.secret) }.map(Self.stringClaims) ?? [:]
             // MSAL Python files an account signed in through `common` or `organizations` under that word;
             // its ID token names the tenant.
-            let tenantID = Authority.multiTenantSegments.contains(entry.realm.lowercased()) ? claims["tid"] ?? entry.realm : entry.realm
-            guard !profiles.contains(where: { $0.tenantID.caseInsensitiveCompare(tenantID) == .orderedSame }) else { continue }
-            profiles.append(TenantProfile(
-                identifier: entry.localAccountID, tenantID: tenantID, environment: entry.environment,
-                isHomeTenantProfile: tenantID.caseInsensitiveCompare(utid) == .orderedSame, claims: claims))
+            let tenantID =
+                Authority.multiTenantSegments.contains(entry.realm.lowercased())
+                ? claims["tid"] ?? entry.realm : entry.realm
+            guard !profiles.contains(where: { $0.tenantID.caseInsensitiveCompare(tenantID) == .orderedSame }) else {
+                continue
+            }
+            profiles.append(
+                TenantProfile(
+                    identifier: entry.localAccountID, tenantID: tenantID, environment: entry.environment,
+                    isHomeTenantProfile: tenantID.caseInsensitiveCompare(utid) == .orderedSame, claims: claims))
         }
         profiles.sort { $0.isHomeTenantProfile && !$1.isHomeTenantProfile }
         let home = profiles.first { $0.isHomeTenantProfile } ?? profiles[0]
         let username = group.first { $0.realm.caseInsensitiveCompare(utid) == .orderedSame }?.username ?? first.username
-        return Account(homeAccountID: .init(identifier: first.homeAccountID, objectID: uid, tenantID: utid),
-                       username: username, environment: first.environment, accountClaims: home.claims, tenantProfiles: profiles)
+        return Account(
+            homeAccountID: .init(identifier: first.homeAccountID, objectID: uid, tenantID: utid),
+            username: username, environment: first.environment, accountClaims: home.claims, tenantProfiles: profiles)
     }
 
     private static func stringClaims(_ jwt: JWT) -> [String: String] {

@@ -13,12 +13,16 @@ final class ApplicationCore: Sendable {
 
     init(_ configuration: PublicClientApplicationConfiguration) {
         self.configuration = configuration
-        resolver = AuthorityResolver(transport: configuration.transport, knownAuthorities: configuration.knownAuthorities,
-                                     metadataFile: configuration.authorityMetadataFile, clock: configuration.clock)
-        tokenClient = TokenClient(transport: configuration.transport, clock: configuration.clock, sleep: configuration.sleep, logger: configuration.logger)
+        resolver = AuthorityResolver(
+            transport: configuration.transport, knownAuthorities: configuration.knownAuthorities,
+            metadataFile: configuration.authorityMetadataFile, clock: configuration.clock)
+        tokenClient = TokenClient(
+            transport: configuration.transport, clock: configuration.clock, sleep: configuration.sleep,
+            logger: configuration.logger)
         responseHandler = TokenResponseHandler(
             clientID: configuration.clientID, cache: configuration.cache,
-            validator: IDTokenValidator(jwks: JWKSCache(transport: configuration.transport), clock: configuration.clock),
+            validator: IDTokenValidator(
+                jwks: JWKSCache(transport: configuration.transport), clock: configuration.clock),
             clock: configuration.clock)
         refreshes = SingleFlight()
         log = PrivacyLogger(logger: configuration.logger, piiEnabled: configuration.piiLoggingEnabled)

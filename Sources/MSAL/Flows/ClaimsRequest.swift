@@ -9,7 +9,8 @@ enum ClaimsRequest {
         var root: [String: Any] = [:]
         if let claims, !claims.isEmpty {
             guard let object = (try? JSONSerialization.jsonObject(with: Data(claims.utf8))) as? [String: Any] else {
-                throw MSALError.internal(.invalidParameter, "The claims request must be a JSON object (is it still base64?).")
+                throw MSALError.internal(
+                    .invalidParameter, "The claims request must be a JSON object (is it still base64?).")
             }
             root = object
         }

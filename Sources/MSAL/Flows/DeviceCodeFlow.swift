@@ -4,12 +4,15 @@ import Foundation
 struct DeviceCodeFlow: Sendable {
     let app: ApplicationCore
 
-    func run(scopes: [String], authority: Authority?, claims: String?,
-             onCode: @Sendable (DeviceCodeInfo) async throws -> Void) async throws -> AuthenticationResult {
+    func run(
+        scopes: [String], authority: Authority?, claims: String?,
+        onCode: @Sendable (DeviceCodeInfo) async throws -> Void
+    ) async throws -> AuthenticationResult {
         let config = app.configuration
         let correlationID = app.correlationIDs.next()
         let endpoints = try await app.resolver.endpoints(for: authority ?? config.authority, online: true)
-        let deviceEndpoint = endpoints.deviceAuthorization
+        let deviceEndpoint =
+            endpoints.deviceAuthorization
             ?? URL(string: endpoints.token.absoluteString.replacingOccurrences(of: "/token", with: "/devicecode"))!
         let decorated = Scopes.decorated(scopes).joined(separator: " ")
         let merged = try ClaimsRequest.merged(claims, capabilities: config.clientCapabilities)
@@ -31,17 +34,23 @@ struct DeviceCodeFlow: Sendable {
             }
             try await config.sleep(.seconds(interval))
             do {
-                let tokens = try await app.tokenClient.token(poll, endpoint: endpoints.token, correlationID: correlationID)
-                return try await app.responseHandler.handle(tokens, .init(
-                    endpoints: endpoints, requestedScopes: scopes, nonce: nil, expectedObjectID: nil,
-                    grant: "urn:ietf:params:oauth:grant-type:device_code", usedRefreshToken: nil, correlationID: correlationID))
+                let tokens = try await app.tokenClient.token(
+                    poll, endpoint: endpoints.token, correlationID: correlationID)
+                return try await app.responseHandler.handle(
+                    tokens,
+                    .init(
+                        endpoints: endpoints, requestedScopes: scopes, nonce: nil, expectedObjectID: nil,
+                        grant: "urn:ietf:params:oauth:grant-type:device_code", usedRefreshToken: nil,
+                        correlationID: correlationID))
             } catch let error as MSALError where error.oauthError == "authorization_pending" {
                 continue
             } catch let error as MSALError where error.oauthError == "slow_down" {
                 interval += 5
             } catch let error as MSALError where error.oauthError == "authorization_declined" {
-                throw MSALError(.userCanceled, "The user declined the sign-in on the device code page.", oauthError: error.oauthError,
-                                stsErrorCodes: error.stsErrorCodes, correlationID: correlationID)
+                throw MSALError(
+                    .userCanceled, "The user declined the sign-in on the device code page.",
+                    oauthError: error.oauthError,
+                    stsErrorCodes: error.stsErrorCodes, correlationID: correlationID)
             } catch let error as MSALError where error.oauthError == "expired_token" {
                 var expired = MSALError.internal(.timedOut, "The device code expired before the user signed in.")
                 expired.oauthError = error.oauthError

@@ -11,16 +11,23 @@ struct InteractiveFlow: Sendable {
         let authority = parameters.authority ?? config.authority
         let endpoints = try await app.resolver.endpoints(for: authority, online: true)
         guard let redirect = URLComponents(string: config.redirectURI), redirect.scheme == "http",
-              Authority.isLoopback(redirect.host?.lowercased() ?? "")
+            Authority.isLoopback(redirect.host?.lowercased() ?? "")
         else {
-            throw MSALError.internal(.invalidRedirectURI, "Interactive sign-in on Linux needs a loopback redirect URI such as http://localhost; got \(config.redirectURI).")
+            throw MSALError.internal(
+                .invalidRedirectURI,
+                "Interactive sign-in on Linux needs a loopback redirect URI such as http://localhost; got \(config.redirectURI)."
+            )
         }
-        let receiver = try await LoopbackRedirectReceiver.start(path: redirect.path.isEmpty ? "/" : redirect.path, port: redirect.port ?? 0)
+        let receiver = try await LoopbackRedirectReceiver.start(
+            path: redirect.path.isEmpty ? "/" : redirect.path, port: redirect.port ?? 0)
         do {
-            let result = try await signIn(parameters, endpoints: endpoints, redirect: redirect, receiver: receiver, correlationID: correlationID)
+            let result = try await signIn(
+                parameters, endpoints: endpoints, redirect: redirect, receiver: receiver, correlationID: correlationID)
             await receiver.close()
-            app.log.info("interactive sign-in finished", ["correlation_id": correlationID.uuidString, "tenant": result.tenantProfile.tenantID],
-                         pii: ["username": result.account.username])
+            app.log.info(
+                "interactive sign-in finished",
+                ["correlation_id": correlationID.uuidString, "tenant": result.tenantProfile.tenantID],
+                pii: ["username": result.account.username])
             return result
         } catch {
             await receiver.close()
@@ -28,8 +35,10 @@ struct InteractiveFlow: Sendable {
         }
     }
 
-    private func signIn(_ parameters: InteractiveParameters, endpoints: AuthorityEndpoints, redirect: URLComponents,
-                        receiver: LoopbackRedirectReceiver, correlationID: UUID) async throws -> AuthenticationResult {
+    private func signIn(
+        _ parameters: InteractiveParameters, endpoints: AuthorityEndpoints, redirect: URLComponents,
+        receiver: LoopbackRedirectReceiver, correlationID: UUID
+    ) async throws -> AuthenticationResult {
         let config = app.configuration
         var redirectURI = redirect
         redirectURI.port = receiver.port
@@ -57,24 +66,29 @@ struct InteractiveFlow: Sendable {
         let response = try await receiver.redirect(timeout: config.interactiveTimeout)
         if let error = response["error"] {
             let oauth = OAuthErrorResponse.classify(error: error, subError: response["error_subcode"])
-            throw MSALError(oauth.0, internalCode: oauth.1, response["error_description"] ?? error, oauthError: error,
-                            oauthSubError: response["error_subcode"], correlationID: correlationID)
+            throw MSALError(
+                oauth.0, internalCode: oauth.1, response["error_description"] ?? error, oauthError: error,
+                oauthSubError: response["error_subcode"], correlationID: correlationID)
         }
         guard response["state"] == state else {
-            throw MSALError.internal(.invalidState, "The redirect's state does not match the request; the response was refused.")
+            throw MSALError.internal(
+                .invalidState, "The redirect's state does not match the request; the response was refused.")
         }
         guard let code = response["code"] else {
             throw MSALError.internal(.invalidResponse, "The redirect carries neither a code nor an error.")
         }
         var form: [(String, String)] = [
             ("client_id", config.clientID), ("grant_type", "authorization_code"), ("code", code),
-            ("redirect_uri", redirectString), ("code_verifier", pkce.verifier), ("scope", scopes.joined(separator: " ")),
+            ("redirect_uri", redirectString), ("code_verifier", pkce.verifier),
+            ("scope", scopes.joined(separator: " ")),
             ("client_info", "1"),
         ]
         if let claims { form.append(("claims", claims)) }
         let tokens = try await app.tokenClient.token(form, endpoint: endpoints.token, correlationID: correlationID)
-        return try await app.responseHandler.handle(tokens, .init(
-            endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nonce, expectedObjectID: nil,
-            grant: "authorization_code", usedRefreshToken: nil, correlationID: correlationID))
+        return try await app.responseHandler.handle(
+            tokens,
+            .init(
+                endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nonce, expectedObjectID: nil,
+                grant: "authorization_code", usedRefreshToken: nil, correlationID: correlationID))
     }
 }

@@ -13,17 +13,22 @@ struct SilentFlow: Sendable {
         let realm = Self.realm(of: endpoints, account: parameters.account)
         let now = app.configuration.clock.now()
         if !parameters.forceRefresh, parameters.claims == nil,
-           let (token, idToken, grantedScopes) = try await app.cache.cachedTokens(
-               homeAccountID: parameters.account.identifier, clientID: app.configuration.clientID,
-               realm: requested.accessTokenRealm(tenant: realm),
-               otherRealms: { Self.otherAccessTokenRealms(requested: requested, tenant: realm, homeTenant: homeTenant) }, tenant: realm,
-               environment: endpoints.cacheEnvironment, environments: endpoints.aliases, scopes: parameters.scopes,
-               expiringAfter: now.addingTimeInterval(app.configuration.tokenExpirationBuffer)),
-           token.cachedAt <= now.addingTimeInterval(IDTokenValidator.skew),
-           let idToken,
-           let cached = try await cachedResult(token, idToken: idToken, scopes: grantedScopes, account: parameters.account,
-                                               endpoints: endpoints, realm: realm) {
-            app.log.debug("access token from the cache", ["realm": realm], pii: ["username": parameters.account.username])
+            let (token, idToken, grantedScopes) = try await app.cache.cachedTokens(
+                homeAccountID: parameters.account.identifier, clientID: app.configuration.clientID,
+                realm: requested.accessTokenRealm(tenant: realm),
+                otherRealms: {
+                    Self.otherAccessTokenRealms(requested: requested, tenant: realm, homeTenant: homeTenant)
+                }, tenant: realm,
+                environment: endpoints.cacheEnvironment, environments: endpoints.aliases, scopes: parameters.scopes,
+                expiringAfter: now.addingTimeInterval(app.configuration.tokenExpirationBuffer)),
+            token.cachedAt <= now.addingTimeInterval(IDTokenValidator.skew),
+            let idToken,
+            let cached = try await cachedResult(
+                token, idToken: idToken, scopes: grantedScopes, account: parameters.account,
+                endpoints: endpoints, realm: realm)
+        {
+            app.log.debug(
+                "access token from the cache", ["realm": realm], pii: ["username": parameters.account.username])
             guard let refreshOn = token.refreshOn, refreshOn <= now else { return cached }
             do {
                 return try await refresh(parameters, endpoints: endpoints, realm: realm, through: requested)
@@ -62,15 +67,22 @@ struct SilentFlow: Sendable {
 
     /// The cached token as a result. The caller's account is reused when it has a profile for the
     /// realm (no rebuilding on the hot path); otherwise the account is built from the cache.
-    private func cachedResult(_ token: AccessTokenEntry, idToken: IDTokenEntry, scopes: [String], account given: Account,
-                              endpoints: AuthorityEndpoints, realm: String) async throws -> AuthenticationResult? {
-        let matchesRealm = { (profile: TenantProfile) in profile.tenantID == realm || profile.tenantID.lowercased() == realm.lowercased() }
-        let account = given.tenantProfiles.contains(where: matchesRealm)
-            ? given : try await app.accounts.account(homeAccountID: token.homeAccountID, environments: endpoints.aliases)
+    private func cachedResult(
+        _ token: AccessTokenEntry, idToken: IDTokenEntry, scopes: [String], account given: Account,
+        endpoints: AuthorityEndpoints, realm: String
+    ) async throws -> AuthenticationResult? {
+        let matchesRealm = { (profile: TenantProfile) in
+            profile.tenantID == realm || profile.tenantID.lowercased() == realm.lowercased()
+        }
+        let account =
+            given.tenantProfiles.contains(where: matchesRealm)
+            ? given
+            : try await app.accounts.account(homeAccountID: token.homeAccountID, environments: endpoints.aliases)
         guard let profile = account.tenantProfiles.first(where: matchesRealm) else { return nil }
         return AuthenticationResult(
             accessToken: token.secret, expiresOn: token.expiresOn, scopes: scopes,
-            idToken: idToken.secret, account: account, tenantProfile: profile, correlationID: app.correlationIDs.next(), source: .cache)
+            idToken: idToken.secret, account: account, tenantProfile: profile, correlationID: app.correlationIDs.next(),
+            source: .cache)
     }
 
     /// One refresh per account, tenant, scope set and claims at a time; concurrent callers share it.
@@ -78,35 +90,46 @@ struct SilentFlow: Sendable {
     ///
     /// - Parameter requested: the authority the caller named; through `common` or `organizations` the new
     ///   access token is filed under that segment (``Authority/accessTokenRealm(tenant:)``).
-    private func refresh(_ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String,
-                         through requested: Authority) async throws -> AuthenticationResult {
+    private func refresh(
+        _ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String,
+        through requested: Authority
+    ) async throws -> AuthenticationResult {
         if !endpoints.discoveredOnline {
             let current = try await app.resolver.endpoints(for: endpoints.authority, online: true)
-            return try await refresh(parameters, endpoints: current, realm: Self.realm(of: current, account: parameters.account),
-                                     through: requested)
+            return try await refresh(
+                parameters, endpoints: current, realm: Self.realm(of: current, account: parameters.account),
+                through: requested)
         }
         let scopes = Scopes.lowercasedSet(parameters.scopes).sorted().joined(separator: " ")
-        let key = "\(parameters.account.identifier.lowercased())|\(realm.lowercased())|\(scopes)|\(parameters.claims ?? "")"
+        let key =
+            "\(parameters.account.identifier.lowercased())|\(realm.lowercased())|\(scopes)|\(parameters.claims ?? "")"
         return try await app.refreshes.run(key) {
-            try await redeemRefreshToken(parameters, endpoints: endpoints, realm: realm,
-                                         accessTokenRealm: requested.accessTokenRealm(tenant: realm))
+            try await redeemRefreshToken(
+                parameters, endpoints: endpoints, realm: realm,
+                accessTokenRealm: requested.accessTokenRealm(tenant: realm))
         }
     }
 
-    private func redeemRefreshToken(_ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String,
-                                    accessTokenRealm: String) async throws -> AuthenticationResult {
+    private func redeemRefreshToken(
+        _ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String,
+        accessTokenRealm: String
+    ) async throws -> AuthenticationResult {
         let config = app.configuration
         let home = parameters.account.identifier
         let metadata = try await app.cache.appMetadata(clientID: config.clientID, environments: endpoints.aliases)
         let familyID = metadata == nil ? "1" : metadata?.familyID
-        let candidates = try await app.cache.refreshTokens(homeAccountID: home, environments: endpoints.aliases,
-                                                           clientID: config.clientID, familyID: familyID)
+        let candidates = try await app.cache.refreshTokens(
+            homeAccountID: home, environments: endpoints.aliases,
+            clientID: config.clientID, familyID: familyID)
         guard !candidates.isEmpty else {
-            throw MSALError(.interactionRequired, "No refresh token for this account in the cache; sign in interactively.")
+            throw MSALError(
+                .interactionRequired, "No refresh token for this account in the cache; sign in interactively.")
         }
-        app.log.info("redeeming a refresh token", ["realm": realm, "candidates": "\(candidates.count)"],
-                     pii: ["username": parameters.account.username])
-        let previous = try await app.cache.idToken(homeAccountID: home, clientID: config.clientID, realm: realm, environments: endpoints.aliases)
+        app.log.info(
+            "redeeming a refresh token", ["realm": realm, "candidates": "\(candidates.count)"],
+            pii: ["username": parameters.account.username])
+        let previous = try await app.cache.idToken(
+            homeAccountID: home, clientID: config.clientID, realm: realm, environments: endpoints.aliases)
         let expectedObjectID = previous.flatMap { try? JWT($0.secret) }.flatMap { $0.string("oid") ?? $0.string("sub") }
         let claims = try ClaimsRequest.merged(parameters.claims, capabilities: config.clientCapabilities)
         let correlationID = app.correlationIDs.next()
@@ -118,11 +141,15 @@ struct SilentFlow: Sendable {
             ]
             if let claims { form.append(("claims", claims)) }
             do {
-                let tokens = try await app.tokenClient.token(form, endpoint: endpoints.token, correlationID: correlationID)
-                return try await app.responseHandler.handle(tokens, .init(
-                    endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nil, expectedObjectID: expectedObjectID,
-                    grant: "refresh_token", usedRefreshToken: candidate.secret, correlationID: correlationID,
-                    accessTokenRealm: accessTokenRealm))
+                let tokens = try await app.tokenClient.token(
+                    form, endpoint: endpoints.token, correlationID: correlationID)
+                return try await app.responseHandler.handle(
+                    tokens,
+                    .init(
+                        endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nil,
+                        expectedObjectID: expectedObjectID,
+                        grant: "refresh_token", usedRefreshToken: candidate.secret, correlationID: correlationID,
+                        accessTokenRealm: accessTokenRealm))
             } catch let error as MSALError where error.oauthError != nil {
                 lastError = error
             }
@@ -133,12 +160,15 @@ struct SilentFlow: Sendable {
     /// MSAL's rule: any OAuth error from a refresh means the user must interact, except
     /// `invalid_scope`, `invalid_client` and protection-policy errors; the details are kept.
     static func silentError(_ error: MSALError, claims: String?) -> MSALError {
-        let keep = ["invalid_scope", "invalid_client"].contains(error.oauthError ?? "") || error.code == .serverProtectionPoliciesRequired
+        let keep =
+            ["invalid_scope", "invalid_client"].contains(error.oauthError ?? "")
+            || error.code == .serverProtectionPoliciesRequired
             || error.code == .serverError
         guard !keep else { return error }
-        var wrapped = MSALError(.interactionRequired, internalCode: error.internalCode, error.message, oauthError: error.oauthError,
-                                oauthSubError: error.oauthSubError, stsErrorCodes: error.stsErrorCodes, httpStatus: error.httpStatus,
-                                correlationID: error.correlationID)
+        var wrapped = MSALError(
+            .interactionRequired, internalCode: error.internalCode, error.message, oauthError: error.oauthError,
+            oauthSubError: error.oauthSubError, stsErrorCodes: error.stsErrorCodes, httpStatus: error.httpStatus,
+            correlationID: error.correlationID)
         wrapped.claimsChallenge = claims
         return wrapped
     }

@@ -35,16 +35,20 @@ struct TokenClient: Sendable {
 
     /// Sends and returns a 200 answer, or, with `returningOAuthErrors`, a 4xx whose body is an OAuth
     /// error (native auth turns those into results); everything else becomes an error.
-    func post(_ form: [(String, String)], to endpoint: URL, correlationID: UUID,
-              returningOAuthErrors: Bool = false) async throws -> HTTPResponse {
-        let request = HTTPRequest(method: .post, url: endpoint, headers: [
-            ("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"),
-            ("Accept", "application/json"),
-            ("client-request-id", correlationID.uuidString.lowercased()),
-            ("return-client-request-id", "true"),
-            ("x-client-SKU", Self.sku), ("x-client-Ver", Self.version), ("x-client-OS", "linux"),
-            ("x-ms-lib-capability", "retry-after, h429"),
-        ], body: Data(FormEncoding.encode(form).utf8))
+    func post(
+        _ form: [(String, String)], to endpoint: URL, correlationID: UUID,
+        returningOAuthErrors: Bool = false
+    ) async throws -> HTTPResponse {
+        let request = HTTPRequest(
+            method: .post, url: endpoint,
+            headers: [
+                ("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"),
+                ("Accept", "application/json"),
+                ("client-request-id", correlationID.uuidString.lowercased()),
+                ("return-client-request-id", "true"),
+                ("x-client-SKU", Self.sku), ("x-client-Ver", Self.version), ("x-client-OS", "linux"),
+                ("x-ms-lib-capability", "retry-after, h429"),
+            ], body: Data(FormEncoding.encode(form).utf8))
         var attempt = 0
         while true {
             attempt += 1
@@ -52,7 +56,8 @@ struct TokenClient: Sendable {
             let response = try await transport.send(request)
             if response.status == 200 { return response }
             if returningOAuthErrors, (400..<500).contains(response.status), response.status != 429,
-               OAuthErrorResponse(json: response.body) != nil {
+                OAuthErrorResponse(json: response.body) != nil
+            {
                 return response
             }
             let retryAfter = response.header("Retry-After").flatMap { Self.retryAfterSeconds($0, now: clock.now()) }
@@ -71,18 +76,27 @@ struct TokenClient: Sendable {
         }
     }
 
-    private static func error(_ response: HTTPResponse, retryAfter: TimeInterval?, correlationID: UUID, endpoint: URL) -> MSALError {
+    private static func error(_ response: HTTPResponse, retryAfter: TimeInterval?, correlationID: UUID, endpoint: URL)
+        -> MSALError
+    {
         var error: MSALError
         if let oauth = OAuthErrorResponse(json: response.body) {
             error = oauth.msalError(httpStatus: response.status, correlationID: correlationID)
             if response.status == 429 { error.internalCode = .throttled }
         } else if response.status == 429 {
-            error = MSALError(.serverError, internalCode: .throttled, "The identity platform is throttling requests (HTTP 429).")
+            error = MSALError(
+                .serverError, internalCode: .throttled, "The identity platform is throttling requests (HTTP 429).")
         } else if response.status >= 500 {
-            error = MSALError(.serverError, internalCode: .unhandledResponse, "The identity platform failed (HTTP \(response.status)).")
+            error = MSALError(
+                .serverError, internalCode: .unhandledResponse,
+                "The identity platform failed (HTTP \(response.status)).")
         } else {
-            let kind = response.header("Content-Type")?.contains("html") == true ? "an HTML page" : "a body that is not an OAuth error"
-            error = .internal(.unexpectedHTTPResponse, "\(endpoint.host ?? "The server") answered HTTP \(response.status) with \(kind).")
+            let kind =
+                response.header("Content-Type")?.contains("html") == true
+                ? "an HTML page" : "a body that is not an OAuth error"
+            error = .internal(
+                .unexpectedHTTPResponse,
+                "\(endpoint.host ?? "The server") answered HTTP \(response.status) with \(kind).")
         }
         error.httpStatus = response.status
         error.correlationID = error.correlationID ?? correlationID

@@ -28,18 +28,22 @@ struct TokenResponseHandler: Sendable {
     func handle(_ response: TokenResponse, _ context: Context) async throws -> AuthenticationResult {
         let now = clock.now()
         guard let rawIDToken = response.idToken else {
-            throw MSALError.internal(.invalidResponse, "The token response has no id_token although openid was requested.")
+            throw MSALError.internal(
+                .invalidResponse, "The token response has no id_token although openid was requested.")
         }
-        let idToken = try await validator.validate(rawIDToken, .init(
-            issuer: context.endpoints.issuer, jwksURI: context.endpoints.jwks, clientID: clientID,
-            nonce: context.nonce, subject: context.expectedObjectID))
+        let idToken = try await validator.validate(
+            rawIDToken,
+            .init(
+                issuer: context.endpoints.issuer, jwksURI: context.endpoints.jwks, clientID: clientID,
+                nonce: context.nonce, subject: context.expectedObjectID))
         let homeAccountID: String
         if let encoded = response.clientInfo {
             homeAccountID = try ClientInfo(encoded: encoded).homeAccountID
         } else if let sub = idToken.string("sub") {
             homeAccountID = sub
         } else {
-            throw MSALError.internal(.invalidResponse, "The token response identifies no account (no client_info, no sub).")
+            throw MSALError.internal(
+                .invalidResponse, "The token response identifies no account (no client_info, no sub).")
         }
         let authority = context.endpoints.authority
         let realm = idToken.string("tid") ?? authority.tenant
@@ -49,28 +53,34 @@ struct TokenResponseHandler: Sendable {
         let access = AccessTokenEntry(
             homeAccountID: homeAccountID, environment: environment, clientID: clientID,
             realm: context.accessTokenRealm ?? authority.accessTokenRealm(tenant: realm), target: target,
-            secret: response.accessToken, cachedAt: now, expiresOn: now.addingTimeInterval(TimeInterval(response.expiresIn)),
+            secret: response.accessToken, cachedAt: now,
+            expiresOn: now.addingTimeInterval(TimeInterval(response.expiresIn)),
             extendedExpiresOn: now.addingTimeInterval(TimeInterval(response.extExpiresIn ?? response.expiresIn)),
             refreshOn: response.refreshIn.map { now.addingTimeInterval(TimeInterval($0)) })
         let refresh = response.refreshToken.map {
-            RefreshTokenEntry(homeAccountID: homeAccountID, environment: environment, clientID: clientID, secret: $0,
-                              target: target, familyID: response.foci, lastModification: now)
+            RefreshTokenEntry(
+                homeAccountID: homeAccountID, environment: environment, clientID: clientID, secret: $0,
+                target: target, familyID: response.foci, lastModification: now)
         }
         let account = AccountEntry(
             homeAccountID: homeAccountID, environment: environment, realm: realm,
             localAccountID: idToken.string("oid") ?? idToken.string("sub") ?? "",
             username: idToken.string("preferred_username") ?? idToken.string("upn") ?? "",
             accountSource: context.grant)
-        try await cache.store(CacheArtefacts(
-            accessToken: access, refreshToken: refresh,
-            idToken: IDTokenEntry(homeAccountID: homeAccountID, environment: environment, realm: realm, clientID: clientID, secret: rawIDToken),
-            account: account,
-            appMetadata: AppMetadataEntry(clientID: clientID, environment: environment, familyID: response.foci)),
+        try await cache.store(
+            CacheArtefacts(
+                accessToken: access, refreshToken: refresh,
+                idToken: IDTokenEntry(
+                    homeAccountID: homeAccountID, environment: environment, realm: realm, clientID: clientID,
+                    secret: rawIDToken),
+                account: account,
+                appMetadata: AppMetadataEntry(clientID: clientID, environment: environment, familyID: response.foci)),
             replacingRefreshToken: context.usedRefreshToken)
         let declined = Scopes.declined(requested: context.requestedScopes, granted: granted)
         if !declined.isEmpty {
-            var error = MSALError(.serverDeclinedScopes, "The server did not grant: \(declined.joined(separator: " ")).",
-                                  correlationID: context.correlationID)
+            var error = MSALError(
+                .serverDeclinedScopes, "The server did not grant: \(declined.joined(separator: " ")).",
+                correlationID: context.correlationID)
             error.grantedScopes = granted
             error.declinedScopes = declined
             throw error
@@ -79,7 +89,9 @@ struct TokenResponseHandler: Sendable {
             .account(homeAccountID: homeAccountID, environments: context.endpoints.aliases)
         return AuthenticationResult(
             accessToken: response.accessToken, expiresOn: access.expiresOn, scopes: granted, idToken: rawIDToken,
-            account: resolvedAccount, tenantProfile: resolvedAccount.tenantProfiles.first { $0.tenantID == realm } ?? resolvedAccount.tenantProfiles[0],
+            account: resolvedAccount,
+            tenantProfile: resolvedAccount.tenantProfiles.first { $0.tenantID == realm }
+                ?? resolvedAccount.tenantProfiles[0],
             correlationID: context.correlationID, source: .identityProvider)
     }
 }

@@ -35,7 +35,8 @@ public struct SystemBrowserLauncher: BrowserLauncher {
         }
         if Self.browserVariable(environment) != nil {
             let reasons = failures.joined(separator: "; ")
-            write("Could not start $BROWSER (\(reasons)); open this URL in a browser to sign in:\n\(url.absoluteString)")
+            write(
+                "Could not start $BROWSER (\(reasons)); open this URL in a browser to sign in:\n\(url.absoluteString)")
         } else {
             write("Open this URL in a browser to sign in:\n\(url.absoluteString)")
         }
@@ -100,8 +101,8 @@ public struct SystemBrowserLauncher: BrowserLauncher {
         }
         switch exit {
         case nil, (.exit, 0)?: return nil
-        case let (.exit, status)?: return "\(program) exited with status \(status)"
-        case let (_, signal)?: return "\(program) was stopped by signal \(signal)"
+        case (.exit, let status)?: return "\(program) exited with status \(status)"
+        case (_, let signal)?: return "\(program) was stopped by signal \(signal)"
         }
     }
 }
@@ -111,7 +112,9 @@ public struct PrintingBrowserLauncher: BrowserLauncher {
     private let write: @Sendable (String) -> Void
 
     /// - Parameter write: where the instruction goes; standard error by default.
-    public init(write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+    public init(
+        write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) {
         self.write = write
     }
 

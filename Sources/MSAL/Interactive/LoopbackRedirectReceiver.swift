@@ -31,24 +31,26 @@ final class LoopbackRedirectReceiver: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.pipeline.configureHTTPServerPipeline().flatMap {
-                    channel.pipeline.addHandler(RedirectHandler(path: expectedPath) { parameters in
-                        let first = accepted.withLock { done in
-                            defer { done = true }
-                            return !done
-                        }
-                        if first {
-                            continuation.yield(parameters)
-                            continuation.finish()
-                        }
-                        return first
-                    })
+                    channel.pipeline.addHandler(
+                        RedirectHandler(path: expectedPath) { parameters in
+                            let first = accepted.withLock { done in
+                                defer { done = true }
+                                return !done
+                            }
+                            if first {
+                                continuation.yield(parameters)
+                                continuation.finish()
+                            }
+                            return first
+                        })
                 }
             }
         do {
             let channel = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
             return LoopbackRedirectReceiver(port: channel.localAddress?.port ?? port, channel: channel, results: stream)
         } catch {
-            throw MSALError.internal(.transportFailed, "Cannot listen on 127.0.0.1:\(port) for the sign-in redirect: \(error)")
+            throw MSALError.internal(
+                .transportFailed, "Cannot listen on 127.0.0.1:\(port) for the sign-in redirect: \(error)")
         }
     }
 
@@ -78,7 +80,8 @@ final class LoopbackRedirectReceiver: Sendable {
 
     /// A request's path and the authorization response's parameters: the query's, and with
     /// `formBody` (a `form_post` POST's body) the body's, which win.
-    static func authorizationResponse(target: String, formBody: String?) -> (path: String, parameters: [String: String]) {
+    static func authorizationResponse(target: String, formBody: String?) -> (path: String, parameters: [String: String])
+    {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = parts.first.map(String.init) ?? "/"
         var parameters = parts.count > 1 ? FormEncoding.decode(parts[1]) : [:]
@@ -123,18 +126,36 @@ private final class RedirectHandler: ChannelInboundHandler {
         if requestPath != path || (parameters["code"] == nil && parameters["error"] == nil) {
             (status, page) = (.notFound, Self.page("Not found", "This address only receives a sign-in response."))
         } else if deliver(parameters) {
-            (status, page) = parameters["error"] == nil
-                ? (.ok, Self.page("Signed in", "Authentication complete. You can close this window and return to the application."))
-                : (.ok, Self.page("Sign-in not completed", "The sign-in did not complete. You can close this window and return to the application."))
+            (status, page) =
+                parameters["error"] == nil
+                ? (
+                    .ok,
+                    Self.page(
+                        "Signed in", "Authentication complete. You can close this window and return to the application."
+                    )
+                )
+                : (
+                    .ok,
+                    Self.page(
+                        "Sign-in not completed",
+                        "The sign-in did not complete. You can close this window and return to the application.")
+                )
         } else {
-            (status, page) = (.ok, Self.page("Already handled", "The application already received a sign-in response. You can close this window."))
+            (status, page) = (
+                .ok,
+                Self.page(
+                    "Already handled", "The application already received a sign-in response. You can close this window."
+                )
+            )
         }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
         headers.add(name: "Content-Length", value: String(page.utf8.count))
         headers.add(name: "Connection", value: "close")
         headers.add(name: "Cache-Control", value: "no-store")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
+            promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: page)))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
     }

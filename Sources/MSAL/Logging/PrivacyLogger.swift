@@ -8,23 +8,31 @@ struct PrivacyLogger: Sendable {
 
     // The metadata is built only when the level is on: the silent path logs on every call.
 
-    func info(_ message: Logger.Message, _ metadata: @autoclosure () -> [String: String] = [:],
-              pii: @autoclosure () -> [String: String] = [:]) {
+    func info(
+        _ message: Logger.Message, _ metadata: @autoclosure () -> [String: String] = [:],
+        pii: @autoclosure () -> [String: String] = [:]
+    ) {
         log(.info, message, metadata, pii)
     }
 
-    func debug(_ message: Logger.Message, _ metadata: @autoclosure () -> [String: String] = [:],
-               pii: @autoclosure () -> [String: String] = [:]) {
+    func debug(
+        _ message: Logger.Message, _ metadata: @autoclosure () -> [String: String] = [:],
+        pii: @autoclosure () -> [String: String] = [:]
+    ) {
         log(.debug, message, metadata, pii)
     }
 
-    func warning(_ message: Logger.Message, _ metadata: @autoclosure () -> [String: String] = [:],
-                 pii: @autoclosure () -> [String: String] = [:]) {
+    func warning(
+        _ message: Logger.Message, _ metadata: @autoclosure () -> [String: String] = [:],
+        pii: @autoclosure () -> [String: String] = [:]
+    ) {
         log(.warning, message, metadata, pii)
     }
 
-    private func log(_ level: Logger.Level, _ message: Logger.Message, _ metadata: () -> [String: String],
-                     _ pii: () -> [String: String]) {
+    private func log(
+        _ level: Logger.Level, _ message: Logger.Message, _ metadata: () -> [String: String],
+        _ pii: () -> [String: String]
+    ) {
         guard logger.logLevel <= level else { return }
         logger.log(level: level, message, metadata: combine(metadata(), pii()))
     }

@@ -13,7 +13,10 @@ public final class NativeAuthApplication: Sendable {
     ///     `https://contoso.ciamlogin.com/contoso.onmicrosoft.com`.
     ///   - challengeTypes: what the app can collect; anything else ends in `browserRequired`.
     /// - Throws: ``MSALError`` `invalidParameter` for an empty client id.
-    public init(configuration: PublicClientApplicationConfiguration, challengeTypes: NativeAuthChallengeTypes = [.oob, .password]) throws {
+    public init(
+        configuration: PublicClientApplicationConfiguration,
+        challengeTypes: NativeAuthChallengeTypes = [.oob, .password]
+    ) throws {
         application = try PublicClientApplication(configuration: configuration)
         engine = NativeAuthEngine(app: application, challengeTypes: challengeTypes.wireValue)
     }
@@ -25,16 +28,20 @@ public final class NativeAuthApplication: Sendable {
     /// - Throws: ``MSALError`` `invalidParameter` for an empty username or password; server and transport errors.
     public func signIn(username: String, password: String? = nil, scopes: [String] = []) async throws -> SignInResult {
         try Self.check(username: username, password: password)
-        return try await engine.signIn(username: username.trimmingCharacters(in: .whitespaces), password: password, scopes: scopes)
+        return try await engine.signIn(
+            username: username.trimmingCharacters(in: .whitespaces), password: password, scopes: scopes)
     }
 
     /// Starts a sign-up: the email is verified with a code, then the password and the tenant's
     /// required attributes are collected (those given here are sent at once).
     ///
     /// - Throws: ``MSALError`` `invalidParameter` for an empty username or password; server and transport errors.
-    public func signUp(username: String, password: String? = nil, attributes: [String: String] = [:]) async throws -> SignUpResult {
+    public func signUp(username: String, password: String? = nil, attributes: [String: String] = [:]) async throws
+        -> SignUpResult
+    {
         try Self.check(username: username, password: password)
-        return try await engine.signUp(username: username.trimmingCharacters(in: .whitespaces), password: password, attributes: attributes)
+        return try await engine.signUp(
+            username: username.trimmingCharacters(in: .whitespaces), password: password, attributes: attributes)
     }
 
     /// Starts a password reset: a code to the user's email, then a new password.

@@ -13,11 +13,14 @@ struct NativeAuthEngine: Sendable {
     /// ``NativeAuthAnswer/failure``.
     ///
     /// - Throws: ``MSALError`` for transport failures, 5xx and 429 answers, and bodies that are not JSON.
-    func send(_ endpoint: NativeAuthEndpoint, _ form: [(String, String)], correlationID: UUID) async throws -> NativeAuthAnswer {
+    func send(_ endpoint: NativeAuthEndpoint, _ form: [(String, String)], correlationID: UUID) async throws
+        -> NativeAuthAnswer
+    {
         try Task.checkCancellation()
         let url = core.configuration.authority.url.appendingPathComponent(endpoint.rawValue)
-        let response = try await core.tokenClient.post([("client_id", core.configuration.clientID)] + form, to: url,
-                                                       correlationID: correlationID, returningOAuthErrors: true)
+        let response = try await core.tokenClient.post(
+            [("client_id", core.configuration.clientID)] + form, to: url,
+            correlationID: correlationID, returningOAuthErrors: true)
         return try NativeAuthAnswer(response)
     }
 
@@ -26,30 +29,41 @@ struct NativeAuthEngine: Sendable {
     func error(_ failure: NativeAuthAnswer.Failure, correlationID: UUID) -> MSALError {
         var error = failure.oauth.msalError(httpStatus: 400, correlationID: correlationID)
         if failure.error == "invalid_request", failure.firstCode == 90100,
-           failure.oauth.description?.contains("username") == true {
-            error = MSALError(.internal, internalCode: .invalidParameter, "The username is not valid.", oauthError: failure.error,
-                              stsErrorCodes: failure.oauth.errorCodes, httpStatus: 400, correlationID: correlationID)
+            failure.oauth.description?.contains("username") == true
+        {
+            error = MSALError(
+                .internal, internalCode: .invalidParameter, "The username is not valid.", oauthError: failure.error,
+                stsErrorCodes: failure.oauth.errorCodes, httpStatus: 400, correlationID: correlationID)
         }
         return error
     }
 
     /// Posts a grant to the token endpoint with the scopes and `client_info`.
-    func token(_ grant: String, _ fields: [(String, String)], scopes: [String], correlationID: UUID) async throws -> NativeAuthAnswer {
-        try await send(.token, [("grant_type", grant)] + fields + [
-            ("scope", Scopes.decorated(scopes).joined(separator: " ")), ("client_info", "true"),
-        ], correlationID: correlationID)
+    func token(_ grant: String, _ fields: [(String, String)], scopes: [String], correlationID: UUID) async throws
+        -> NativeAuthAnswer
+    {
+        try await send(
+            .token,
+            [("grant_type", grant)] + fields + [
+                ("scope", Scopes.decorated(scopes).joined(separator: " ")), ("client_info", "true"),
+            ], correlationID: correlationID)
     }
 
     /// Validates and caches a token answer and makes its account the app's only one (native auth is
     /// single-account: a new sign-in replaces the previous user).
     ///
     /// - Throws: ``MSALError`` `invalidIDToken`, `invalidResponse`, cache errors.
-    func signedIn(_ answer: NativeAuthAnswer, grant: String, scopes: [String], correlationID: UUID) async throws -> NativeAuthUserAccount {
+    func signedIn(_ answer: NativeAuthAnswer, grant: String, scopes: [String], correlationID: UUID) async throws
+        -> NativeAuthUserAccount
+    {
         let response = try TokenResponse(json: answer.body)
         let endpoints = try await core.resolver.endpoints(for: core.configuration.authority, online: true)
-        let result = try await core.responseHandler.handle(response, .init(
-            endpoints: endpoints, requestedScopes: Scopes.decorated(scopes), nonce: nil, expectedObjectID: nil, grant: grant,
-            usedRefreshToken: nil, correlationID: correlationID))
+        let result = try await core.responseHandler.handle(
+            response,
+            .init(
+                endpoints: endpoints, requestedScopes: Scopes.decorated(scopes), nonce: nil, expectedObjectID: nil,
+                grant: grant,
+                usedRefreshToken: nil, correlationID: correlationID))
         for other in try await app.accounts() where other.identifier != result.account.identifier {
             try await app.removeAccount(other)
         }
@@ -62,8 +76,9 @@ struct NativeAuthEngine: Sendable {
     func currentUser() async throws -> NativeAuthUserAccount? {
         guard let account = try await app.currentAccount().current else { return nil }
         let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
-        let idToken = try await core.cache.idToken(homeAccountID: account.identifier, clientID: core.configuration.clientID,
-                                                   realm: account.homeAccountID.tenantID, environments: endpoints.aliases)
+        let idToken = try await core.cache.idToken(
+            homeAccountID: account.identifier, clientID: core.configuration.clientID,
+            realm: account.homeAccountID.tenantID, environments: endpoints.aliases)
         return NativeAuthUserAccount(app: app, account: account, idToken: idToken?.secret, scopes: [])
     }
 
@@ -79,6 +94,7 @@ public struct NativeAuthChallengeTypes: OptionSet, Sendable {
     public static let password = NativeAuthChallengeTypes(rawValue: 1 << 1)
 
     var wireValue: String {
-        ((contains(.oob) ? ["oob"] : []) + (contains(.password) ? ["password"] : []) + ["redirect"]).joined(separator: " ")
+        ((contains(.oob) ? ["oob"] : []) + (contains(.password) ? ["password"] : []) + ["redirect"]).joined(
+            separator: " ")
     }
 }

@@ -22,7 +22,8 @@ public struct NativeAuthUserAccount: Sendable {
     ///   server and transport errors.
     public func getAccessToken(scopes: [String] = [], forceRefresh: Bool = false) async throws -> AuthenticationResult {
         let requested = scopes.isEmpty ? Scopes.decorated(self.scopes) : scopes
-        return try await app.acquireTokenSilently(SilentParameters(scopes: requested, account: account, forceRefresh: forceRefresh))
+        return try await app.acquireTokenSilently(
+            SilentParameters(scopes: requested, account: account, forceRefresh: forceRefresh))
     }
 
     /// Forgets this user's tokens for the app. Makes no network call.

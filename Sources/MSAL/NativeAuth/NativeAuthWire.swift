@@ -45,9 +45,12 @@ struct NativeAuthAnswer: Sendable {
     init(_ response: HTTPResponse) throws {
         body = response.body
         guard let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] else {
-            throw MSALError.internal(.invalidResponse, "The native-auth endpoint answered with a body that is not JSON.")
+            throw MSALError.internal(
+                .invalidResponse, "The native-auth endpoint answered with a body that is not JSON.")
         }
-        func int(_ key: String) -> Int? { (object[key] as? NSNumber)?.intValue ?? (object[key] as? String).flatMap { Int($0) } }
+        func int(_ key: String) -> Int? {
+            (object[key] as? NSNumber)?.intValue ?? (object[key] as? String).flatMap { Int($0) }
+        }
         continuationToken = object["continuation_token"] as? String
         challengeType = object["challenge_type"] as? String
         redirectReason = object["redirect_reason"] as? String
@@ -59,8 +62,11 @@ struct NativeAuthAnswer: Sendable {
         if response.status != 200, let oauth = OAuthErrorResponse(json: response.body) {
             failure = Failure(
                 oauth: oauth, continuationToken: continuationToken,
-                requiredAttributes: (object["required_attributes"] as? [[String: Any]] ?? []).compactMap(RequiredAttribute.init(json:)),
-                invalidAttributes: (object["invalid_attributes"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
+                requiredAttributes: (object["required_attributes"] as? [[String: Any]] ?? []).compactMap(
+                    RequiredAttribute.init(json:)),
+                invalidAttributes: (object["invalid_attributes"] as? [[String: Any]] ?? []).compactMap {
+                    $0["name"] as? String
+                })
         } else {
             failure = nil
         }
@@ -73,7 +79,8 @@ struct NativeAuthAnswer: Sendable {
 
     /// Where a code went, from a challenge answer.
     var delivery: CodeDelivery {
-        CodeDelivery(sentTo: challengeTargetLabel ?? "", channel: challengeChannel ?? "email", codeLength: codeLength ?? 8)
+        CodeDelivery(
+            sentTo: challengeTargetLabel ?? "", channel: challengeChannel ?? "email", codeLength: codeLength ?? 8)
     }
 
     /// The continuation token, which a success answer must carry.

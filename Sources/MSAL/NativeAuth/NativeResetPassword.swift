@@ -29,16 +29,19 @@ public struct ResetPasswordCodeRequiredState: Sendable {
 
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitCode(_ code: String) async throws -> ResetPasswordResult {
-        let answer = try await engine.send(.resetContinue, [("continuation_token", continuationToken), ("grant_type", "oob"), ("oob", code)],
-                                           correlationID: correlationID)
+        let answer = try await engine.send(
+            .resetContinue, [("continuation_token", continuationToken), ("grant_type", "oob"), ("oob", code)],
+            correlationID: correlationID)
         if let failure = answer.failure {
             guard failure.error == "invalid_grant", failure.subError == "invalid_oob_value" else {
                 throw engine.error(failure, correlationID: correlationID)
             }
             return .invalidCode(self)
         }
-        return .newPasswordRequired(ResetPasswordRequiredState(
-            engine: engine, continuationToken: try answer.requireContinuationToken(), username: username, correlationID: correlationID))
+        return .newPasswordRequired(
+            ResetPasswordRequiredState(
+                engine: engine, continuationToken: try answer.requireContinuationToken(), username: username,
+                correlationID: correlationID))
     }
 
     /// Sends a new code.
@@ -60,10 +63,13 @@ public struct ResetPasswordRequiredState: Sendable {
     /// - Throws: ``MSALError`` when the state was already used or expired, when the reset failed or did
     ///   not finish in five polls, and for server and transport failures.
     public func submitPassword(_ password: String) async throws -> ResetPasswordResult {
-        let answer = try await engine.send(.resetSubmit, [("continuation_token", continuationToken), ("new_password", password)],
-                                           correlationID: correlationID)
+        let answer = try await engine.send(
+            .resetSubmit, [("continuation_token", continuationToken), ("new_password", password)],
+            correlationID: correlationID)
         if let failure = answer.failure {
-            guard failure.error == "invalid_grant", let problem = failure.subError.flatMap(PasswordProblem.init(rawValue:)) else {
+            guard failure.error == "invalid_grant",
+                let problem = failure.subError.flatMap(PasswordProblem.init(rawValue:))
+            else {
                 throw engine.error(failure, correlationID: correlationID)
             }
             return .invalidPassword(problem, self)
@@ -78,15 +84,21 @@ public struct ResetPasswordRequiredState: Sendable {
             case "succeeded":
                 let token = try poll.requireContinuationToken()
                 engine.core.log.info("native password reset finished", pii: ["username": username])
-                return .completed(SignInAfterResetPasswordState(engine: engine, continuationToken: token, username: username,
-                                                                correlationID: correlationID))
+                return .completed(
+                    SignInAfterResetPasswordState(
+                        engine: engine, continuationToken: token, username: username,
+                        correlationID: correlationID))
             case "in_progress", "not_started":
                 continue
             default:
-                throw MSALError(.serverError, internalCode: .unhandledResponse, "The password reset failed.", correlationID: correlationID)
+                throw MSALError(
+                    .serverError, internalCode: .unhandledResponse, "The password reset failed.",
+                    correlationID: correlationID)
             }
         }
-        throw MSALError(.serverError, internalCode: .timedOut, "The password reset did not finish after five polls.", correlationID: correlationID)
+        throw MSALError(
+            .serverError, internalCode: .timedOut, "The password reset did not finish after five polls.",
+            correlationID: correlationID)
     }
 }
 
@@ -100,7 +112,8 @@ public struct SignInAfterResetPasswordState: Sendable {
     /// - Parameter scopes: scopes besides `openid offline_access profile`.
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func signIn(scopes: [String] = []) async throws -> SignInResult {
-        try await engine.signInAfter(continuationToken, username: username, scopes: scopes, correlationID: correlationID)
+        try await engine.signInAfter(
+            continuationToken, username: username, scopes: scopes, correlationID: correlationID)
     }
 }
 
@@ -108,26 +121,32 @@ extension NativeAuthEngine {
     func resetPassword(username: String) async throws -> ResetPasswordResult {
         let correlationID = UUID()
         core.log.info("native password reset started", pii: ["username": username])
-        let answer = try await send(.resetStart, [("username", username), ("challenge_type", challengeTypes)], correlationID: correlationID)
+        let answer = try await send(
+            .resetStart, [("username", username), ("challenge_type", challengeTypes)], correlationID: correlationID)
         if let failure = answer.failure {
             if failure.error == "user_not_found" { return .userNotFound }
             if failure.error == "invalid_request", failure.firstCode == 500222 { return .userHasNoPassword }
             throw error(failure, correlationID: correlationID)
         }
         if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        return try await resetChallenge(try answer.requireContinuationToken(), username: username, correlationID: correlationID)
+        return try await resetChallenge(
+            try answer.requireContinuationToken(), username: username, correlationID: correlationID)
     }
 
-    func resetChallenge(_ continuationToken: String, username: String, correlationID: UUID) async throws -> ResetPasswordResult {
-        let answer = try await send(.resetChallenge, [("continuation_token", continuationToken), ("challenge_type", challengeTypes)],
-                                    correlationID: correlationID)
+    func resetChallenge(_ continuationToken: String, username: String, correlationID: UUID) async throws
+        -> ResetPasswordResult
+    {
+        let answer = try await send(
+            .resetChallenge, [("continuation_token", continuationToken), ("challenge_type", challengeTypes)],
+            correlationID: correlationID)
         if let failure = answer.failure { throw error(failure, correlationID: correlationID) }
         if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
         guard answer.challengeType?.lowercased() == "oob" else {
             throw MSALError.internal(.invalidResponse, "The password reset challenge is not an email code.")
         }
-        let state = ResetPasswordCodeRequiredState(engine: self, continuationToken: try answer.requireContinuationToken(),
-                                                   username: username, correlationID: correlationID)
+        let state = ResetPasswordCodeRequiredState(
+            engine: self, continuationToken: try answer.requireContinuationToken(),
+            username: username, correlationID: correlationID)
         return .codeRequired(state, answer.delivery)
     }
 }

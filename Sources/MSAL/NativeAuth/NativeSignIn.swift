@@ -43,8 +43,9 @@ public struct SignInCodeRequiredState: Sendable {
     /// - Throws: ``MSALError`` when the state was already used or expired (`invalid_request`, `expired_token`),
     ///   and for server and transport failures.
     public func submitCode(_ code: String) async throws -> SignInResult {
-        try await engine.signInToken("oob", [("continuation_token", continuationToken), ("oob", code)], context: context,
-                                     retry: .code(self))
+        try await engine.signInToken(
+            "oob", [("continuation_token", continuationToken), ("oob", code)], context: context,
+            retry: .code(self))
     }
 
     /// Sends a new code.
@@ -64,10 +65,12 @@ public struct SignInPasswordRequiredState: Sendable {
     /// - Returns: `.completed`, or `.invalidPassword` with a state to try again.
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitPassword(_ password: String) async throws -> SignInResult {
-        try await engine.signInToken("password", [
-            ("continuation_token", continuationToken), ("username", context.username), ("password", password),
-            ("challenge_type", engine.challengeTypes),
-        ], context: context, retry: .password(self))
+        try await engine.signInToken(
+            "password",
+            [
+                ("continuation_token", continuationToken), ("username", context.username), ("password", password),
+                ("challenge_type", engine.challengeTypes),
+            ], context: context, retry: .password(self))
     }
 }
 
@@ -81,8 +84,9 @@ extension NativeAuthEngine {
     func signIn(username: String, password: String?, scopes: [String]) async throws -> SignInResult {
         let context = SignInContext(username: username, password: password, scopes: scopes, correlationID: UUID())
         core.log.info("native sign-in started", pii: ["username": username])
-        let answer = try await send(.initiate, [("username", username), ("challenge_type", challengeTypes)],
-                                    correlationID: context.correlationID)
+        let answer = try await send(
+            .initiate, [("username", username), ("challenge_type", challengeTypes)],
+            correlationID: context.correlationID)
         if let failure = answer.failure {
             if failure.error == "user_not_found" || failure.firstCode == 50034 { return .userNotFound }
             throw error(failure, correlationID: context.correlationID)
@@ -93,26 +97,33 @@ extension NativeAuthEngine {
 
     /// Asks how the user proves who they are; a password given up front is submitted at once.
     func signInChallenge(_ continuationToken: String, context: SignInContext) async throws -> SignInResult {
-        let answer = try await send(.challenge, [("continuation_token", continuationToken), ("challenge_type", challengeTypes)],
-                                    correlationID: context.correlationID)
+        let answer = try await send(
+            .challenge, [("continuation_token", continuationToken), ("challenge_type", challengeTypes)],
+            correlationID: context.correlationID)
         if let failure = answer.failure { throw error(failure, correlationID: context.correlationID) }
         if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
         let token = try answer.requireContinuationToken()
         switch answer.challengeType?.lowercased() {
         case "password":
-            let state = SignInPasswordRequiredState(engine: self, continuationToken: token, context: context.withoutPassword)
+            let state = SignInPasswordRequiredState(
+                engine: self, continuationToken: token, context: context.withoutPassword)
             guard let password = context.password else { return .passwordRequired(state) }
             return try await state.submitPassword(password)
         case "oob":
-            if context.password != nil { core.log.warning("the user signs in with a code; the password given is not used") }
-            return .codeRequired(SignInCodeRequiredState(engine: self, continuationToken: token, context: context.withoutPassword),
-                                 answer.delivery)
+            if context.password != nil {
+                core.log.warning("the user signs in with a code; the password given is not used")
+            }
+            return .codeRequired(
+                SignInCodeRequiredState(engine: self, continuationToken: token, context: context.withoutPassword),
+                answer.delivery)
         default:
             throw MSALError.internal(.invalidResponse, "The challenge answer has an unknown challenge_type.")
         }
     }
 
-    func signInToken(_ grant: String, _ fields: [(String, String)], context: SignInContext, retry: SignInRetry) async throws -> SignInResult {
+    func signInToken(_ grant: String, _ fields: [(String, String)], context: SignInContext, retry: SignInRetry)
+        async throws -> SignInResult
+    {
         let answer = try await token(grant, fields, scopes: context.scopes, correlationID: context.correlationID)
         if let failure = answer.failure {
             switch (failure.error, failure.subError, failure.firstCode, retry) {
@@ -123,16 +134,22 @@ extension NativeAuthEngine {
             }
         }
         if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        return .completed(try await signedIn(answer, grant: grant, scopes: context.scopes, correlationID: context.correlationID))
+        return .completed(
+            try await signedIn(answer, grant: grant, scopes: context.scopes, correlationID: context.correlationID))
     }
 
     /// Signs in with the continuation token a finished sign-up or password reset left.
-    func signInAfter(_ continuationToken: String, username: String, scopes: [String], correlationID: UUID) async throws -> SignInResult {
-        let answer = try await token("continuation_token", [
-            ("continuation_token", continuationToken), ("username", username), ("challenge_type", challengeTypes),
-        ], scopes: scopes, correlationID: correlationID)
+    func signInAfter(_ continuationToken: String, username: String, scopes: [String], correlationID: UUID) async throws
+        -> SignInResult
+    {
+        let answer = try await token(
+            "continuation_token",
+            [
+                ("continuation_token", continuationToken), ("username", username), ("challenge_type", challengeTypes),
+            ], scopes: scopes, correlationID: correlationID)
         if let failure = answer.failure { throw error(failure, correlationID: correlationID) }
         if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        return .completed(try await signedIn(answer, grant: "continuation_token", scopes: scopes, correlationID: correlationID))
+        return .completed(
+            try await signedIn(answer, grant: "continuation_token", scopes: scopes, correlationID: correlationID))
     }
 }

@@ -29,7 +29,9 @@ struct SignUpContext: Sendable {
     let correlationID: UUID
 
     /// The same context once the password given up front was used: it is not kept or sent again.
-    var withoutPassword: SignUpContext { SignUpContext(username: username, password: nil, correlationID: correlationID) }
+    var withoutPassword: SignUpContext {
+        SignUpContext(username: username, password: nil, correlationID: correlationID)
+    }
 }
 
 /// Sign-up waits for the code sent to the user's email.
@@ -40,7 +42,8 @@ public struct SignUpCodeRequiredState: Sendable {
 
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitCode(_ code: String) async throws -> SignUpResult {
-        try await engine.signUpContinue([("grant_type", "oob"), ("oob", code)], token: continuationToken, context: context)
+        try await engine.signUpContinue(
+            [("grant_type", "oob"), ("oob", code)], token: continuationToken, context: context)
     }
 
     /// Sends a new code.
@@ -57,7 +60,8 @@ public struct SignUpPasswordRequiredState: Sendable {
 
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitPassword(_ password: String) async throws -> SignUpResult {
-        try await engine.signUpContinue([("grant_type", "password"), ("password", password)], token: continuationToken, context: context)
+        try await engine.signUpContinue(
+            [("grant_type", "password"), ("password", password)], token: continuationToken, context: context)
     }
 }
 
@@ -70,8 +74,9 @@ public struct SignUpAttributesRequiredState: Sendable {
     /// - Parameter attributes: user attributes by name, e.g. `["displayName": "Jane", "country": "NZ"]`.
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitAttributes(_ attributes: [String: String]) async throws -> SignUpResult {
-        try await engine.signUpContinue([("grant_type", "attributes"), ("attributes", NativeAuthEngine.json(attributes))],
-                                        token: continuationToken, context: context)
+        try await engine.signUpContinue(
+            [("grant_type", "attributes"), ("attributes", NativeAuthEngine.json(attributes))],
+            token: continuationToken, context: context)
     }
 }
 
@@ -85,7 +90,8 @@ public struct SignInAfterSignUpState: Sendable {
     /// - Parameter scopes: scopes besides `openid offline_access profile`.
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func signIn(scopes: [String] = []) async throws -> SignInResult {
-        try await engine.signInAfter(continuationToken, username: username, scopes: scopes, correlationID: correlationID)
+        try await engine.signInAfter(
+            continuationToken, username: username, scopes: scopes, correlationID: correlationID)
     }
 }
 
@@ -107,16 +113,19 @@ extension NativeAuthEngine {
 
     /// Sends the verification code, or asks for the password once the email is verified.
     func signUpChallenge(_ continuationToken: String, context: SignUpContext) async throws -> SignUpResult {
-        let answer = try await send(.signUpChallenge, [("continuation_token", continuationToken), ("challenge_type", challengeTypes)],
-                                    correlationID: context.correlationID)
+        let answer = try await send(
+            .signUpChallenge, [("continuation_token", continuationToken), ("challenge_type", challengeTypes)],
+            correlationID: context.correlationID)
         if let failure = answer.failure { throw error(failure, correlationID: context.correlationID) }
         if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
         let token = try answer.requireContinuationToken()
         switch answer.challengeType?.lowercased() {
         case "oob":
-            return .codeRequired(SignUpCodeRequiredState(engine: self, continuationToken: token, context: context), answer.delivery)
+            return .codeRequired(
+                SignUpCodeRequiredState(engine: self, continuationToken: token, context: context), answer.delivery)
         case "password":
-            let state = SignUpPasswordRequiredState(engine: self, continuationToken: token, context: context.withoutPassword)
+            let state = SignUpPasswordRequiredState(
+                engine: self, continuationToken: token, context: context.withoutPassword)
             guard let password = context.password else { return .passwordRequired(state) }
             return try await state.submitPassword(password)
         default:
@@ -124,12 +133,17 @@ extension NativeAuthEngine {
         }
     }
 
-    func signUpContinue(_ fields: [(String, String)], token: String, context: SignUpContext) async throws -> SignUpResult {
-        let answer = try await send(.signUpContinue, [("continuation_token", token)] + fields, correlationID: context.correlationID)
+    func signUpContinue(_ fields: [(String, String)], token: String, context: SignUpContext) async throws
+        -> SignUpResult
+    {
+        let answer = try await send(
+            .signUpContinue, [("continuation_token", token)] + fields, correlationID: context.correlationID)
         guard let failure = answer.failure else {
             core.log.info("native sign-up finished", pii: ["username": context.username])
-            return .completed(SignInAfterSignUpState(engine: self, continuationToken: try answer.requireContinuationToken(),
-                                                     username: context.username, correlationID: context.correlationID))
+            return .completed(
+                SignInAfterSignUpState(
+                    engine: self, continuationToken: try answer.requireContinuationToken(),
+                    username: context.username, correlationID: context.correlationID))
         }
         switch failure.error {
         case "credential_required":
@@ -137,8 +151,9 @@ extension NativeAuthEngine {
             return try await signUpChallenge(next, context: context)
         case "attributes_required":
             guard let next = failure.continuationToken else { break }
-            return .attributesRequired(SignUpAttributesRequiredState(engine: self, continuationToken: next, context: context),
-                                       failure.requiredAttributes)
+            return .attributesRequired(
+                SignUpAttributesRequiredState(engine: self, continuationToken: next, context: context),
+                failure.requiredAttributes)
         default:
             if let result = userCorrectable(failure, token: token, context: context) { return result }
         }
@@ -146,11 +161,15 @@ extension NativeAuthEngine {
     }
 
     /// Failures that keep the flow going: wrong code, refused password, invalid attributes, an existing user.
-    private func userCorrectable(_ failure: NativeAuthAnswer.Failure, token: String?, context: SignUpContext) -> SignUpResult? {
+    private func userCorrectable(_ failure: NativeAuthAnswer.Failure, token: String?, context: SignUpContext)
+        -> SignUpResult?
+    {
         if failure.error == "user_already_exists" { return .userAlreadyExists }
         guard failure.error == "invalid_grant" else { return nil }
         if let problem = failure.subError.flatMap(PasswordProblem.init(rawValue:)) {
-            return .invalidPassword(problem, token.map { SignUpPasswordRequiredState(engine: self, continuationToken: $0, context: context) })
+            return .invalidPassword(
+                problem,
+                token.map { SignUpPasswordRequiredState(engine: self, continuationToken: $0, context: context) })
         }
         switch failure.subError {
         case "invalid_oob_value":
@@ -158,8 +177,9 @@ extension NativeAuthEngine {
             return .invalidCode(SignUpCodeRequiredState(engine: self, continuationToken: token, context: context))
         case "attribute_validation_failed":
             let next = failure.continuationToken ?? token
-            return .attributesInvalid(failure.invalidAttributes,
-                                      next.map { SignUpAttributesRequiredState(engine: self, continuationToken: $0, context: context) })
+            return .attributesInvalid(
+                failure.invalidAttributes,
+                next.map { SignUpAttributesRequiredState(engine: self, continuationToken: $0, context: context) })
         default:
             return nil
         }

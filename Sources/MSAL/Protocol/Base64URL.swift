@@ -4,13 +4,14 @@ import Foundation
 enum Base64URL {
     static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let base64 = Data(bytes).base64EncodedData()
-        return String(decoding: base64.lazy.filter { $0 != UInt8(ascii: "=") }.map { byte in
-            switch byte {
-            case UInt8(ascii: "+"): UInt8(ascii: "-")
-            case UInt8(ascii: "/"): UInt8(ascii: "_")
-            default: byte
-            }
-        }, as: UTF8.self)
+        return String(
+            decoding: base64.lazy.filter { $0 != UInt8(ascii: "=") }.map { byte in
+                switch byte {
+                case UInt8(ascii: "+"): UInt8(ascii: "-")
+                case UInt8(ascii: "/"): UInt8(ascii: "_")
+                default: byte
+                }
+            }, as: UTF8.self)
     }
 
     /// Decodes with or without padding; `nil` for anything else. Works on the bytes (Foundation's
@@ -23,7 +24,9 @@ enum Base64URL {
             default: byte
             }
         }
-        if bytes.last == UInt8(ascii: "="), let padding = bytes.firstIndex(of: UInt8(ascii: "=")) { bytes.removeSubrange(padding...) }
+        if bytes.last == UInt8(ascii: "="), let padding = bytes.firstIndex(of: UInt8(ascii: "=")) {
+            bytes.removeSubrange(padding...)
+        }
         switch bytes.count % 4 {
         case 2: bytes += [UInt8(ascii: "="), UInt8(ascii: "=")]
         case 3: bytes.append(UInt8(ascii: "="))
@@ -36,8 +39,9 @@ enum Base64URL {
 
 /// `application/x-www-form-urlencoded` encoding (RFC 3986 unreserved characters kept).
 enum FormEncoding {
-    private static let unreserved = CharacterSet(charactersIn:
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    private static let unreserved = CharacterSet(
+        charactersIn:
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     static func encode(_ pairs: [(String, String)]) -> String {
         pairs.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")

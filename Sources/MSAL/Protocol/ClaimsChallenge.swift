@@ -20,7 +20,7 @@ struct ClaimsChallenge: Sendable, Equatable {
         guard parameters["error"] == "insufficient_claims", let encoded = parameters["claims"] else { return nil }
         let data = Data(base64Encoded: encoded) ?? Base64URL.decode(encoded)
         guard let data, let text = String(data: data, encoding: .utf8),
-              (try? JSONSerialization.jsonObject(with: data)) is [String: Any]
+            (try? JSONSerialization.jsonObject(with: data)) is [String: Any]
         else { return nil }
         claims = text
     }

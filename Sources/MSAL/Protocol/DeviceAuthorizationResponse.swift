@@ -14,16 +14,22 @@ public struct DeviceCodeInfo: Sendable, Equatable {
     /// - Throws: ``MSALError`` `invalidResponse` when a required member is missing.
     init(json data: Data) throws {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let userCode = object["user_code"] as? String, let deviceCode = object["device_code"] as? String,
-              let uri = ((object["verification_uri"] ?? object["verification_url"]) as? String).flatMap(URL.init(string:))
-        else { throw MSALError.internal(.invalidResponse, "The device code response lacks user_code, device_code or verification_uri.") }
+            let userCode = object["user_code"] as? String, let deviceCode = object["device_code"] as? String,
+            let uri = ((object["verification_uri"] ?? object["verification_url"]) as? String).flatMap(URL.init(string:))
+        else {
+            throw MSALError.internal(
+                .invalidResponse, "The device code response lacks user_code, device_code or verification_uri.")
+        }
         self.userCode = userCode
         self.deviceCode = deviceCode
         verificationURI = uri
-        func int(_ key: String) -> Int? { (object[key] as? NSNumber)?.intValue ?? (object[key] as? String).flatMap(Int.init) }
+        func int(_ key: String) -> Int? {
+            (object[key] as? NSNumber)?.intValue ?? (object[key] as? String).flatMap(Int.init)
+        }
         expiresIn = int("expires_in") ?? 900
         interval = max(int("interval") ?? 5, 1)
-        message = object["message"] as? String
+        message =
+            object["message"] as? String
             ?? "To sign in, use a web browser to open the page \(uri.absoluteString) and enter the code \(userCode) to authenticate."
     }
 }

@@ -12,7 +12,7 @@ struct OAuthErrorResponse: Sendable, Equatable {
     /// `nil` when the body is not JSON or has no `error` string.
     init?(json data: Data) {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let error = object["error"] as? String
+            let error = object["error"] as? String
         else { return nil }
         self.error = error
         description = object["error_description"] as? String
@@ -25,9 +25,10 @@ struct OAuthErrorResponse: Sendable, Equatable {
     /// The error as the library reports it; `access_denied` is the user cancelling.
     func msalError(httpStatus: Int?, correlationID fallback: UUID?) -> MSALError {
         let (code, internalCode) = Self.classify(error: error, subError: subError)
-        var result = MSALError(code, internalCode: internalCode, description.map { Self.firstLine($0) } ?? error,
-                               oauthError: error, oauthSubError: subError, stsErrorCodes: errorCodes,
-                               httpStatus: httpStatus, correlationID: correlationID.flatMap(UUID.init(uuidString:)) ?? fallback)
+        var result = MSALError(
+            code, internalCode: internalCode, description.map { Self.firstLine($0) } ?? error,
+            oauthError: error, oauthSubError: subError, stsErrorCodes: errorCodes,
+            httpStatus: httpStatus, correlationID: correlationID.flatMap(UUID.init(uuidString:)) ?? fallback)
         if code == .internal, result.message.isEmpty { result.message = error }
         return result
     }
@@ -38,7 +39,8 @@ struct OAuthErrorResponse: Sendable, Equatable {
         case "interaction_required", "login_required", "consent_required": (.interactionRequired, nil)
         case "access_denied": (.userCanceled, nil)
         case "server_error", "temporarily_unavailable": (.serverError, nil)
-        case "unauthorized_client" where subError == "protection_policy_required": (.serverProtectionPoliciesRequired, nil)
+        case "unauthorized_client" where subError == "protection_policy_required":
+            (.serverProtectionPoliciesRequired, nil)
         case "invalid_grant": (.internal, .invalidGrant)
         case "invalid_request": (.internal, .invalidRequest)
         case "invalid_client": (.internal, .invalidClient)

@@ -36,7 +36,8 @@ enum Scopes {
     static func declined(requested: [String], granted: [String]) -> [String] {
         let grantedSet = Set(granted.map { normalizedGraph($0) })
         return requested.filter { scope in
-            !reserved.contains(scope.lowercased()) && scope.lowercased() != "email" && !grantedSet.contains(normalizedGraph(scope))
+            !reserved.contains(scope.lowercased()) && scope.lowercased() != "email"
+                && !grantedSet.contains(normalizedGraph(scope))
         }
     }
 

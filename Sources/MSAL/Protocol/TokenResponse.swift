@@ -28,7 +28,8 @@ struct TokenResponse: Sendable, Equatable {
             throw MSALError.internal(.invalidResponse, "The token response has no token_type.")
         }
         guard tokenType.caseInsensitiveCompare("Bearer") == .orderedSame else {
-            throw MSALError.internal(.invalidResponse, "The token response has token_type '\(tokenType)', expected Bearer.")
+            throw MSALError.internal(
+                .invalidResponse, "The token response has token_type '\(tokenType)', expected Bearer.")
         }
         guard let expiresIn = Self.int(object["expires_in"]) else {
             throw MSALError.internal(.invalidResponse, "The token response has no usable expires_in.")
@@ -64,8 +65,8 @@ struct ClientInfo: Sendable, Equatable {
     /// - Throws: ``MSALError`` `invalidResponse` when it is not base64url JSON with `uid`.
     init(encoded: String) throws {
         guard let data = Base64URL.decode(encoded),
-              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let uid = object["uid"] as? String, !uid.isEmpty
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let uid = object["uid"] as? String, !uid.isEmpty
         else { throw MSALError.internal(.invalidResponse, "The client_info in the token response cannot be decoded.") }
         self.uid = uid
         self.utid = (object["utid"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? uid

@@ -32,8 +32,10 @@ struct IDTokenValidator: Sendable {
         }
         guard let kid = jwt.header["kid"] as? String else { throw fail("no kid in the header") }
         let key = try await jwks.key(kid: kid, jwksURI: expected.jwksURI)
-        guard key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: jwt.signature),
-                                   for: SHA256.hash(data: Data(jwt.signingInput.utf8)), padding: .insecurePKCS1v1_5)
+        guard
+            key.isValidSignature(
+                _RSA.Signing.RSASignature(rawRepresentation: jwt.signature),
+                for: SHA256.hash(data: Data(jwt.signingInput.utf8)), padding: .insecurePKCS1v1_5)
         else { throw fail("the signature does not verify") }
         let tid = jwt.string("tid") ?? ""
         let issuer = expected.issuer.replacingOccurrences(of: "{tenantid}", with: tid)
@@ -41,13 +43,17 @@ struct IDTokenValidator: Sendable {
             throw fail("issuer '\(jwt.string("iss") ?? "")' is not '\(issuer)'")
         }
         guard jwt.audiences.contains(expected.clientID) else { throw fail("audience is not this client") }
-        if jwt.audiences.count > 1, jwt.string("azp") != expected.clientID { throw fail("several audiences and azp is not this client") }
+        if jwt.audiences.count > 1, jwt.string("azp") != expected.clientID {
+            throw fail("several audiences and azp is not this client")
+        }
         let now = clock.now().timeIntervalSince1970
         guard let exp = jwt.int("exp"), Double(exp) + Self.skew > now else { throw fail("it expired") }
         guard let iat = jwt.int("iat") else { throw fail("it has no iat") }
         if Double(iat) - Self.skew > now { throw fail("it is issued in the future") }
         if let nbf = jwt.int("nbf"), Double(nbf) - Self.skew > now { throw fail("it is not valid yet") }
-        if let nonce = expected.nonce, jwt.string("nonce") != nonce { throw fail("the nonce does not match the request") }
+        if let nonce = expected.nonce, jwt.string("nonce") != nonce {
+            throw fail("the nonce does not match the request")
+        }
         if let subject = expected.subject, (jwt.string("oid") ?? jwt.string("sub")) != subject {
             throw fail("it is for a different user than the account being refreshed")
         }

@@ -11,9 +11,9 @@ struct JWT: Sendable {
     init(_ token: String) throws {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let headerData = Base64URL.decode(parts[0]), let header = Self.object(headerData),
-              let claimsData = Base64URL.decode(parts[1]), let claims = Self.object(claimsData),
-              let signature = Base64URL.decode(parts[2])
+            let headerData = Base64URL.decode(parts[0]), let header = Self.object(headerData),
+            let claimsData = Base64URL.decode(parts[1]), let claims = Self.object(claimsData),
+            let signature = Base64URL.decode(parts[2])
         else { throw MSALError.internal(.invalidIDToken, "The ID token is not a well-formed JWT.") }
         self.header = header
         self.claims = claims

@@ -19,7 +19,9 @@ public struct DefaultHTTPTransport: HTTPTransport {
     ///   - timeout: the whole request's deadline.
     ///   - maximumResponseSize: the largest body accepted.
     /// - Throws: ``MSALError`` `invalidParameter` when the PEM cannot be read.
-    public init(trustedCAPEM: String? = nil, timeout: Duration = .seconds(30), maximumResponseSize: Int = 4 << 20) throws {
+    public init(trustedCAPEM: String? = nil, timeout: Duration = .seconds(30), maximumResponseSize: Int = 4 << 20)
+        throws
+    {
         self.timeout = timeout
         self.maximumResponseSize = maximumResponseSize
         if let trustedCAPEM {
@@ -42,26 +44,39 @@ public struct DefaultHTTPTransport: HTTPTransport {
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         outgoing.tlsConfiguration = tlsConfiguration
         do {
-            guard let response = try await Self.within(timeout, { [maximumResponseSize, outgoing] in
-                let response = try await Self.client.execute(outgoing, timeout: .init(timeout))
-                let body = try await response.body.collect(upTo: maximumResponseSize)
-                return HTTPResponse(status: Int(response.status.code),
-                                    headers: response.headers.map { ($0.name, $0.value) },
-                                    body: Data(body.readableBytesView))
-            }) else {
+            guard
+                let response = try await Self.within(
+                    timeout,
+                    { [maximumResponseSize, outgoing] in
+                        let response = try await Self.client.execute(outgoing, timeout: .init(timeout))
+                        let body = try await response.body.collect(upTo: maximumResponseSize)
+                        return HTTPResponse(
+                            status: Int(response.status.code),
+                            headers: response.headers.map { ($0.name, $0.value) },
+                            body: Data(body.readableBytesView))
+                    })
+            else {
                 throw HTTPClientError.deadlineExceeded
             }
             return response
         } catch let error as NIOTooManyBytesError {
-            throw MSALError.internal(.invalidResponse, "The response from \(request.url.host ?? "the server") exceeds \(maximumResponseSize) bytes (\(error)).")
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            throw MSALError.internal(
+                .invalidResponse,
+                "The response from \(request.url.host ?? "the server") exceeds \(maximumResponseSize) bytes (\(error))."
+            )
+        } catch let error as HTTPClientError
+            where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout
+        {
             throw MSALError.internal(.timedOut, "No answer from \(request.url.host ?? "the server") within \(timeout).")
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as IOError {
-            throw MSALError.internal(.transportFailed, "Cannot connect to \(Self.hostAndPort(request.url)): \(String(cString: strerror(error.errnoCode))).")
+            throw MSALError.internal(
+                .transportFailed,
+                "Cannot connect to \(Self.hostAndPort(request.url)): \(String(cString: strerror(error.errnoCode))).")
         } catch {
-            throw MSALError.internal(.transportFailed, "The request to \(request.url.host ?? "the server") failed: \(error)")
+            throw MSALError.internal(
+                .transportFailed, "The request to \(request.url.host ?? "the server") failed: \(error)")
         }
     }
 }
@@ -70,7 +85,9 @@ extension DefaultHTTPTransport {
     /// `exchange`'s result, or `nil` when `timeout` passes first (the exchange is then cancelled).
     /// async-http-client's deadline covers the response head only; this bounds the body too, so a
     /// server that drips its answer cannot hold a caller longer than the timeout.
-    static func within(_ timeout: Duration, _ exchange: @escaping @Sendable () async throws -> HTTPResponse) async throws -> HTTPResponse? {
+    static func within(_ timeout: Duration, _ exchange: @escaping @Sendable () async throws -> HTTPResponse)
+        async throws -> HTTPResponse?
+    {
         try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
             group.addTask(operation: exchange)
             group.addTask {
@@ -84,7 +101,8 @@ extension DefaultHTTPTransport {
 
     /// Shared by every transport in the process, like `HTTPClient.shared`, and never shut down.
     static let client: HTTPClient = {
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)))
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)))
         configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
@@ -94,8 +112,8 @@ extension DefaultHTTPTransport {
     }
 }
 
-private extension TimeAmount {
-    init(_ duration: Duration) {
+extension TimeAmount {
+    fileprivate init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }

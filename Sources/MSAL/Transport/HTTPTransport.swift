@@ -2,7 +2,13 @@ import Foundation
 
 /// An HTTP request as the library sends it.
 public struct HTTPRequest: Sendable {
-    public enum Method: String, Sendable, CaseIterable { case get = "GET", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE" }
+    public enum Method: String, Sendable, CaseIterable {
+        case get = "GET"
+        case post = "POST"
+        case put = "PUT"
+        case patch = "PATCH"
+        case delete = "DELETE"
+    }
 
     public var method: Method
     public var url: URL

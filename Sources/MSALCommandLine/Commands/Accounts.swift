@@ -3,7 +3,8 @@ import MSAL
 
 /// `msal accounts`: who is signed in.
 struct Accounts: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "accounts", abstract: "List the signed-in accounts; * marks the current one.")
+    static let configuration = CommandConfiguration(
+        commandName: "accounts", abstract: "List the signed-in accounts; * marks the current one.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -12,7 +13,9 @@ struct Accounts: AsyncParsableCommand {
         try await global.run { context in
             let accounts = try await context.app.accounts()
             let current = try? await context.app.currentAccount().current
-            let views = accounts.map { AccountView($0, isCurrent: $0 == current) }.sorted { $0.username.lowercased() < $1.username.lowercased() }
+            let views = accounts.map { AccountView($0, isCurrent: $0 == current) }.sorted {
+                $0.username.lowercased() < $1.username.lowercased()
+            }
             if json {
                 try context.printJSON(views.map(\.json))
             } else if views.isEmpty {

@@ -6,7 +6,9 @@ import MSAL
 struct Call: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "call", abstract: "Call a protected API with a bearer token and print its answer.",
-        discussion: "Example: msal call http://127.0.0.1:8400/api1/todolist --scopes api://b7c4e1a9-6d2f-4e8b-a3c5-1f9d0e7b2a64/ToDoList.Read")
+        discussion:
+            "Example: msal call http://127.0.0.1:8400/api1/todolist --scopes api://b7c4e1a9-6d2f-4e8b-a3c5-1f9d0e7b2a64/ToDoList.Read"
+    )
 
     @OptionGroup var global: GlobalOptions
 
@@ -32,13 +34,17 @@ struct Call: AsyncParsableCommand {
         guard let url = URL(string: url), url.scheme == "https" || url.scheme == "http", url.host != nil else {
             throw ValidationError("\(url) is not an http(s) URL.")
         }
-        guard HTTPRequest.Method(rawValue: method.uppercased()) != nil else { throw ValidationError("Unknown HTTP method \(method).") }
+        guard HTTPRequest.Method(rawValue: method.uppercased()) != nil else {
+            throw ValidationError("Unknown HTTP method \(method).")
+        }
     }
 
     func run() async throws {
         let scopes = ScopeList.split(scopes)
-        let (url, method, data, username, interactive, verbose) = (URL(string: url)!, HTTPRequest.Method(rawValue: method.uppercased())!,
-                                                                  data, username, interactive, global.verbose)
+        let (url, method, data, username, interactive, verbose) = (
+            URL(string: url)!, HTTPRequest.Method(rawValue: method.uppercased())!,
+            data, username, interactive, global.verbose
+        )
         try await global.run { context in
             let token = try await context.token(scopes: scopes, username: username, interactive: interactive)
             var request = HTTPRequest(method: method, url: url)

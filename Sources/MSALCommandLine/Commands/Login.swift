@@ -20,7 +20,9 @@ struct Login: AsyncParsableCommand {
     @Flag(name: .customLong("no-browser"), help: "Print the sign-in URL instead of opening a browser.")
     var noBrowser = false
 
-    @Flag(name: .customLong("device-code"), help: "Sign in on another device with a code (for SSH and headless machines).")
+    @Flag(
+        name: .customLong("device-code"), help: "Sign in on another device with a code (for SSH and headless machines)."
+    )
     var deviceCode = false
 
     @Option(help: ArgumentHelp("select_account, login, consent, create or none.", valueName: "prompt"))
@@ -31,21 +33,25 @@ struct Login: AsyncParsableCommand {
 
     func validate() throws {
         if noBrowser && deviceCode { throw ValidationError("--no-browser and --device-code exclude each other.") }
-        if deviceCode && (prompt != nil || loginHint != nil) { throw ValidationError("--prompt and --login-hint apply to browser sign-in only.") }
+        if deviceCode && (prompt != nil || loginHint != nil) {
+            throw ValidationError("--prompt and --login-hint apply to browser sign-in only.")
+        }
     }
 
     func run() async throws {
         let scopes = ScopeList.split(scopes)
         let (deviceCode, prompt, loginHint, json) = (deviceCode, prompt, loginHint, global.json)
         try await global.run(browser: noBrowser ? .printURL : .system) { context in
-            let result = if deviceCode {
-                try await context.app.acquireTokenByDeviceCode(scopes: scopes) { info in
-                    context.console.err(info.message)
-                    context.status.show("Waiting for you to enter the code \(info.userCode)…")
+            let result =
+                if deviceCode {
+                    try await context.app.acquireTokenByDeviceCode(scopes: scopes) { info in
+                        context.console.err(info.message)
+                        context.status.show("Waiting for you to enter the code \(info.userCode)…")
+                    }
+                } else {
+                    try await context.signIn(
+                        InteractiveParameters(scopes: scopes, prompt: prompt, loginHint: loginHint))
                 }
-            } else {
-                try await context.signIn(InteractiveParameters(scopes: scopes, prompt: prompt, loginHint: loginHint))
-            }
             context.status.clear()
             if json {
                 try context.printJSON(AccountView(result.account, isCurrent: true).json)

@@ -3,7 +3,8 @@ import MSAL
 
 /// `msal logout`: forgets an account's tokens, optionally ending the browser session too.
 struct Logout: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "logout", abstract: "Sign out the current account, one account, or all.")
+    static let configuration = CommandConfiguration(
+        commandName: "logout", abstract: "Sign out the current account, one account, or all.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -23,11 +24,12 @@ struct Logout: AsyncParsableCommand {
     func run() async throws {
         let (username, all, fromBrowser) = (username, all, browser)
         try await global.run { context in
-            let accounts: [Account] = if all {
-                try await context.app.accounts()
-            } else {
-                try await context.account(username: username).map { [$0] } ?? []
-            }
+            let accounts: [Account] =
+                if all {
+                    try await context.app.accounts()
+                } else {
+                    try await context.account(username: username).map { [$0] } ?? []
+                }
             if accounts.isEmpty { context.console.err("Nobody is signed in.") }
             for account in accounts {
                 try await context.app.signOut(account, fromBrowser: fromBrowser)

@@ -26,7 +26,8 @@ struct Me: AsyncParsableCommand {
             }
             let scopes = ["User.Read"]
             let token = try await context.token(scopes: scopes, username: username, interactive: interactive)
-            let response = try await context.app.send(HTTPRequest(method: .get, url: url), scopes: scopes, account: token.account)
+            let response = try await context.app.send(
+                HTTPRequest(method: .get, url: url), scopes: scopes, account: token.account)
             guard response.status == 200 else {
                 throw CommandFailure("Microsoft Graph answered HTTP \(response.status) for \(url.absoluteString).")
             }

@@ -24,7 +24,8 @@ struct Token: AsyncParsableCommand {
         let scopes = ScopeList.split(scopes)
         let (username, interactive, forceRefresh, json) = (username, interactive, forceRefresh, global.json)
         try await global.run { context in
-            let result = try await context.token(scopes: scopes, username: username, interactive: interactive, forceRefresh: forceRefresh)
+            let result = try await context.token(
+                scopes: scopes, username: username, interactive: interactive, forceRefresh: forceRefresh)
             if json {
                 try context.printJSON(TokenView.json(result))
             } else {

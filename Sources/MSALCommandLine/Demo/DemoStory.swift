@@ -17,9 +17,11 @@ struct DemoStory {
     func run() async throws -> Int {
         let base = emulator.baseURL
         narrator.say("identity-emulator is running at \(base.absoluteString) (in this process).")
-        let user = AutomatedUser(http: http, choices: [
-            .signIn(username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1"),
-        ])
+        let user = AutomatedUser(
+            http: http,
+            choices: [
+                .signIn(username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")
+            ])
         let app = try makeApp(clientID: ids.publicClient, tenant: "organizations", user: user)
 
         let signedIn = try await narrator.step(1, "Sign in interactively (system browser → loopback redirect, PKCE)") {
@@ -29,9 +31,12 @@ struct DemoStory {
             return result
         }
         try await narrator.step(2, "Call Microsoft Graph /me with the token") {
-            let response = try await app.send(HTTPRequest(method: .get, url: base.appendingPathComponent("v1.0/me")),
-                                              scopes: ["User.Read"], account: signedIn.account)
-            guard response.status == 200, let profile = try JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
+            let response = try await app.send(
+                HTTPRequest(method: .get, url: base.appendingPathComponent("v1.0/me")),
+                scopes: ["User.Read"], account: signedIn.account)
+            guard response.status == 200,
+                let profile = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+            else {
                 throw DemoError("Graph answered HTTP \(response.status)")
             }
             for key in ["displayName", "jobTitle", "mail", "officeLocation", "id"] {
@@ -39,14 +44,20 @@ struct DemoStory {
             }
         }
         try await narrator.step(3, "Get the token again, silently") {
-            let result = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
-            narrator.detail("from the \(result.source == .cache ? "cache" : "identity platform"), valid until \(result.expiresOn.formatted(date: .omitted, time: .standard))")
+            let result = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+            narrator.detail(
+                "from the \(result.source == .cache ? "cache" : "identity platform"), valid until \(result.expiresOn.formatted(date: .omitted, time: .standard))"
+            )
         }
         try await narrator.step(4, "Two hours later the token has expired: silent refresh with the refresh token") {
             clock.advance(by: 2 * 3600)
-            let result = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+            let result = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: signedIn.account))
             guard result.source == .identityProvider else { throw DemoError("expected a refreshed token") }
-            narrator.detail("new access token from the identity platform, valid until \(result.expiresOn.formatted(date: .omitted, time: .standard))")
+            narrator.detail(
+                "new access token from the identity platform, valid until \(result.expiresOn.formatted(date: .omitted, time: .standard))"
+            )
         }
         try await narrator.step(5, "Get device information") {
             narrator.detail("device mode: \(app.deviceInformation().deviceMode.rawValue)")
@@ -54,22 +65,30 @@ struct DemoStory {
         try await narrator.step(6, "Sign in on a device without a browser (device code flow)") {
             let result = try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { info in
                 narrator.detail(info.message)
-                narrator.detail("(the automated user opens \(info.verificationURI.absoluteString) on another device and signs in)")
-                try await DeviceLogin(base: base, http: http).signIn(code: info.userCode, username: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2")
+                narrator.detail(
+                    "(the automated user opens \(info.verificationURI.absoluteString) on another device and signs in)")
+                try await DeviceLogin(base: base, http: http).signIn(
+                    code: info.userCode, username: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2")
             }
-            narrator.detail("\(result.account.username) signed in; \(try await app.accounts().count) accounts in the cache")
+            narrator.detail(
+                "\(result.account.username) signed in; \(try await app.accounts().count) accounts in the cache")
         }
         try await narrator.step(7, "External ID: one sign-in, tokens for API 1 and API 2, and calls to both") {
-            let customer = AutomatedUser(http: http, choices: [.signIn(username: "jane@example.com", password: "Jane-Demo-Pass4")])
-            let external = try makeApp(clientID: ids.externalPublicClient, tenant: "contosocustomers.onmicrosoft.com", user: customer)
+            let customer = AutomatedUser(
+                http: http, choices: [.signIn(username: "jane@example.com", password: "Jane-Demo-Pass4")])
+            let external = try makeApp(
+                clientID: ids.externalPublicClient, tenant: "contosocustomers.onmicrosoft.com", user: customer)
             let api1 = "api://\(ids.api1)/ToDoList.Read"
             let api2 = "api://\(ids.api2)/ToDoList.Read"
             let first = try await external.acquireTokenInteractively(InteractiveParameters(scopes: [api1]))
             narrator.detail("\(first.account.username) signed in to \(first.tenantProfile.tenantID)")
             for (name, scope, path) in [("API 1", api1, "api1/todolist"), ("API 2", api2, "api2/todolist")] {
-                let response = try await external.send(HTTPRequest(method: .get, url: base.appendingPathComponent(path)),
-                                                       scopes: [scope], account: first.account)
-                guard response.status == 200, let body = try JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
+                let response = try await external.send(
+                    HTTPRequest(method: .get, url: base.appendingPathComponent(path)),
+                    scopes: [scope], account: first.account)
+                guard response.status == 200,
+                    let body = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+                else {
                     throw DemoError("\(name) answered HTTP \(response.status)")
                 }
                 narrator.detail("\(name): HTTP 200, \((body["todos"] as? [Any])?.count ?? 0) to-do items")
@@ -79,7 +98,9 @@ struct DemoStory {
         try await narrator.step(8, "Sign out") {
             try await app.signOut(signedIn.account)
             let left = try await app.accounts().map(\.username)
-            narrator.detail("\(signedIn.account.username) signed out; still signed in: \(left.isEmpty ? "nobody" : left.joined(separator: ", "))")
+            narrator.detail(
+                "\(signedIn.account.username) signed out; still signed in: \(left.isEmpty ? "nobody" : left.joined(separator: ", "))"
+            )
         }
         try await NativeDemoSteps(emulator: emulator, http: http, clock: clock, narrator: narrator).run(from: 9)
         return 8 + NativeDemoSteps.stepCount

@@ -21,23 +21,37 @@ struct NativeDemoSteps {
         let outbox = Outbox(base: emulator.baseURL, http: http)
         let email = "new.customer@example.com"
         try await narrator.step(first, "Native auth: sign up a new customer (email code, password, attributes)") {
-            guard case .codeRequired(let state, let delivery) = try await app.signUp(
-                username: email, password: "Demo-Customer-Pass5", attributes: ["displayName": "New Customer"]) else {
+            guard
+                case .codeRequired(let state, let delivery) = try await app.signUp(
+                    username: email, password: "Demo-Customer-Pass5", attributes: ["displayName": "New Customer"])
+            else {
                 throw DemoError("sign-up did not ask for the email code")
             }
-            narrator.detail("a one-time code (\(delivery.codeLength) digits) was emailed to \(delivery.sentTo); the customer types it in")
-            guard case .attributesRequired(let attributes, let required) = try await state.submitCode(try await outbox.lastCode(to: email)) else {
+            narrator.detail(
+                "a one-time code (\(delivery.codeLength) digits) was emailed to \(delivery.sentTo); the customer types it in"
+            )
+            guard
+                case .attributesRequired(let attributes, let required) = try await state.submitCode(
+                    try await outbox.lastCode(to: email))
+            else {
                 throw DemoError("sign-up did not ask for the missing attributes")
             }
             narrator.detail("the tenant also needs: \(required.map(\.name).joined(separator: ", "))")
             guard case .completed(let after) = try await attributes.submitAttributes(["country": "NZ"]),
-                  case .completed(let user) = try await after.signIn() else {
+                case .completed(let user) = try await after.signIn()
+            else {
                 throw DemoError("sign-up did not finish")
             }
-            narrator.detail("\(user.accountClaims["name"] ?? "?") signed up and is signed in, without typing the password again")
+            narrator.detail(
+                "\(user.accountClaims["name"] ?? "?") signed up and is signed in, without typing the password again")
         }
-        try await narrator.step(first + 1, "Native auth: sign in with email and password, tokens for API 1 and API 2, calls to both") {
-            guard case .completed(let user) = try await app.signIn(username: "jane@example.com", password: "Jane-Demo-Pass4") else {
+        try await narrator.step(
+            first + 1, "Native auth: sign in with email and password, tokens for API 1 and API 2, calls to both"
+        ) {
+            guard
+                case .completed(let user) = try await app.signIn(
+                    username: "jane@example.com", password: "Jane-Demo-Pass4")
+            else {
                 throw DemoError("Jane could not sign in")
             }
             narrator.detail("\(user.account.username) signed in (the app keeps one customer signed in)")
@@ -45,17 +59,22 @@ struct NativeDemoSteps {
                 let scopes = ["api://\(api)/ToDoList.Read", "api://\(api)/ToDoList.ReadWrite"]
                 let token = try await user.getAccessToken(scopes: scopes)
                 let again = try await user.getAccessToken(scopes: scopes)
-                let response = try await app.application.send(HTTPRequest(method: .get, url: emulator.baseURL.appendingPathComponent(path)),
-                                                              scopes: scopes, account: user.account)
+                let response = try await app.application.send(
+                    HTTPRequest(method: .get, url: emulator.baseURL.appendingPathComponent(path)),
+                    scopes: scopes, account: user.account)
                 guard response.status == 200 else { throw DemoError("\(name) answered HTTP \(response.status)") }
-                narrator.detail("\(name): token from the \(token.source == .cache ? "cache" : "refresh token"), then from the \(again.source == .cache ? "cache" : "network"); HTTP 200")
+                narrator.detail(
+                    "\(name): token from the \(token.source == .cache ? "cache" : "refresh token"), then from the \(again.source == .cache ? "cache" : "network"); HTTP 200"
+                )
             }
             try await user.signOut()
             narrator.detail("signed out (no network call)")
         }
         try await narrator.step(first + 2, "Native auth: a forgotten password reset by email code, then signed in") {
             guard case .codeRequired(let state, _) = try await app.resetPassword(username: "jane@example.com"),
-                  case .newPasswordRequired(let password) = try await state.submitCode(try await outbox.lastCode(to: "jane@example.com")) else {
+                case .newPasswordRequired(let password) = try await state.submitCode(
+                    try await outbox.lastCode(to: "jane@example.com"))
+            else {
                 throw DemoError("the reset did not accept the emailed code")
             }
             guard case .invalidPassword(let problem, let retry) = try await password.submitPassword("password") else {
@@ -63,7 +82,8 @@ struct NativeDemoSteps {
             }
             narrator.detail("\"password\" refused (\(problem.rawValue)); a stronger one is accepted")
             guard case .completed(let after) = try await retry.submitPassword("Renewed-Pass-66"),
-                  case .completed(let user) = try await after.signIn() else {
+                case .completed(let user) = try await after.signIn()
+            else {
                 throw DemoError("the reset did not finish")
             }
             narrator.detail("\(user.account.username) signed in with the new password")
@@ -72,7 +92,8 @@ struct NativeDemoSteps {
 
     private func makeApp() throws -> NativeAuthApplication {
         var configuration = try PublicClientApplicationConfiguration(
-            clientID: ids.externalPublicClient, authority: Authority(emulator.authority("contosocustomers.onmicrosoft.com").absoluteString))
+            clientID: ids.externalPublicClient,
+            authority: Authority(emulator.authority("contosocustomers.onmicrosoft.com").absoluteString))
         configuration.clock = clock
         configuration.sleep = { [clock] duration in await clock.sleep(duration) }
         return try NativeAuthApplication(configuration: configuration)

@@ -4,13 +4,16 @@ import Foundation
 /// environment variables without the `MSAL_` prefix (`authority`, `client_id`, `redirect_uri`,
 /// `token_cache`, `graph_endpoint`, `ca_bundle`).
 struct ConfigFile: Sendable, Equatable {
-    static let keys: Set<String> = ["authority", "client_id", "redirect_uri", "token_cache", "graph_endpoint", "ca_bundle"]
+    static let keys: Set<String> = [
+        "authority", "client_id", "redirect_uri", "token_cache", "graph_endpoint", "ca_bundle",
+    ]
 
     let url: URL
     let values: [String: String]
 
     static func location(environment: [String: String]) -> URL {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
         return base.appendingPathComponent("msal/config.json")
     }
@@ -20,7 +23,9 @@ struct ConfigFile: Sendable, Equatable {
     /// - Throws: ``UsageError`` naming the file and the bad key when it is not a JSON object of known string keys.
     static func load(environment: [String: String]) throws -> ConfigFile {
         let url = location(environment: environment)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return ConfigFile(url: url, values: [:]) }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            return ConfigFile(url: url, values: [:])
+        }
         return try parse(data, url: url)
     }
 
@@ -31,7 +36,8 @@ struct ConfigFile: Sendable, Equatable {
         var values: [String: String] = [:]
         for (key, value) in object {
             guard keys.contains(key) else {
-                throw UsageError("\(url.path): unknown key \"\(key)\" (known: \(keys.sorted().joined(separator: ", ")))")
+                throw UsageError(
+                    "\(url.path): unknown key \"\(key)\" (known: \(keys.sorted().joined(separator: ", ")))")
             }
             guard let string = value as? String else { throw UsageError("\(url.path): \"\(key)\" must be a string") }
             values[key] = string

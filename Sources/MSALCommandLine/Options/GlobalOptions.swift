@@ -4,22 +4,37 @@ import ArgumentParser
 /// Each setting comes from the flag, else the environment, else the config file, else the default
 /// (see ``Settings``).
 public struct GlobalOptions: ParsableArguments, Sendable {
-    @Option(help: ArgumentHelp("Where users sign in, e.g. https://login.microsoftonline.com/common (env MSAL_AUTHORITY).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Where users sign in, e.g. https://login.microsoftonline.com/common (env MSAL_AUTHORITY).", valueName: "url"
+        ))
     var authority: String?
 
-    @Option(name: .customLong("client-id"), help: ArgumentHelp("The application (client) id (env MSAL_CLIENT_ID).", valueName: "id"))
+    @Option(
+        name: .customLong("client-id"),
+        help: ArgumentHelp("The application (client) id (env MSAL_CLIENT_ID).", valueName: "id"))
     var clientID: String?
 
-    @Option(name: .customLong("redirect-uri"), help: ArgumentHelp("The registered redirect URI; http://localhost picks a free port.", valueName: "uri"))
+    @Option(
+        name: .customLong("redirect-uri"),
+        help: ArgumentHelp("The registered redirect URI; http://localhost picks a free port.", valueName: "uri"))
     var redirectURI: String?
 
-    @Option(name: .customLong("cache"), help: ArgumentHelp("The token cache file (env MSAL_TOKEN_CACHE).", valueName: "path"))
+    @Option(
+        name: .customLong("cache"),
+        help: ArgumentHelp("The token cache file (env MSAL_TOKEN_CACHE).", valueName: "path"))
     var cachePath: String?
 
-    @Option(name: .customLong("graph-endpoint"), help: ArgumentHelp("Microsoft Graph's base URL (env MSAL_GRAPH_ENDPOINT).", valueName: "url"))
+    @Option(
+        name: .customLong("graph-endpoint"),
+        help: ArgumentHelp("Microsoft Graph's base URL (env MSAL_GRAPH_ENDPOINT).", valueName: "url"))
     var graphEndpoint: String?
 
-    @Option(name: .customLong("ca-bundle"), help: ArgumentHelp("PEM certificates to trust besides the system's, e.g. the emulator's local CA (env MSAL_CA_BUNDLE).", valueName: "path"))
+    @Option(
+        name: .customLong("ca-bundle"),
+        help: ArgumentHelp(
+            "PEM certificates to trust besides the system's, e.g. the emulator's local CA (env MSAL_CA_BUNDLE).",
+            valueName: "path"))
     var caBundle: String?
 
     @Flag(help: "Print machine-readable JSON.")
@@ -35,8 +50,10 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     /// The options given, by name, for a command that has no use for them (`msal demo`).
     var given: [String] {
-        let options = [("--authority", authority), ("--client-id", clientID), ("--redirect-uri", redirectURI),
-                       ("--cache", cachePath), ("--graph-endpoint", graphEndpoint), ("--ca-bundle", caBundle)]
+        let options = [
+            ("--authority", authority), ("--client-id", clientID), ("--redirect-uri", redirectURI),
+            ("--cache", cachePath), ("--graph-endpoint", graphEndpoint), ("--ca-bundle", caBundle),
+        ]
         let flags = [("--json", json), ("--verbose", verbose), ("--log-pii", logPII)]
         return options.filter { $0.1 != nil }.map(\.0) + flags.filter(\.1).map(\.0)
     }

@@ -6,7 +6,11 @@ import MSAL
 /// config file, default. The defaults are the identity emulator's demo tenant and client on
 /// 127.0.0.1:8400, so every command works against a running `identity-emulator` without flags.
 struct Settings: Sendable, Equatable {
-    enum Origin: String, Sendable { case flag, environment, configFile = "config file", defaultValue = "default" }
+    enum Origin: String, Sendable {
+        case flag, environment
+        case configFile = "config file"
+        case defaultValue = "default"
+    }
 
     struct Setting: Sendable, Equatable {
         let value: String
@@ -29,31 +33,43 @@ struct Settings: Sendable, Equatable {
 
     /// - Throws: ``UsageError`` for a bad config file.
     /// - Parameter native: default to the emulator's External ID tenant and app (`msal native …`).
-    static func resolve(_ options: GlobalOptions, environment: [String: String], native: Bool = false) throws -> Settings {
+    static func resolve(_ options: GlobalOptions, environment: [String: String], native: Bool = false) throws
+        -> Settings
+    {
         try resolve(options, environment: environment, file: ConfigFile.load(environment: environment), native: native)
     }
 
-    static func resolve(_ options: GlobalOptions, environment: [String: String], file: ConfigFile, native: Bool = false) -> Settings {
-        func pick(_ flag: String?, _ variable: String?, _ key: String, default fallback: @autoclosure () -> String?) -> Setting? {
+    static func resolve(_ options: GlobalOptions, environment: [String: String], file: ConfigFile, native: Bool = false)
+        -> Settings
+    {
+        func pick(_ flag: String?, _ variable: String?, _ key: String, default fallback: @autoclosure () -> String?)
+            -> Setting?
+        {
             if let flag, !flag.isEmpty { return Setting(value: flag, origin: .flag) }
-            if let variable, let value = environment[variable], !value.isEmpty { return Setting(value: value, origin: .environment) }
+            if let variable, let value = environment[variable], !value.isEmpty {
+                return Setting(value: value, origin: .environment)
+            }
             if let value = file.values[key], !value.isEmpty { return Setting(value: value, origin: .configFile) }
             return fallback().map { Setting(value: $0, origin: .defaultValue) }
         }
         let sslCertFile = environment["SSL_CERT_FILE"].flatMap {
             $0.isEmpty ? nil : Setting(value: $0, origin: .environment)
         }
-        let authority = pick(options.authority, "MSAL_AUTHORITY", "authority",
-                             default: native ? emulatorExternalAuthority : emulatorAuthority)!
+        let authority = pick(
+            options.authority, "MSAL_AUTHORITY", "authority",
+            default: native ? emulatorExternalAuthority : emulatorAuthority)!
         return Settings(
             authority: authority,
-            clientID: pick(options.clientID, "MSAL_CLIENT_ID", "client_id",
-                           default: native ? Directory.DemoIDs.externalPublicClient : Directory.DemoIDs.publicClient)!,
+            clientID: pick(
+                options.clientID, "MSAL_CLIENT_ID", "client_id",
+                default: native ? Directory.DemoIDs.externalPublicClient : Directory.DemoIDs.publicClient)!,
             redirectURI: pick(options.redirectURI, "MSAL_REDIRECT_URI", "redirect_uri", default: "http://localhost")!,
-            cachePath: pick(options.cachePath, "MSAL_TOKEN_CACHE", "token_cache",
-                            default: FileTokenCachePersistence.defaultURL(environment: environment).path)!,
-            graphEndpoint: pick(options.graphEndpoint, "MSAL_GRAPH_ENDPOINT", "graph_endpoint",
-                                default: defaultGraph(for: authority.value))!,
+            cachePath: pick(
+                options.cachePath, "MSAL_TOKEN_CACHE", "token_cache",
+                default: FileTokenCachePersistence.defaultURL(environment: environment).path)!,
+            graphEndpoint: pick(
+                options.graphEndpoint, "MSAL_GRAPH_ENDPOINT", "graph_endpoint",
+                default: defaultGraph(for: authority.value))!,
             caBundle: pick(options.caBundle, "MSAL_CA_BUNDLE", "ca_bundle", default: nil),
             sslCertFile: sslCertFile)
     }
@@ -61,18 +77,23 @@ struct Settings: Sendable, Equatable {
     /// Graph lives beside the emulator when the authority is on this machine; Microsoft Graph otherwise.
     static func defaultGraph(for authority: String) -> String {
         guard let url = URL(string: authority), let host = url.host,
-              ["127.0.0.1", "localhost", "::1"].contains(host), let scheme = url.scheme
+            ["127.0.0.1", "localhost", "::1"].contains(host), let scheme = url.scheme
         else { return productionGraph }
         return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 
     /// `{graph}/v1.0/me`.
-    var graphMe: URL? { URL(string: graphEndpoint.value.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/v1.0/me") }
+    var graphMe: URL? {
+        URL(string: graphEndpoint.value.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/v1.0/me")
+    }
 
     /// Where each setting came from, for `--verbose`.
     var origins: [(name: String, setting: Setting)] {
-        [("authority", authority), ("client id", clientID), ("redirect uri", redirectURI), ("token cache", cachePath),
-         ("graph endpoint", graphEndpoint)] + (caBundle.map { [("ca bundle", $0)] } ?? [])
+        [
+            ("authority", authority), ("client id", clientID), ("redirect uri", redirectURI),
+            ("token cache", cachePath),
+            ("graph endpoint", graphEndpoint),
+        ] + (caBundle.map { [("ca bundle", $0)] } ?? [])
             + (sslCertFile.map { [("SSL_CERT_FILE", $0)] } ?? [])
     }
 }

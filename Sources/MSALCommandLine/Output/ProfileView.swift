@@ -2,8 +2,10 @@ import Foundation
 
 /// Graph's `/me` as the tutorials show it: the profile's fields, one per line, in Graph's order.
 enum ProfileView {
-    static let fields = ["displayName", "givenName", "surname", "userPrincipalName", "mail", "jobTitle",
-                         "officeLocation", "mobilePhone", "businessPhones", "preferredLanguage", "id"]
+    static let fields = [
+        "displayName", "givenName", "surname", "userPrincipalName", "mail", "jobTitle",
+        "officeLocation", "mobilePhone", "businessPhones", "preferredLanguage", "id",
+    ]
 
     /// - Parameter profile: Graph's JSON object.
     static func render(_ profile: [String: Any]) -> String {

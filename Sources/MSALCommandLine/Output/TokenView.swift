@@ -4,9 +4,12 @@ import MSAL
 /// `msal token --json`: what a script needs to use and renew the token.
 enum TokenView {
     static func json(_ result: AuthenticationResult) -> [String: Any] {
-        ["token": result.accessToken, "token_type": "Bearer", "expires_on": Int(result.expiresOn.timeIntervalSince1970),
-         "scopes": result.scopes, "account": result.account.username, "tenant_id": result.tenantProfile.tenantID,
-         "source": result.source == .cache ? "cache" : "identity_provider"]
+        [
+            "token": result.accessToken, "token_type": "Bearer",
+            "expires_on": Int(result.expiresOn.timeIntervalSince1970),
+            "scopes": result.scopes, "account": result.account.username, "tenant_id": result.tenantProfile.tenantID,
+            "source": result.source == .cache ? "cache" : "identity_provider",
+        ]
     }
 
     /// `Signed in as Megan Bowen <MeganB@contoso.onmicrosoft.com> in tenant 8b5d2f1e-….`

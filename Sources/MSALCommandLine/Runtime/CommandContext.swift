@@ -17,13 +17,18 @@ struct CommandContext: Sendable {
 
     /// - Parameter native: make a native-auth app, with the External ID tenant as the default authority.
     /// - Throws: ``UsageError`` for a bad config file, authority, redirect URI or CA bundle.
-    init(options: GlobalOptions, console: Console, environment: [String: String], browser: BrowserChoice, native: Bool = false) throws {
+    init(
+        options: GlobalOptions, console: Console, environment: [String: String], browser: BrowserChoice,
+        native: Bool = false
+    ) throws {
         self.options = options
         self.console = console
         status = StatusLine(console: console)
         settings = try Settings.resolve(options, environment: environment, native: native)
         if options.verbose {
-            for (name, setting) in settings.origins { console.err("msal: \(name): \(setting.value) (\(setting.origin.rawValue))") }
+            for (name, setting) in settings.origins {
+                console.err("msal: \(name): \(setting.value) (\(setting.origin.rawValue))")
+            }
         }
         let authority: Authority
         do {
@@ -31,15 +36,22 @@ struct CommandContext: Sendable {
         } catch {
             throw UsageError("The authority \(settings.authority.value) is not valid: \(ExitCodes.line(for: error))")
         }
-        var configuration = try PublicClientApplicationConfiguration(clientID: settings.clientID.value, authority: authority,
-                                                                     redirectURI: settings.redirectURI.value)
+        var configuration = try PublicClientApplicationConfiguration(
+            clientID: settings.clientID.value, authority: authority,
+            redirectURI: settings.redirectURI.value)
         let cachePath = settings.cachePath.value
-        configuration.cache = TokenCache(persistence: FileTokenCachePersistence(url: URL(fileURLWithPath: cachePath), onSetAside: { [console] copy, reason in
-            console.err("msal: warning: the token cache \(cachePath) could not be read (\(reason)); kept it as \(copy) and started with an empty cache.")
-        }))
+        configuration.cache = TokenCache(
+            persistence: FileTokenCachePersistence(
+                url: URL(fileURLWithPath: cachePath),
+                onSetAside: { [console] copy, reason in
+                    console.err(
+                        "msal: warning: the token cache \(cachePath) could not be read (\(reason)); kept it as \(copy) and started with an empty cache."
+                    )
+                }))
         // Beside the token cache, so each cache (and each test's folder) has its own.
         configuration.authorityMetadataFile = AuthorityMetadataFile(
-            url: URL(fileURLWithPath: cachePath).deletingLastPathComponent().appendingPathComponent("msal_authority_metadata.json"))
+            url: URL(fileURLWithPath: cachePath).deletingLastPathComponent().appendingPathComponent(
+                "msal_authority_metadata.json"))
         configuration.piiLoggingEnabled = options.logPII
         if options.verbose {
             var logger = Logger(label: "MSAL") { StreamLogHandler.standardError(label: $0) }
@@ -48,10 +60,11 @@ struct CommandContext: Sendable {
         }
         if let transport = try Self.transport(trusting: settings) { configuration.transport = transport }
         let console = console
-        configuration.browser = switch browser {
-        case .system: SystemBrowserLauncher { console.err($0) }
-        case .printURL: PrintingBrowserLauncher { console.err($0) }
-        }
+        configuration.browser =
+            switch browser {
+            case .system: SystemBrowserLauncher { console.err($0) }
+            case .printURL: PrintingBrowserLauncher { console.err($0) }
+            }
         if native {
             let nativeApp = try NativeAuthApplication(configuration: configuration)
             self.native = nativeApp
@@ -99,8 +112,9 @@ struct CommandContext: Sendable {
     ///   when several accounts are signed in and none was last.
     func account(username: String?) async throws -> Account? {
         let notSignedIn = { (username: String) in
-            MSALError(.interactionRequired,
-                      "\(username) has not signed in here; run `msal login --login-hint \(username)`.")
+            MSALError(
+                .interactionRequired,
+                "\(username) has not signed in here; run `msal login --login-hint \(username)`.")
         }
         // Nobody (or nobody by this name) in the cache needs no discovery: say so before any request, offline too.
         guard try await app.hasCachedAccount(username: username) else {
@@ -122,11 +136,14 @@ struct CommandContext: Sendable {
     ///
     /// - Throws: ``MSALError`` `interactionRequired` when nobody can be signed in silently and
     ///   `interactive` is false; whatever the flows throw.
-    func token(scopes: [String], username: String?, interactive: Bool, forceRefresh: Bool = false) async throws -> AuthenticationResult {
+    func token(scopes: [String], username: String?, interactive: Bool, forceRefresh: Bool = false) async throws
+        -> AuthenticationResult
+    {
         let account = try await account(username: username)
         if let account {
             do {
-                return try await app.acquireTokenSilently(SilentParameters(scopes: scopes, account: account, forceRefresh: forceRefresh))
+                return try await app.acquireTokenSilently(
+                    SilentParameters(scopes: scopes, account: account, forceRefresh: forceRefresh))
             } catch let error as MSALError where error.code == .interactionRequired && interactive {
                 var parameters = InteractiveParameters(scopes: scopes, loginHint: account.username)
                 parameters.claims = error.claimsChallenge
@@ -148,7 +165,8 @@ struct CommandContext: Sendable {
 
     /// Prints a JSON value (sorted keys, so scripts and tests can rely on the shape).
     func printJSON(_ value: Any) throws {
-        let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let data = try JSONSerialization.data(
+            withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         console.out(String(decoding: data, as: UTF8.self))
     }
 }

@@ -5,12 +5,15 @@ import Foundation
 extension GlobalOptions {
     /// Runs a command's body with a ``CommandContext``: Ctrl-C cancels it (exit 130), and any error
     /// becomes one line on standard error (`--verbose` adds details) and its documented exit code.
-    func run(browser: CommandContext.BrowserChoice = .system, native: Bool = false,
-             _ body: @escaping @Sendable (CommandContext) async throws -> Void) async throws {
+    func run(
+        browser: CommandContext.BrowserChoice = .system, native: Bool = false,
+        _ body: @escaping @Sendable (CommandContext) async throws -> Void
+    ) async throws {
         let console = Console()
         do {
-            let context = try CommandContext(options: self, console: console, environment: ProcessInfo.processInfo.environment,
-                                             browser: browser, native: native)
+            let context = try CommandContext(
+                options: self, console: console, environment: ProcessInfo.processInfo.environment,
+                browser: browser, native: native)
             try await cancellingOnInterrupt { try await body(context) }
         } catch {
             console.err("msal: \(ExitCodes.line(for: error))")

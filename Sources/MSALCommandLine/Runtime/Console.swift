@@ -24,7 +24,10 @@ final class Console: Sendable {
             var bytes = Array(text.utf8)[...]
             while !bytes.isEmpty {
                 let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-                if written < 0 { if errno == EINTR { continue }; return }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
                 bytes = bytes.dropFirst(written)
             }
         }

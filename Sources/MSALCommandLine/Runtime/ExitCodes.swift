@@ -17,7 +17,9 @@ enum ExitCodes {
         if error.code == .interactionRequired { return ExitCode(interactionRequired) }
         if error.code == .userCanceled || error.internalCode == .sessionCanceled { return ExitCode(cancelled) }
         if error.internalCode == .transportFailed || error.internalCode == .timedOut { return ExitCode(network) }
-        if error.oauthError != nil || error.httpStatus != nil || error.code == .serverError { return ExitCode(identityPlatform) }
+        if error.oauthError != nil || error.httpStatus != nil || error.code == .serverError {
+            return ExitCode(identityPlatform)
+        }
         return .failure
     }
 
@@ -35,9 +37,13 @@ enum ExitCodes {
     static func details(for error: any Error) -> [String] {
         guard let error = error as? MSALError else { return ["error type: \(type(of: error))"] }
         var lines = ["MSAL error \(error.code.rawValue) (\(error.code))"]
-        if let internalCode = error.internalCode { lines.append("internal error \(internalCode.rawValue) (\(internalCode))") }
+        if let internalCode = error.internalCode {
+            lines.append("internal error \(internalCode.rawValue) (\(internalCode))")
+        }
         if let status = error.httpStatus { lines.append("HTTP status \(status)") }
-        if !error.stsErrorCodes.isEmpty { lines.append("AADSTS codes: \(error.stsErrorCodes.map(String.init).joined(separator: ", "))") }
+        if !error.stsErrorCodes.isEmpty {
+            lines.append("AADSTS codes: \(error.stsErrorCodes.map(String.init).joined(separator: ", "))")
+        }
         if let declined = error.declinedScopes { lines.append("declined scopes: \(declined.joined(separator: " "))") }
         if let retryAfter = error.retryAfter { lines.append("retry after \(Int(retryAfter)) s") }
         if error.claimsChallenge != nil { lines.append("the resource asked for more claims (a claims challenge)") }

@@ -37,7 +37,8 @@ struct Prompter: Sendable {
             throw UsageError("Standard input ended while waiting for: \(prompt.trimmingCharacters(in: .whitespaces))")
         }
         // A secret keeps its spaces; only the line ending goes.
-        return secret ? answer.trimmingCharacters(in: .newlines) : answer.trimmingCharacters(in: .whitespacesAndNewlines)
+        return secret
+            ? answer.trimmingCharacters(in: .newlines) : answer.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Reads one line on a thread of its own (a blocking read must not hold a cooperative thread);

@@ -55,7 +55,9 @@ final class StatusLine: Sendable {
         let seconds = elapsed.components.seconds
         state.withLock { state in
             guard let message = state.message else { return }
-            console.errRaw("\r\u{1B}[2K\(frames[frame % frames.count]) \(message) \(seconds / 60):\(String(format: "%02d", seconds % 60)) (Ctrl-C to cancel)")
+            console.errRaw(
+                "\r\u{1B}[2K\(frames[frame % frames.count]) \(message) \(seconds / 60):\(String(format: "%02d", seconds % 60)) (Ctrl-C to cancel)"
+            )
         }
     }
 }

@@ -28,8 +28,10 @@ final class CLIProcess: Sendable {
     private let input: FileHandle?
 
     /// - Parameter takingInput: connect standard input to ``send(_:)`` instead of `/dev/null`.
-    init(_ binary: URL, _ arguments: [String], environment: [String: String], streamingStdout: Bool = false,
-         takingInput: Bool = false) throws {
+    init(
+        _ binary: URL, _ arguments: [String], environment: [String: String], streamingStdout: Bool = false,
+        takingInput: Bool = false
+    ) throws {
         process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -85,7 +87,8 @@ final class CLIProcess: Sendable {
             if let found = extract(streamedText.withLock { $0 }) { return found }
         }
         if let found = extract(streamedText.withLock { $0 }) { return found }
-        throw CLITestFailure("the command ended before printing what the test waits for:\n\(streamedText.withLock { $0 })")
+        throw CLITestFailure(
+            "the command ended before printing what the test waits for:\n\(streamedText.withLock { $0 })")
     }
 
     /// Types a line into the command's standard input.
@@ -104,8 +107,9 @@ final class CLIProcess: Sendable {
         let collected = (try? String(contentsOf: collectedFile, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(at: collectedFile)
         let streamed = streamedText.withLock { $0 }
-        return CLIResult(status: status, stdout: streamsStdout ? streamed : collected,
-                         stderr: streamsStdout ? collected : streamed)
+        return CLIResult(
+            status: status, stdout: streamsStdout ? streamed : collected,
+            stderr: streamsStdout ? collected : streamed)
     }
 }
 

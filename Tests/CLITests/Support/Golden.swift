@@ -3,7 +3,8 @@ import Testing
 
 /// Expected output kept in `Tests/CLITests/Golden/NAME.txt`. `UPDATE_GOLDEN=1 swift test` rewrites them.
 enum Golden {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Golden")
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Golden")
 
     static func check(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let file = folder.appendingPathComponent("\(name).txt")
@@ -12,6 +13,7 @@ enum Golden {
             return
         }
         let expected = try String(contentsOf: file, encoding: .utf8)
-        #expect(actual == expected, "output differs from Golden/\(name).txt:\n\(actual)", sourceLocation: sourceLocation)
+        #expect(
+            actual == expected, "output differs from Golden/\(name).txt:\n\(actual)", sourceLocation: sourceLocation)
     }
 }

@@ -29,20 +29,30 @@ final class WebDriver: Sendable {
     /// - Throws: with the install command when Chromium or chromedriver is missing.
     static func withHeadlessChromium<T: Sendable>(_ body: (WebDriver) async throws -> T) async throws -> T {
         guard FileManager.default.isExecutableFile(atPath: chromedriver),
-              let browser = chromium.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+            let browser = chromium.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
         else {
-            throw CLITestFailure("Chromium is not installed: run scripts/test once, or `apt-get install -y chromium chromium-driver`.")
+            throw CLITestFailure(
+                "Chromium is not installed: run scripts/test once, or `apt-get install -y chromium chromium-driver`.")
         }
         let (driver, port) = try await startDriver()
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
         do {
             let base = URL(string: "http://127.0.0.1:\(port)")!
-            let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
-                "browserName": "chrome",
-                "goog:chromeOptions": ["binary": browser, "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                                                                    "--no-first-run", "--user-data-dir=\(profile.path)"]],
-            ]]]
+            let capabilities: [String: Any] = [
+                "capabilities": [
+                    "alwaysMatch": [
+                        "browserName": "chrome",
+                        "goog:chromeOptions": [
+                            "binary": browser,
+                            "args": [
+                                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                                "--no-first-run", "--user-data-dir=\(profile.path)",
+                            ],
+                        ],
+                    ]
+                ]
+            ]
             let created = try await request(http, "POST", base.appendingPathComponent("session"), capabilities)
             guard let session = (created["value"] as? [String: Any])?["sessionId"] as? String else {
                 throw CLITestFailure("chromedriver did not start a session: \(created)")
@@ -72,14 +82,21 @@ final class WebDriver: Sendable {
     private static func startDriver(attempts: Int = 3) async throws -> (CLIProcess, String) {
         var attempt = 1
         while true {
-            let driver = try CLIProcess(URL(fileURLWithPath: chromedriver), ["--port=0"], environment: ProcessInfo.processInfo.environment,
-                                        streamingStdout: true)
+            let driver = try CLIProcess(
+                URL(fileURLWithPath: chromedriver), ["--port=0"], environment: ProcessInfo.processInfo.environment,
+                streamingStdout: true)
             do {
-                return (driver, try await driver.waitForOutput { CLICommandTests.match(#"started successfully on port (\d+)"#, in: $0) })
+                return (
+                    driver,
+                    try await driver.waitForOutput {
+                        CLICommandTests.match(#"started successfully on port (\d+)"#, in: $0)
+                    }
+                )
             } catch {
                 driver.kill()
                 _ = try? await driver.finish()
-                guard attempt < attempts, (error as? CLITestFailure)?.description.contains("port not available") == true else { throw error }
+                guard attempt < attempts, (error as? CLITestFailure)?.description.contains("port not available") == true
+                else { throw error }
                 attempt += 1
             }
         }
@@ -122,7 +139,9 @@ final class WebDriver: Sendable {
         try? FileManager.default.removeItem(at: profile)
     }
 
-    private static func request(_ http: HTTPClient, _ method: String, _ url: URL, _ body: [String: Any]?) async throws -> [String: Any] {
+    private static func request(_ http: HTTPClient, _ method: String, _ url: URL, _ body: [String: Any]?) async throws
+        -> [String: Any]
+    {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .init(rawValue: method)
         if let body {
@@ -132,7 +151,9 @@ final class WebDriver: Sendable {
         let response = try await http.execute(request, timeout: .seconds(60))
         let data = try await response.body.collect(upTo: 16 << 20)
         let object = try JSONSerialization.jsonObject(with: Data(data.readableBytesView)) as? [String: Any] ?? [:]
-        guard response.status == .ok else { throw CLITestFailure("WebDriver \(method) \(url.path): HTTP \(response.status.code) \(object)") }
+        guard response.status == .ok else {
+            throw CLITestFailure("WebDriver \(method) \(url.path): HTTP \(response.status.code) \(object)")
+        }
         return object
     }
 }

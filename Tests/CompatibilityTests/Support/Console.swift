@@ -39,8 +39,10 @@ final class Console: Sendable {
         }
     }
 
-    static let failurePrefixes = ["Could not", "Couldn't", "Unable", "Didn't find", "Received error", "Device info not returned",
-                                  "Unsuccessful", "Error retrieving", "Invalid API"]
+    static let failurePrefixes = [
+        "Could not", "Couldn't", "Unable", "Didn't find", "Received error", "Device info not returned",
+        "Unsuccessful", "Error retrieving", "Invalid API",
+    ]
 
     private let state = Locked(State())
 
@@ -75,6 +77,7 @@ final class Console: Sendable {
 
     /// JWTs shortened: the tutorials print tokens, tests should not.
     private static func masked(_ text: String) -> String {
-        text.replacingOccurrences(of: #"eyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-.]+"#, with: "eyJ…(token)", options: .regularExpression)
+        text.replacingOccurrences(
+            of: #"eyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-.]+"#, with: "eyJ…(token)", options: .regularExpression)
     }
 }

@@ -2,8 +2,11 @@ import Foundation
 import MSAL
 
 /// A native-auth delegate that records every callback, in order, for a test to take one by one.
-@MainActor final class NativeRecorder: SignInStartDelegate, SignUpStartDelegate, SignUpVerifyCodeDelegate, SignUpPasswordRequiredDelegate,
-    SignUpAttributesRequiredDelegate, SignInAfterSignUpDelegate, ResetPasswordStartDelegate {
+@MainActor
+final class NativeRecorder: SignInStartDelegate, SignUpStartDelegate, SignUpVerifyCodeDelegate,
+    SignUpPasswordRequiredDelegate,
+    SignUpAttributesRequiredDelegate, SignInAfterSignUpDelegate, ResetPasswordStartDelegate
+{
     enum Event: Sendable {
         case signedIn(MSALNativeAuthUserAccountResult)
         case signInError(SignInStartError)
@@ -41,29 +44,43 @@ import MSAL
 
     func onSignInStartError(error: SignInStartError) { record(.signInError(error)) }
     func onSignInCompleted(result: MSALNativeAuthUserAccountResult) { record(.signedIn(result)) }
-    func onSignInCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+    func onSignInCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
         record(.other("sign-in code"))
     }
     func onSignUpStartError(error: SignUpStartError) { record(.signUpError(error)) }
-    func onSignUpCodeRequired(newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
+    func onSignUpCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
         record(.signUpCode(newState, sentTo: sentTo))
     }
-    func onSignUpVerifyCodeError(error: VerifyCodeError, newState: SignUpCodeRequiredState?) { record(.verifyCodeError(error, newState)) }
+    func onSignUpVerifyCodeError(error: VerifyCodeError, newState: SignUpCodeRequiredState?) {
+        record(.verifyCodeError(error, newState))
+    }
     func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState) { record(.signUpPassword(newState)) }
     func onSignUpPasswordRequiredError(error: PasswordRequiredError, newState: SignUpPasswordRequiredState?) {
         record(.passwordError(error, newState))
     }
-    func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState) {
+    func onSignUpAttributesRequired(
+        attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState
+    ) {
         record(.attributesRequired(attributes.map(\.name), newState))
     }
-    func onSignUpAttributesRequiredError(error: AttributesRequiredError) { record(.other(error.errorDescription ?? "")) }
-    func onSignUpAttributesInvalid(attributeNames: [String], newState: SignUpAttributesRequiredState) { record(.other("invalid")) }
+    func onSignUpAttributesRequiredError(error: AttributesRequiredError) {
+        record(.other(error.errorDescription ?? ""))
+    }
+    func onSignUpAttributesInvalid(attributeNames: [String], newState: SignUpAttributesRequiredState) {
+        record(.other("invalid"))
+    }
     func onSignUpCompleted(newState: SignInAfterSignUpState) { record(.signUpCompleted(newState)) }
     func onSignUpStepNotHandled(_ message: String) { record(.other(message)) }
     func onSignInAfterSignUpError(error: SignInAfterSignUpError) { record(.other(error.errorDescription ?? "")) }
     func onResetPasswordStartError(error: ResetPasswordStartError) { record(.resetError(error)) }
-    func onResetPasswordCodeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType,
-                                     codeLength: Int) {
+    func onResetPasswordCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType,
+        codeLength: Int
+    ) {
         record(.other("reset code"))
     }
 }

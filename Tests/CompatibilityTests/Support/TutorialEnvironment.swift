@@ -18,10 +18,13 @@ final class TutorialEnvironment: Sendable {
     let cache = TokenCache()
     let deviceMode: MSALDeviceMode
 
-    static let megan = AutomatedUser.Choice.signIn(username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")
+    static let megan = AutomatedUser.Choice.signIn(
+        username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")
     static let jane = AutomatedUser.Choice.signIn(username: "jane@example.com", password: "Jane-Demo-Pass4")
 
-    private init(emulator: RunningEmulator, clock: TestClock, http: HTTPClient, user: AutomatedUser, deviceMode: MSALDeviceMode) {
+    private init(
+        emulator: RunningEmulator, clock: TestClock, http: HTTPClient, user: AutomatedUser, deviceMode: MSALDeviceMode
+    ) {
         self.emulator = emulator
         self.clock = clock
         self.http = http
@@ -30,16 +33,21 @@ final class TutorialEnvironment: Sendable {
     }
 
     /// Runs `body` with a fresh emulator whose user will make `choices` on the sign-in pages.
-    static func with(_ choices: AutomatedUser.Choice..., deviceMode: MSALDeviceMode = .default,
-                     _ body: @Sendable (TutorialEnvironment) async throws -> Void) async throws {
+    static func with(
+        _ choices: AutomatedUser.Choice..., deviceMode: MSALDeviceMode = .default,
+        _ body: @Sendable (TutorialEnvironment) async throws -> Void
+    ) async throws {
         let clock = TestClock()
-        let configuration = EmulatorConfiguration(port: 0, seed: 7, accessTokenLifetime: 3600,
-                                                  clock: EmulatorClock(base: { clock.now() }))
+        let configuration = EmulatorConfiguration(
+            port: 0, seed: 7, accessTokenLifetime: 3600,
+            clock: EmulatorClock(base: { clock.now() }))
         try await IdentityEmulator.withRunning(configuration) { running in
-            let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                  configuration: .init(redirectConfiguration: .disallow))
-            let environment = TutorialEnvironment(emulator: running, clock: clock, http: http,
-                                                  user: AutomatedUser(http: http, choices: choices), deviceMode: deviceMode)
+            let http = HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                configuration: .init(redirectConfiguration: .disallow))
+            let environment = TutorialEnvironment(
+                emulator: running, clock: clock, http: http,
+                user: AutomatedUser(http: http, choices: choices), deviceMode: deviceMode)
             do {
                 try await body(environment)
             } catch {

@@ -27,7 +27,8 @@ struct AuthorizationRequest: Sendable {
     var path: String {
         var fields = [
             ("client_id", clientID), ("response_type", "code"), ("redirect_uri", redirectURI), ("scope", scope),
-            ("state", state), ("nonce", nonce), ("code_challenge", challenge), ("code_challenge_method", challengeMethod),
+            ("state", state), ("nonce", nonce), ("code_challenge", challenge),
+            ("code_challenge_method", challengeMethod),
             ("client_info", "1"),
         ]
         if let prompt { fields.append(("prompt", prompt)) }
@@ -39,8 +40,11 @@ struct AuthorizationRequest: Sendable {
 
     /// The token request redeeming `code`.
     func redemption(code: String) -> [(String, String)] {
-        [("client_id", clientID), ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
-         ("code_verifier", verifier), ("scope", scope), ("client_info", "1")]
+        [
+            ("client_id", clientID), ("grant_type", "authorization_code"), ("code", code),
+            ("redirect_uri", redirectURI),
+            ("code_verifier", verifier), ("scope", scope), ("client_info", "1"),
+        ]
     }
 }
 

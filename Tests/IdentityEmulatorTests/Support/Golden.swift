@@ -12,13 +12,18 @@ enum Golden {
     }
 
     /// Expects `actual` to have the fixture's shape; members named in `ignoring` may be absent or extra.
-    static func expectShape(_ actual: String, matches fixture: String, ignoring: Set<String> = [],
-                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectShape(
+        _ actual: String, matches fixture: String, ignoring: Set<String> = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         var expectedParser = ShapeParser(try text(fixture))
         var actualParser = ShapeParser(actual)
         let expected = try expectedParser.parse().filtered(ignoring)
         let got = try actualParser.parse().filtered(ignoring)
-        #expect(got.description == expected.description, "shape differs from \(fixture).json:\n got      \(got)\n expected \(expected)", sourceLocation: sourceLocation)
+        #expect(
+            got.description == expected.description,
+            "shape differs from \(fixture).json:\n got      \(got)\n expected \(expected)",
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -43,7 +48,8 @@ indirect enum Shape: Equatable, CustomStringConvertible {
 
     func filtered(_ names: Set<String>) -> Shape {
         switch self {
-        case .object(let members): .object(members.filter { !names.contains($0.0) }.map { ($0.0, $0.1.filtered(names)) })
+        case .object(let members):
+            .object(members.filter { !names.contains($0.0) }.map { ($0.0, $0.1.filtered(names)) })
         case .array(let element): .array(element?.filtered(names))
         default: self
         }
@@ -74,7 +80,10 @@ struct ShapeParser {
             i += 1
             var members: [(String, Shape)] = []
             skip()
-            if chars[i] == "}" { i += 1; return .object([]) }
+            if chars[i] == "}" {
+                i += 1
+                return .object([])
+            }
             while true {
                 skip()
                 let key = try string()
@@ -83,7 +92,10 @@ struct ShapeParser {
                 i += 1
                 members.append((key, try value()))
                 skip()
-                if chars[i] == "," { i += 1; continue }
+                if chars[i] == "," {
+                    i += 1
+                    continue
+                }
                 guard chars[i] == "}" else { throw TestFailure("expected }") }
                 i += 1
                 return .object(members)
@@ -92,12 +104,18 @@ struct ShapeParser {
             i += 1
             skip()
             var first: Shape?
-            if chars[i] == "]" { i += 1; return .array(nil) }
+            if chars[i] == "]" {
+                i += 1
+                return .array(nil)
+            }
             while true {
                 let element = try value()
                 if first == nil { first = element }
                 skip()
-                if chars[i] == "," { i += 1; continue }
+                if chars[i] == "," {
+                    i += 1
+                    continue
+                }
                 guard chars[i] == "]" else { throw TestFailure("expected ]") }
                 i += 1
                 return .array(first)
@@ -105,9 +123,15 @@ struct ShapeParser {
         case "\"":
             _ = try string()
             return .string
-        case "t": i += 4; return .bool
-        case "f": i += 5; return .bool
-        case "n": i += 4; return .null
+        case "t":
+            i += 4
+            return .bool
+        case "f":
+            i += 5
+            return .bool
+        case "n":
+            i += 4
+            return .null
         default:
             while i < chars.count, "-+.eE0123456789".contains(chars[i]) { i += 1 }
             return .number

@@ -17,7 +17,7 @@ enum JWTInspection {
     private static func part(_ token: String, _ index: Int) throws -> [String: any Sendable] {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let data = base64URLDecode(parts[index]),
-              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { throw TestFailure("not a JWT: \(token.prefix(40))") }
         return object.mapValues { SendableJSON.wrap($0) }
     }
@@ -27,10 +27,10 @@ enum JWTInspection {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         let kid = try header(token)["kid"] as? String
         guard let keys = jwks["keys"] as? [any Sendable],
-              let jwk = keys.compactMap({ $0 as? [String: any Sendable] }).first(where: { $0["kid"] as? String == kid }),
-              let n = (jwk["n"] as? String).flatMap({ base64URLDecode(Substring($0)) }),
-              let e = (jwk["e"] as? String).flatMap({ base64URLDecode(Substring($0)) }),
-              let signature = base64URLDecode(parts[2])
+            let jwk = keys.compactMap({ $0 as? [String: any Sendable] }).first(where: { $0["kid"] as? String == kid }),
+            let n = (jwk["n"] as? String).flatMap({ base64URLDecode(Substring($0)) }),
+            let e = (jwk["e"] as? String).flatMap({ base64URLDecode(Substring($0)) }),
+            let signature = base64URLDecode(parts[2])
         else { return false }
         let key = try _RSA.Signing.PublicKey(n: n, e: e)
         return key.isValidSignature(
@@ -49,17 +49,36 @@ func orderedTopLevelKeys(_ json: String) -> [String] {
     var lastString: String?
     for c in json {
         if inString {
-            if escaped { escaped = false; current.append(c); continue }
-            if c == "\\" { escaped = true; continue }
-            if c == "\"" { inString = false; lastString = current; continue }
+            if escaped {
+                escaped = false
+                current.append(c)
+                continue
+            }
+            if c == "\\" {
+                escaped = true
+                continue
+            }
+            if c == "\"" {
+                inString = false
+                lastString = current
+                continue
+            }
             current.append(c)
             continue
         }
         switch c {
-        case "\"": inString = true; current = ""
-        case "{", "[": depth += 1; lastString = nil
-        case "}", "]": depth -= 1; lastString = nil
-        case ":": if depth == 1, let key = lastString { keys.append(key) }; lastString = nil
+        case "\"":
+            inString = true
+            current = ""
+        case "{", "[":
+            depth += 1
+            lastString = nil
+        case "}", "]":
+            depth -= 1
+            lastString = nil
+        case ":":
+            if depth == 1, let key = lastString { keys.append(key) }
+            lastString = nil
         case ",": lastString = nil
         default: break
         }

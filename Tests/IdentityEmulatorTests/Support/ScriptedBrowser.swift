@@ -33,7 +33,9 @@ final class ScriptedBrowser: Sendable {
             throw TestFailure("no button #\(button) on page:\n\(page.html)")
         }
         var pairs = form.fields.map { ($0.name, fields[$0.name] ?? $0.value) }
-        for (name, value) in fields where !form.fields.contains(where: { $0.name == name }) { pairs.append((name, value)) }
+        for (name, value) in fields where !form.fields.contains(where: { $0.name == name }) {
+            pairs.append((name, value))
+        }
         if let pressed = form.buttons.first(where: { $0.id == button }), let name = pressed.name {
             pairs.append((name, pressed.value ?? ""))
         }
@@ -67,7 +69,8 @@ final class ScriptedBrowser: Sendable {
 
     private func handle(_ result: HTTPResult, url: String) async throws -> Outcome {
         for header in result.headers[canonicalForm: "Set-Cookie"] {
-            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let pair = header.split(separator: ";")[0].split(
+                separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2 else { continue }
             let name = String(pair[0]).trimmingCharacters(in: .whitespaces)
             cookies.withLock { jar in
@@ -84,8 +87,15 @@ final class ScriptedBrowser: Sendable {
 
 /// An HTML page and its forms.
 struct Page: Sendable {
-    struct Field: Sendable { let name: String; let value: String }
-    struct Button: Sendable { let id: String?; let name: String?; let value: String? }
+    struct Field: Sendable {
+        let name: String
+        let value: String
+    }
+    struct Button: Sendable {
+        let id: String?
+        let name: String?
+        let value: String?
+    }
     struct HTMLForm: Sendable {
         let action: String
         let fields: [Field]
@@ -131,7 +141,9 @@ struct Page: Sendable {
     }
 
     private static func matches(_ pattern: String, in text: String) -> [[String]] {
-        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { return [] }
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else {
+            return []
+        }
         let ns = text as NSString
         return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { match in
             (1..<match.numberOfRanges).map { i in

@@ -58,7 +58,8 @@ final class TestEmulator: Sendable {
     }
 
     func post(_ path: String, form: [(String, String)], headers: [(String, String)] = []) async throws -> HTTPResult {
-        try await send(.POST, path, body: Form.encode(form), contentType: "application/x-www-form-urlencoded", headers: headers)
+        try await send(
+            .POST, path, body: Form.encode(form), contentType: "application/x-www-form-urlencoded", headers: headers)
     }
 
     func post(_ path: String, json: String) async throws -> HTTPResult {
@@ -70,24 +71,31 @@ final class TestEmulator: Sendable {
     }
 
     /// `POST /{tenant}/oauth2/v2.0/token`.
-    func token(_ tenant: String, _ form: [(String, String)], headers: [(String, String)] = []) async throws -> HTTPResult {
+    func token(_ tenant: String, _ form: [(String, String)], headers: [(String, String)] = []) async throws
+        -> HTTPResult
+    {
         try await post("/\(tenant)/oauth2/v2.0/token", form: form, headers: headers)
     }
 
     /// A password (ROPC) grant for a demo user: the quickest way to real tokens.
-    func passwordGrant(user: String = "MeganB@contoso.onmicrosoft.com", password: String = "Megan-Demo-Pass1",
-                       scope: String = "User.Read openid profile offline_access", client: String? = nil,
-                       tenant: String = "organizations", extra: [(String, String)] = []) async throws -> HTTPResult {
-        try await token(tenant, [
-            ("grant_type", "password"), ("client_id", client ?? ids.publicClient), ("username", user),
-            ("password", password), ("scope", scope), ("client_info", "1"),
-        ] + extra)
+    func passwordGrant(
+        user: String = "MeganB@contoso.onmicrosoft.com", password: String = "Megan-Demo-Pass1",
+        scope: String = "User.Read openid profile offline_access", client: String? = nil,
+        tenant: String = "organizations", extra: [(String, String)] = []
+    ) async throws -> HTTPResult {
+        try await token(
+            tenant,
+            [
+                ("grant_type", "password"), ("client_id", client ?? ids.publicClient), ("username", user),
+                ("password", password), ("scope", scope), ("client_info", "1"),
+            ] + extra)
     }
 
     /// Adds a fault scenario through the admin API.
     func scenario(_ route: String, _ fault: String, count: Int = 1, retryAfter: String? = nil) async throws {
         let retry = retryAfter.map { #","retryAfter":"\#($0)""# } ?? ""
-        let result = try await post("/_emulator/scenarios", json: #"{"route":"\#(route)","fault":"\#(fault)","count":\#(count)\#(retry)}"#)
+        let result = try await post(
+            "/_emulator/scenarios", json: #"{"route":"\#(route)","fault":"\#(fault)","count":\#(count)\#(retry)}"#)
         #expect(result.status == 201, "scenario not accepted: \(result.body)")
     }
 
@@ -97,8 +105,10 @@ final class TestEmulator: Sendable {
         #expect(result.status == 200)
     }
 
-    private func send(_ method: HTTPMethod, _ path: String, body: String?, contentType: String?,
-                      headers: [(String, String)]) async throws -> HTTPResult {
+    private func send(
+        _ method: HTTPMethod, _ path: String, body: String?, contentType: String?,
+        headers: [(String, String)]
+    ) async throws -> HTTPResult {
         var request = HTTPClientRequest(url: url(path))
         request.method = method
         if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
@@ -162,8 +172,10 @@ enum Form {
     }
 
     static func escape(_ s: String) -> String {
-        s.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn:
-            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? s
+        s.addingPercentEncoding(
+            withAllowedCharacters: CharacterSet(
+                charactersIn:
+                    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? s
     }
 
     /// Decodes a query or form string.
@@ -171,8 +183,11 @@ enum Form {
         var out: [String: String] = [:]
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(parts[0])
-            let value = parts.count > 1 ? (String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "") : ""
+            let name =
+                String(parts[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(parts[0])
+            let value =
+                parts.count > 1
+                ? (String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "") : ""
             out[name] = value
         }
         return out

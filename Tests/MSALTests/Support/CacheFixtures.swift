@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MSAL
 
 /// Cache files in a folder of their own, and synthetic token responses to store in them.
@@ -13,8 +14,11 @@ struct CacheFolder: Sendable {
     }
 
     /// A persistence whose waits are instant, so lock timeouts pass without real time.
-    func persistence(lockTimeout: Duration = .seconds(5), sleep: @escaping @Sendable (Duration) async throws -> Void = { _ in await Task.yield() },
-                     onSetAside: (@Sendable (String, String) -> Void)? = nil) -> FileTokenCachePersistence {
+    func persistence(
+        lockTimeout: Duration = .seconds(5),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { _ in await Task.yield() },
+        onSetAside: (@Sendable (String, String) -> Void)? = nil
+    ) -> FileTokenCachePersistence {
         FileTokenCachePersistence(url: file, lockTimeout: lockTimeout, sleep: sleep, onSetAside: onSetAside)
     }
 
@@ -32,17 +36,25 @@ struct CacheFolder: Sendable {
     }
 
     /// What one sign-in of `uid` stores.
-    static func artefacts(_ uid: String, tenant: String = "00000000-0000-0000-0000-0000000000a1", client: String = "hammer-client") -> CacheArtefacts {
+    static func artefacts(
+        _ uid: String, tenant: String = "00000000-0000-0000-0000-0000000000a1", client: String = "hammer-client"
+    ) -> CacheArtefacts {
         let home = "\(uid).\(tenant)"
         let now = Date(timeIntervalSince1970: 1_795_000_000)
         return CacheArtefacts(
-            accessToken: AccessTokenEntry(homeAccountID: home, environment: "login.microsoftonline.com", clientID: client, realm: tenant,
-                                          target: "User.Read", secret: "at-\(uid)", cachedAt: now, expiresOn: now + 3600, extendedExpiresOn: now + 3600),
-            refreshToken: RefreshTokenEntry(homeAccountID: home, environment: "login.microsoftonline.com", clientID: client, secret: "rt-\(uid)",
-                                            target: "User.Read", lastModification: now),
-            idToken: IDTokenEntry(homeAccountID: home, environment: "login.microsoftonline.com", realm: tenant, clientID: client, secret: "id-\(uid)"),
-            account: AccountEntry(homeAccountID: home, environment: "login.microsoftonline.com", realm: tenant, localAccountID: uid,
-                                  username: "\(uid)@example.com", accountSource: "authorization_code"),
+            accessToken: AccessTokenEntry(
+                homeAccountID: home, environment: "login.microsoftonline.com", clientID: client, realm: tenant,
+                target: "User.Read", secret: "at-\(uid)", cachedAt: now, expiresOn: now + 3600,
+                extendedExpiresOn: now + 3600),
+            refreshToken: RefreshTokenEntry(
+                homeAccountID: home, environment: "login.microsoftonline.com", clientID: client, secret: "rt-\(uid)",
+                target: "User.Read", lastModification: now),
+            idToken: IDTokenEntry(
+                homeAccountID: home, environment: "login.microsoftonline.com", realm: tenant, clientID: client,
+                secret: "id-\(uid)"),
+            account: AccountEntry(
+                homeAccountID: home, environment: "login.microsoftonline.com", realm: tenant, localAccountID: uid,
+                username: "\(uid)@example.com", accountSource: "authorization_code"),
             appMetadata: AppMetadataEntry(clientID: client, environment: "login.microsoftonline.com"))
     }
 }

@@ -17,8 +17,10 @@ struct CapturingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
+    func log(
+        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
+        file: String, function: String, line: UInt
+    ) {
         let merged = self.metadata.merging(metadata ?? [:]) { $1 }
         store.lines.withLock { $0.append("\(level) \(message) \(merged)") }
     }

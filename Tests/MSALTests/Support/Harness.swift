@@ -24,11 +24,13 @@ final class Harness: Sendable {
     /// - Parameter directory: what the emulator serves; the demo directory unless a test needs its own settings.
     static func with(directory: Directory = .demo, _ body: @Sendable (Harness) async throws -> Void) async throws {
         let clock = TestClock()
-        let configuration = EmulatorConfiguration(port: 0, directory: directory, seed: 11, accessTokenLifetime: 3600,
-                                                  clock: EmulatorClock(base: { clock.now() }))
+        let configuration = EmulatorConfiguration(
+            port: 0, directory: directory, seed: 11, accessTokenLifetime: 3600,
+            clock: EmulatorClock(base: { clock.now() }))
         try await IdentityEmulator.withRunning(configuration) { running in
-            let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                  configuration: .init(redirectConfiguration: .disallow))
+            let http = HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                configuration: .init(redirectConfiguration: .disallow))
             let harness = Harness(emulator: running, clock: clock, http: http)
             do {
                 try await body(harness)
@@ -45,11 +47,14 @@ final class Harness: Sendable {
     }
 
     /// A public client app against the emulator, with the test clock, an instant sleep and `user` as the browser.
-    func app(client: String? = nil, tenant: String = "organizations", user: AutomatedUser? = nil,
-             capabilities: [String] = [], cache: TokenCache = TokenCache(), logger: Logger? = nil,
-             sleep: (@Sendable (Duration) async throws -> Void)? = nil,
-             metadataFile: AuthorityMetadataFile? = nil) throws -> PublicClientApplication {
-        var configuration = try PublicClientApplicationConfiguration(clientID: client ?? ids.publicClient, authority: authority(tenant))
+    func app(
+        client: String? = nil, tenant: String = "organizations", user: AutomatedUser? = nil,
+        capabilities: [String] = [], cache: TokenCache = TokenCache(), logger: Logger? = nil,
+        sleep: (@Sendable (Duration) async throws -> Void)? = nil,
+        metadataFile: AuthorityMetadataFile? = nil
+    ) throws -> PublicClientApplication {
+        var configuration = try PublicClientApplicationConfiguration(
+            clientID: client ?? ids.publicClient, authority: authority(tenant))
         configuration.browser = user ?? AutomatedUser(http: http, choices: [])
         configuration.clock = clock
         configuration.sleep = sleep ?? { _ in await Task.yield() }
@@ -67,8 +72,10 @@ final class Harness: Sendable {
         AutomatedUser(http: http, choices: choices, consent: consent)
     }
 
-    static let megan = AutomatedUser.Choice.signIn(username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")
-    static let adele = AutomatedUser.Choice.signIn(username: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2")
+    static let megan = AutomatedUser.Choice.signIn(
+        username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")
+    static let adele = AutomatedUser.Choice.signIn(
+        username: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2")
 
     /// Token-endpoint requests the emulator served, by grant type.
     func tokenRequests() async throws -> [String] {

@@ -14,13 +14,18 @@ extension Harness {
     var api1Scopes: [String] { ["api://\(ids.api1)/ToDoList.Read", "api://\(ids.api1)/ToDoList.ReadWrite"] }
     var api2Scopes: [String] { ["api://\(ids.api2)/ToDoList.Read", "api://\(ids.api2)/ToDoList.ReadWrite"] }
 
-    func nativeApp(_ challengeTypes: NativeAuthChallengeTypes = [.oob, .password], cache: TokenCache = TokenCache(),
-                   logger: Logger? = nil, sleeps: SleepLog? = nil) throws -> NativeAuthApplication {
+    func nativeApp(
+        _ challengeTypes: NativeAuthChallengeTypes = [.oob, .password], cache: TokenCache = TokenCache(),
+        logger: Logger? = nil, sleeps: SleepLog? = nil
+    ) throws -> NativeAuthApplication {
         var configuration = try PublicClientApplicationConfiguration(
             clientID: ids.externalPublicClient, authority: authority("contosocustomers.onmicrosoft.com"))
         configuration.clock = clock
         configuration.cache = cache
-        configuration.sleep = { duration in sleeps?.record(duration); await Task.yield() }
+        configuration.sleep = { duration in
+            sleeps?.record(duration)
+            await Task.yield()
+        }
         if let logger { configuration.logger = logger }
         return try NativeAuthApplication(configuration: configuration, challengeTypes: challengeTypes)
     }
@@ -38,36 +43,46 @@ final class SleepLog: Sendable {
     var all: [Duration] { durations.withLock { $0 } }
 }
 
-
-
 /// Unwraps the case a step must produce, failing the test with what came instead.
 enum Expect {
-    static func completed(_ result: SignInResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> NativeAuthUserAccount {
+    static func completed(_ result: SignInResult, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> NativeAuthUserAccount
+    {
         guard case .completed(let account) = result else { throw Unexpected(result, sourceLocation) }
         return account
     }
 
-    static func code(_ result: SignInResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> (SignInCodeRequiredState, CodeDelivery) {
+    static func code(_ result: SignInResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> (
+        SignInCodeRequiredState, CodeDelivery
+    ) {
         guard case .codeRequired(let state, let delivery) = result else { throw Unexpected(result, sourceLocation) }
         return (state, delivery)
     }
 
-    static func password(_ result: SignInResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> SignInPasswordRequiredState {
+    static func password(_ result: SignInResult, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> SignInPasswordRequiredState
+    {
         guard case .passwordRequired(let state) = result else { throw Unexpected(result, sourceLocation) }
         return state
     }
 
-    static func code(_ result: SignUpResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> SignUpCodeRequiredState {
+    static func code(_ result: SignUpResult, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> SignUpCodeRequiredState
+    {
         guard case .codeRequired(let state, _) = result else { throw Unexpected(result, sourceLocation) }
         return state
     }
 
-    static func completed(_ result: SignUpResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> SignInAfterSignUpState {
+    static func completed(_ result: SignUpResult, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> SignInAfterSignUpState
+    {
         guard case .completed(let state) = result else { throw Unexpected(result, sourceLocation) }
         return state
     }
 
-    static func code(_ result: ResetPasswordResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> ResetPasswordCodeRequiredState {
+    static func code(_ result: ResetPasswordResult, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> ResetPasswordCodeRequiredState
+    {
         guard case .codeRequired(let state, _) = result else { throw Unexpected(result, sourceLocation) }
         return state
     }

@@ -27,16 +27,19 @@ public class MSALNativeAuthError: Error, LocalizedError, @unchecked Sendable {
     }
 }
 
-
 /// A failed sign-in start.
 public final class SignInStartError: MSALNativeAuthError, @unchecked Sendable {
-    public enum ErrorType: Sendable { case browserRequired, userNotFound, invalidCredentials, invalidUsername, generalError }
+    public enum ErrorType: Sendable {
+        case browserRequired, userNotFound, invalidCredentials, invalidUsername, generalError
+    }
     public let type: ErrorType
 
     init(type: ErrorType, _ underlying: (any Error)? = nil, message: String? = nil) {
         self.type = type
         let d = Self.details(underlying)
-        super.init(message: message ?? d.message ?? Self.defaultText(type), correlationId: d.correlationID, errorCodes: d.codes)
+        super.init(
+            message: message ?? d.message ?? Self.defaultText(type), correlationId: d.correlationID, errorCodes: d.codes
+        )
     }
 
     public var isBrowserRequired: Bool { type == .browserRequired }
@@ -57,19 +60,22 @@ public final class SignInStartError: MSALNativeAuthError, @unchecked Sendable {
 
 /// A failed sign-up start.
 public final class SignUpStartError: MSALNativeAuthError, @unchecked Sendable {
-    public enum ErrorType: Sendable { case browserRequired, userAlreadyExists, invalidPassword, invalidUsername, generalError }
+    public enum ErrorType: Sendable {
+        case browserRequired, userAlreadyExists, invalidPassword, invalidUsername, generalError
+    }
     public let type: ErrorType
 
     init(type: ErrorType, _ underlying: (any Error)? = nil, message: String? = nil) {
         self.type = type
         let d = Self.details(underlying)
-        let text = switch type {
-        case .browserRequired: SignInStartError.defaultText(.browserRequired)
-        case .userAlreadyExists: "User already exists"
-        case .invalidPassword: "Invalid password"
-        case .invalidUsername: "Invalid username"
-        case .generalError: "General error"
-        }
+        let text =
+            switch type {
+            case .browserRequired: SignInStartError.defaultText(.browserRequired)
+            case .userAlreadyExists: "User already exists"
+            case .invalidPassword: "Invalid password"
+            case .invalidUsername: "Invalid username"
+            case .generalError: "General error"
+            }
         super.init(message: message ?? d.message ?? text, correlationId: d.correlationID, errorCodes: d.codes)
     }
 
@@ -81,19 +87,22 @@ public final class SignUpStartError: MSALNativeAuthError, @unchecked Sendable {
 
 /// A failed password-reset start.
 public final class ResetPasswordStartError: MSALNativeAuthError, @unchecked Sendable {
-    public enum ErrorType: Sendable { case browserRequired, userDoesNotHavePassword, userNotFound, invalidUsername, generalError }
+    public enum ErrorType: Sendable {
+        case browserRequired, userDoesNotHavePassword, userNotFound, invalidUsername, generalError
+    }
     public let type: ErrorType
 
     init(type: ErrorType, _ underlying: (any Error)? = nil, message: String? = nil) {
         self.type = type
         let d = Self.details(underlying)
-        let text = switch type {
-        case .browserRequired: SignInStartError.defaultText(.browserRequired)
-        case .userDoesNotHavePassword: "User does not have password associated with account"
-        case .userNotFound: "User does not exist"
-        case .invalidUsername: "Invalid username"
-        case .generalError: "General error"
-        }
+        let text =
+            switch type {
+            case .browserRequired: SignInStartError.defaultText(.browserRequired)
+            case .userDoesNotHavePassword: "User does not have password associated with account"
+            case .userNotFound: "User does not exist"
+            case .invalidUsername: "Invalid username"
+            case .generalError: "General error"
+            }
         super.init(message: message ?? d.message ?? text, correlationId: d.correlationID, errorCodes: d.codes)
     }
 
@@ -133,8 +142,9 @@ public final class VerifyCodeError: MSALNativeAuthError, @unchecked Sendable {
     init(type: ErrorType, _ underlying: (any Error)? = nil) {
         self.type = type
         let d = Self.details(underlying)
-        super.init(message: d.message ?? (type == .invalidCode ? "Invalid code" : "General error"),
-                   correlationId: d.correlationID, errorCodes: d.codes)
+        super.init(
+            message: d.message ?? (type == .invalidCode ? "Invalid code" : "General error"),
+            correlationId: d.correlationID, errorCodes: d.codes)
     }
 
     public var isBrowserRequired: Bool { type == .browserRequired }
@@ -149,8 +159,9 @@ public final class PasswordRequiredError: MSALNativeAuthError, @unchecked Sendab
     init(type: ErrorType, _ underlying: (any Error)? = nil, message: String? = nil) {
         self.type = type
         let d = Self.details(underlying)
-        super.init(message: message ?? d.message ?? (type == .invalidPassword ? "Invalid password" : "General error"),
-                   correlationId: d.correlationID, errorCodes: d.codes)
+        super.init(
+            message: message ?? d.message ?? (type == .invalidPassword ? "Invalid password" : "General error"),
+            correlationId: d.correlationID, errorCodes: d.codes)
     }
 
     public var isBrowserRequired: Bool { type == .browserRequired }
@@ -164,8 +175,10 @@ public class MSALNativeAuthGenericError: MSALNativeAuthError, @unchecked Sendabl
     init(_ underlying: (any Error)? = nil, browserRequired: Bool = false, message: String? = nil) {
         isBrowserRequired = browserRequired
         let d = Self.details(underlying)
-        super.init(message: message ?? d.message ?? (browserRequired ? SignInStartError.defaultText(.browserRequired) : "General error"),
-                   correlationId: d.correlationID, errorCodes: d.codes)
+        super.init(
+            message: message ?? d.message
+                ?? (browserRequired ? SignInStartError.defaultText(.browserRequired) : "General error"),
+            correlationId: d.correlationID, errorCodes: d.codes)
     }
 }
 

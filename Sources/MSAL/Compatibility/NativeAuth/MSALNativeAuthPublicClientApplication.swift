@@ -4,6 +4,7 @@ import Foundation
 public struct MSALNativeAuthChallengeTypes: OptionSet, Sendable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     public static let OOB = MSALNativeAuthChallengeTypes(rawValue: 1 << 0)
     public static let password = MSALNativeAuthChallengeTypes(rawValue: 1 << 1)
 
@@ -29,8 +30,11 @@ public final class MSALNativeAuthPublicClientApplicationConfig: MSALPublicClient
     /// `https://<tenantSubdomain>.ciamlogin.com/<tenantSubdomain>.onmicrosoft.com`.
     ///
     /// - Throws: ``MSALError`` `invalidParameter` when the subdomain makes no valid URL.
-    public convenience init(clientId: String, tenantSubdomain: String, challengeTypes: MSALNativeAuthChallengeTypes) throws {
-        guard let url = URL(string: "https://\(tenantSubdomain).ciamlogin.com/\(tenantSubdomain).onmicrosoft.com") else {
+    public convenience init(clientId: String, tenantSubdomain: String, challengeTypes: MSALNativeAuthChallengeTypes)
+        throws
+    {
+        guard let url = URL(string: "https://\(tenantSubdomain).ciamlogin.com/\(tenantSubdomain).onmicrosoft.com")
+        else {
             throw MSALError.internal(.invalidParameter, "The tenant subdomain makes no valid URL.")
         }
         self.init(clientId: clientId, authority: try MSALCIAMAuthority(url: url), challengeTypes: challengeTypes)
@@ -55,8 +59,10 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
     /// An app on `https://<tenantSubdomain>.ciamlogin.com`.
     ///
     /// - Throws: ``MSALError`` `invalidParameter` for an empty client id or a bad subdomain.
-    public convenience init(clientId: String, tenantSubdomain: String, challengeTypes: MSALNativeAuthChallengeTypes,
-                            redirectUri: String? = nil) throws {
+    public convenience init(
+        clientId: String, tenantSubdomain: String, challengeTypes: MSALNativeAuthChallengeTypes,
+        redirectUri: String? = nil
+    ) throws {
         let configuration = try MSALNativeAuthPublicClientApplicationConfig(
             clientId: clientId, tenantSubdomain: tenantSubdomain, challengeTypes: challengeTypes)
         configuration.redirectUri = redirectUri
@@ -68,15 +74,19 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
     ///
     /// - Throws: ``MSALError`` `invalidParameter` for an empty client id or an invalid URL.
     public convenience init(clientId: String, authorityURL: URL, challengeTypes: MSALNativeAuthChallengeTypes) throws {
-        try self.init(nativeAuthConfiguration: MSALNativeAuthPublicClientApplicationConfig(
-            clientId: clientId, authority: try MSALCIAMAuthority(url: authorityURL), challengeTypes: challengeTypes))
+        try self.init(
+            nativeAuthConfiguration: MSALNativeAuthPublicClientApplicationConfig(
+                clientId: clientId, authority: try MSALCIAMAuthority(url: authorityURL), challengeTypes: challengeTypes)
+        )
     }
 
     // MARK: Entry points
 
     /// Starts a sign-in; the outcome goes to `delegate` on the main actor.
     public func signIn(parameters: MSALNativeAuthSignInParameters, delegate: any SignInStartDelegate) {
-        let (engine, username, password, scopes) = (engine, parameters.username, parameters.password, parameters.scopes ?? [])
+        let (engine, username, password, scopes) = (
+            engine, parameters.username, parameters.password, parameters.scopes ?? []
+        )
         NativeDelegates.run {
             do {
                 guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -85,16 +95,21 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
                 if let password, password.isEmpty {
                     return await delegate.onSignInStartError(error: SignInStartError(type: .invalidCredentials))
                 }
-                await NativeDelegates.signInStart(try await engine.signIn(username: username, password: password, scopes: scopes), delegate)
+                await NativeDelegates.signInStart(
+                    try await engine.signIn(username: username, password: password, scopes: scopes), delegate)
             } catch {
-                await delegate.onSignInStartError(error: SignInStartError(type: NativeDelegates.isInvalidUsername(error) ? .invalidUsername : .generalError, error))
+                await delegate.onSignInStartError(
+                    error: SignInStartError(
+                        type: NativeDelegates.isInvalidUsername(error) ? .invalidUsername : .generalError, error))
             }
         }
     }
 
     /// Starts a sign-in (the MSAL 1.x form the tutorials use).
-    public func signIn(username: String, password: String? = nil, scopes: [String]? = nil, correlationId: UUID? = nil,
-                       delegate: any SignInStartDelegate) {
+    public func signIn(
+        username: String, password: String? = nil, scopes: [String]? = nil, correlationId: UUID? = nil,
+        delegate: any SignInStartDelegate
+    ) {
         let parameters = MSALNativeAuthSignInParameters(username: username)
         parameters.password = password
         parameters.scopes = scopes
@@ -114,16 +129,21 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
                 if let password, password.isEmpty {
                     return await delegate.onSignUpStartError(error: SignUpStartError(type: .invalidPassword))
                 }
-                await NativeDelegates.signUpStart(try await engine.signUp(username: username, password: password, attributes: attributes), delegate)
+                await NativeDelegates.signUpStart(
+                    try await engine.signUp(username: username, password: password, attributes: attributes), delegate)
             } catch {
-                await delegate.onSignUpStartError(error: SignUpStartError(type: NativeDelegates.isInvalidUsername(error) ? .invalidUsername : .generalError, error))
+                await delegate.onSignUpStartError(
+                    error: SignUpStartError(
+                        type: NativeDelegates.isInvalidUsername(error) ? .invalidUsername : .generalError, error))
             }
         }
     }
 
     /// Starts a sign-up (the MSAL 1.x form).
-    public func signUp(username: String, password: String? = nil, attributes: [String: Any]? = nil, correlationId: UUID? = nil,
-                       delegate: any SignUpStartDelegate) {
+    public func signUp(
+        username: String, password: String? = nil, attributes: [String: Any]? = nil, correlationId: UUID? = nil,
+        delegate: any SignUpStartDelegate
+    ) {
         let parameters = MSALNativeAuthSignUpParameters(username: username)
         parameters.password = password
         parameters.attributes = attributes
@@ -132,16 +152,21 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
     }
 
     /// Starts a password reset; the outcome goes to `delegate` on the main actor.
-    public func resetPassword(parameters: MSALNativeAuthResetPasswordParameters, delegate: any ResetPasswordStartDelegate) {
+    public func resetPassword(
+        parameters: MSALNativeAuthResetPasswordParameters, delegate: any ResetPasswordStartDelegate
+    ) {
         let (engine, username) = (engine, parameters.username)
         NativeDelegates.run {
             do {
                 guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
-                    return await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .invalidUsername))
+                    return await delegate.onResetPasswordStartError(
+                        error: ResetPasswordStartError(type: .invalidUsername))
                 }
                 await NativeDelegates.resetStart(try await engine.resetPassword(username: username), delegate)
             } catch {
-                await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: NativeDelegates.isInvalidUsername(error) ? .invalidUsername : .generalError, error))
+                await delegate.onResetPasswordStartError(
+                    error: ResetPasswordStartError(
+                        type: NativeDelegates.isInvalidUsername(error) ? .invalidUsername : .generalError, error))
             }
         }
     }

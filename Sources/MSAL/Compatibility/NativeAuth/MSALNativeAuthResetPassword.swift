@@ -3,7 +3,9 @@ import Foundation
 /// Receives the outcome of ``MSALNativeAuthPublicClientApplication/resetPassword(parameters:delegate:)``.
 @MainActor public protocol ResetPasswordStartDelegate: AnyObject, Sendable {
     func onResetPasswordStartError(error: ResetPasswordStartError)
-    func onResetPasswordCodeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+    func onResetPasswordCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType,
+        codeLength: Int)
 }
 
 /// Receives the outcome of ``ResetPasswordCodeRequiredState/submitCode(code:delegate:)``.
@@ -21,7 +23,9 @@ import Foundation
 /// Receives the outcome of ``ResetPasswordCodeRequiredState/resendCode(delegate:)``.
 @MainActor public protocol ResetPasswordResendCodeDelegate: AnyObject, Sendable {
     func onResetPasswordResendCodeError(error: ResendCodeError, newState: ResetPasswordCodeRequiredState?)
-    func onResetPasswordResendCodeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+    func onResetPasswordResendCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType,
+        codeLength: Int)
 }
 
 extension ResetPasswordCodeRequiredState {
@@ -31,11 +35,16 @@ extension ResetPasswordCodeRequiredState {
             do {
                 switch try await submitCode(code) {
                 case .newPasswordRequired(let state): await delegate.onPasswordRequired(newState: state)
-                case .invalidCode(let state): await delegate.onResetPasswordVerifyCodeError(error: VerifyCodeError(type: .invalidCode), newState: state)
-                default: await delegate.onResetPasswordVerifyCodeError(error: VerifyCodeError(type: .generalError), newState: nil)
+                case .invalidCode(let state):
+                    await delegate.onResetPasswordVerifyCodeError(
+                        error: VerifyCodeError(type: .invalidCode), newState: state)
+                default:
+                    await delegate.onResetPasswordVerifyCodeError(
+                        error: VerifyCodeError(type: .generalError), newState: nil)
                 }
             } catch {
-                await delegate.onResetPasswordVerifyCodeError(error: VerifyCodeError(type: .generalError, error), newState: nil)
+                await delegate.onResetPasswordVerifyCodeError(
+                    error: VerifyCodeError(type: .generalError, error), newState: nil)
             }
         }
     }
@@ -47,9 +56,10 @@ extension ResetPasswordCodeRequiredState {
                 guard case .codeRequired(let state, let delivery) = try await resendCode() else {
                     return await delegate.onResetPasswordResendCodeError(error: ResendCodeError(), newState: nil)
                 }
-                await delegate.onResetPasswordResendCodeRequired(newState: state, sentTo: delivery.sentTo,
-                                                                  channelTargetType: MSALNativeAuthChannelType(delivery.channel),
-                                                                  codeLength: delivery.codeLength)
+                await delegate.onResetPasswordResendCodeRequired(
+                    newState: state, sentTo: delivery.sentTo,
+                    channelTargetType: MSALNativeAuthChannelType(delivery.channel),
+                    codeLength: delivery.codeLength)
             } catch {
                 await delegate.onResetPasswordResendCodeError(error: ResendCodeError(error), newState: nil)
             }
@@ -64,11 +74,16 @@ extension ResetPasswordRequiredState {
             do {
                 switch try await submitPassword(password) {
                 case .completed(let state): await delegate.onResetPasswordCompleted(newState: state)
-                case .invalidPassword(_, let state): await delegate.onResetPasswordRequiredError(error: PasswordRequiredError(type: .invalidPassword), newState: state)
-                default: await delegate.onResetPasswordRequiredError(error: PasswordRequiredError(type: .generalError), newState: nil)
+                case .invalidPassword(_, let state):
+                    await delegate.onResetPasswordRequiredError(
+                        error: PasswordRequiredError(type: .invalidPassword), newState: state)
+                default:
+                    await delegate.onResetPasswordRequiredError(
+                        error: PasswordRequiredError(type: .generalError), newState: nil)
                 }
             } catch {
-                await delegate.onResetPasswordRequiredError(error: PasswordRequiredError(type: .generalError, error), newState: nil)
+                await delegate.onResetPasswordRequiredError(
+                    error: PasswordRequiredError(type: .generalError, error), newState: nil)
             }
         }
     }
@@ -79,11 +94,15 @@ extension NativeDelegates {
     static func resetStart(_ result: ResetPasswordResult, _ delegate: any ResetPasswordStartDelegate) async {
         switch result {
         case .codeRequired(let state, let delivery):
-            await delegate.onResetPasswordCodeRequired(newState: state, sentTo: delivery.sentTo,
-                                                       channelTargetType: MSALNativeAuthChannelType(delivery.channel), codeLength: delivery.codeLength)
-        case .userNotFound: await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .userNotFound))
-        case .userHasNoPassword: await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .userDoesNotHavePassword))
-        case .browserRequired: await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .browserRequired))
+            await delegate.onResetPasswordCodeRequired(
+                newState: state, sentTo: delivery.sentTo,
+                channelTargetType: MSALNativeAuthChannelType(delivery.channel), codeLength: delivery.codeLength)
+        case .userNotFound:
+            await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .userNotFound))
+        case .userHasNoPassword:
+            await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .userDoesNotHavePassword))
+        case .browserRequired:
+            await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .browserRequired))
         default: await delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .generalError))
         }
     }

@@ -3,20 +3,29 @@ import Foundation
 /// Receives the outcome of ``MSALNativeAuthPublicClientApplication/signIn(parameters:delegate:)``.
 @MainActor public protocol SignInStartDelegate: AnyObject, Sendable {
     func onSignInStartError(error: SignInStartError)
-    func onSignInCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+    func onSignInCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    )
     func onSignInPasswordRequired(newState: SignInPasswordRequiredState)
     func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
 extension SignInStartDelegate {
-    public func onSignInCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int) {
-        onSignInStartError(error: SignInStartError(type: .generalError, message: NativeDelegates.notImplemented("onSignInCodeRequired")))
+    public func onSignInCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
+        onSignInStartError(
+            error: SignInStartError(
+                type: .generalError, message: NativeDelegates.notImplemented("onSignInCodeRequired")))
     }
     public func onSignInPasswordRequired(newState: SignInPasswordRequiredState) {
-        onSignInStartError(error: SignInStartError(type: .generalError, message: NativeDelegates.notImplemented("onSignInPasswordRequired")))
+        onSignInStartError(
+            error: SignInStartError(
+                type: .generalError, message: NativeDelegates.notImplemented("onSignInPasswordRequired")))
     }
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
-        onSignInStartError(error: SignInStartError(type: .generalError, message: NativeDelegates.notImplemented("onSignInCompleted")))
+        onSignInStartError(
+            error: SignInStartError(type: .generalError, message: NativeDelegates.notImplemented("onSignInCompleted")))
     }
 }
 
@@ -28,8 +37,10 @@ extension SignInStartDelegate {
 
 extension SignInPasswordRequiredDelegate {
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
-        onSignInPasswordRequiredError(error: PasswordRequiredError(type: .generalError, message: NativeDelegates.notImplemented("onSignInCompleted")),
-                                      newState: nil)
+        onSignInPasswordRequiredError(
+            error: PasswordRequiredError(
+                type: .generalError, message: NativeDelegates.notImplemented("onSignInCompleted")),
+            newState: nil)
     }
 }
 
@@ -42,7 +53,9 @@ extension SignInPasswordRequiredDelegate {
 /// Receives the outcome of ``SignInCodeRequiredState/resendCode(delegate:)``.
 @MainActor public protocol SignInResendCodeDelegate: AnyObject, Sendable {
     func onSignInResendCodeError(error: ResendCodeError, newState: SignInCodeRequiredState?)
-    func onSignInResendCodeCodeRequired(newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+    func onSignInResendCodeCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    )
 }
 
 /// Receives the outcome of signing in after a sign-up.
@@ -63,13 +76,21 @@ extension SignInPasswordRequiredState {
         NativeDelegates.run {
             do {
                 switch try await submitPassword(password) {
-                case .completed(let user): await delegate.onSignInCompleted(result: MSALNativeAuthUserAccountResult(user))
-                case .invalidPassword(let state): await delegate.onSignInPasswordRequiredError(error: PasswordRequiredError(type: .invalidPassword), newState: state)
-                case .browserRequired(let reason): await delegate.onSignInPasswordRequiredError(error: PasswordRequiredError(type: .browserRequired, message: reason), newState: nil)
-                default: await delegate.onSignInPasswordRequiredError(error: PasswordRequiredError(type: .generalError), newState: nil)
+                case .completed(let user):
+                    await delegate.onSignInCompleted(result: MSALNativeAuthUserAccountResult(user))
+                case .invalidPassword(let state):
+                    await delegate.onSignInPasswordRequiredError(
+                        error: PasswordRequiredError(type: .invalidPassword), newState: state)
+                case .browserRequired(let reason):
+                    await delegate.onSignInPasswordRequiredError(
+                        error: PasswordRequiredError(type: .browserRequired, message: reason), newState: nil)
+                default:
+                    await delegate.onSignInPasswordRequiredError(
+                        error: PasswordRequiredError(type: .generalError), newState: nil)
                 }
             } catch {
-                await delegate.onSignInPasswordRequiredError(error: PasswordRequiredError(type: .generalError, error), newState: nil)
+                await delegate.onSignInPasswordRequiredError(
+                    error: PasswordRequiredError(type: .generalError, error), newState: nil)
             }
         }
     }
@@ -81,13 +102,19 @@ extension SignInCodeRequiredState {
         NativeDelegates.run {
             do {
                 switch try await submitCode(code) {
-                case .completed(let user): await delegate.onSignInCompleted(result: MSALNativeAuthUserAccountResult(user))
-                case .invalidCode(let state): await delegate.onSignInVerifyCodeError(error: VerifyCodeError(type: .invalidCode), newState: state)
-                case .browserRequired: await delegate.onSignInVerifyCodeError(error: VerifyCodeError(type: .browserRequired), newState: nil)
-                default: await delegate.onSignInVerifyCodeError(error: VerifyCodeError(type: .generalError), newState: nil)
+                case .completed(let user):
+                    await delegate.onSignInCompleted(result: MSALNativeAuthUserAccountResult(user))
+                case .invalidCode(let state):
+                    await delegate.onSignInVerifyCodeError(error: VerifyCodeError(type: .invalidCode), newState: state)
+                case .browserRequired:
+                    await delegate.onSignInVerifyCodeError(
+                        error: VerifyCodeError(type: .browserRequired), newState: nil)
+                default:
+                    await delegate.onSignInVerifyCodeError(error: VerifyCodeError(type: .generalError), newState: nil)
                 }
             } catch {
-                await delegate.onSignInVerifyCodeError(error: VerifyCodeError(type: .generalError, error), newState: nil)
+                await delegate.onSignInVerifyCodeError(
+                    error: VerifyCodeError(type: .generalError, error), newState: nil)
             }
         }
     }
@@ -99,9 +126,10 @@ extension SignInCodeRequiredState {
                 guard case .codeRequired(let state, let delivery) = try await resendCode() else {
                     return await delegate.onSignInResendCodeError(error: ResendCodeError(), newState: nil)
                 }
-                await delegate.onSignInResendCodeCodeRequired(newState: state, sentTo: delivery.sentTo,
-                                                               channelTargetType: MSALNativeAuthChannelType(delivery.channel),
-                                                               codeLength: delivery.codeLength)
+                await delegate.onSignInResendCodeCodeRequired(
+                    newState: state, sentTo: delivery.sentTo,
+                    channelTargetType: MSALNativeAuthChannelType(delivery.channel),
+                    codeLength: delivery.codeLength)
             } catch {
                 await delegate.onSignInResendCodeError(error: ResendCodeError(error), newState: nil)
             }
@@ -115,18 +143,22 @@ extension NativeDelegates {
         switch result {
         case .completed(let user): await delegate.onSignInCompleted(result: MSALNativeAuthUserAccountResult(user))
         case .codeRequired(let state, let delivery):
-            await delegate.onSignInCodeRequired(newState: state, sentTo: delivery.sentTo,
-                                                channelTargetType: MSALNativeAuthChannelType(delivery.channel), codeLength: delivery.codeLength)
+            await delegate.onSignInCodeRequired(
+                newState: state, sentTo: delivery.sentTo,
+                channelTargetType: MSALNativeAuthChannelType(delivery.channel), codeLength: delivery.codeLength)
         case .passwordRequired(let state): await delegate.onSignInPasswordRequired(newState: state)
-        case .invalidPassword, .invalidCode: await delegate.onSignInStartError(error: SignInStartError(type: .invalidCredentials))
+        case .invalidPassword, .invalidCode:
+            await delegate.onSignInStartError(error: SignInStartError(type: .invalidCredentials))
         case .userNotFound: await delegate.onSignInStartError(error: SignInStartError(type: .userNotFound))
         case .browserRequired: await delegate.onSignInStartError(error: SignInStartError(type: .browserRequired))
         }
     }
 
     /// Reports a sign-in after sign-up or reset: `completed`, or the error `fail` makes.
-    static func signInAfter(_ result: SignInResult, completed: @MainActor (MSALNativeAuthUserAccountResult) -> Void,
-                            fail: @MainActor (Bool) -> Void) async {
+    static func signInAfter(
+        _ result: SignInResult, completed: @MainActor (MSALNativeAuthUserAccountResult) -> Void,
+        fail: @MainActor (Bool) -> Void
+    ) async {
         switch result {
         case .completed(let user): await completed(MSALNativeAuthUserAccountResult(user))
         case .browserRequired: await fail(true)
@@ -140,7 +172,8 @@ extension SignInAfterSignUpState {
     public func signIn(scopes: [String]? = nil, correlationId: UUID? = nil, delegate: any SignInAfterSignUpDelegate) {
         NativeDelegates.run {
             do {
-                await NativeDelegates.signInAfter(try await signIn(scopes: scopes ?? []),
+                await NativeDelegates.signInAfter(
+                    try await signIn(scopes: scopes ?? []),
                     completed: { delegate.onSignInCompleted(result: $0) },
                     fail: { delegate.onSignInAfterSignUpError(error: SignInAfterSignUpError(browserRequired: $0)) })
             } catch {
@@ -152,12 +185,18 @@ extension SignInAfterSignUpState {
 
 extension SignInAfterResetPasswordState {
     /// Signs the user in with the new password; the outcome goes to `delegate` on the main actor.
-    public func signIn(scopes: [String]? = nil, correlationId: UUID? = nil, delegate: any SignInAfterResetPasswordDelegate) {
+    public func signIn(
+        scopes: [String]? = nil, correlationId: UUID? = nil, delegate: any SignInAfterResetPasswordDelegate
+    ) {
         NativeDelegates.run {
             do {
-                await NativeDelegates.signInAfter(try await signIn(scopes: scopes ?? []),
+                await NativeDelegates.signInAfter(
+                    try await signIn(scopes: scopes ?? []),
                     completed: { delegate.onSignInCompleted(result: $0) },
-                    fail: { delegate.onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError(browserRequired: $0)) })
+                    fail: {
+                        delegate.onSignInAfterResetPasswordError(
+                            error: SignInAfterResetPasswordError(browserRequired: $0))
+                    })
             } catch {
                 await delegate.onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError(error))
             }

@@ -3,19 +3,24 @@ import Foundation
 /// Receives the outcome of ``MSALNativeAuthPublicClientApplication/signUp(parameters:delegate:)``.
 @MainActor public protocol SignUpStartDelegate: AnyObject, Sendable {
     func onSignUpStartError(error: SignUpStartError)
-    func onSignUpCodeRequired(newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+    func onSignUpCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    )
     func onSignUpAttributesInvalid(attributeNames: [String])
 }
 
 extension SignUpStartDelegate {
     public func onSignUpAttributesInvalid(attributeNames: [String]) {
-        onSignUpStartError(error: SignUpStartError(type: .generalError, message: NativeDelegates.notImplemented("onSignUpAttributesInvalid")))
+        onSignUpStartError(
+            error: SignUpStartError(
+                type: .generalError, message: NativeDelegates.notImplemented("onSignUpAttributesInvalid")))
     }
 }
 
 /// Receives what follows a sign-up step: more input needed, or done.
 @MainActor public protocol SignUpNextStepDelegate: AnyObject, Sendable {
-    func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState)
+    func onSignUpAttributesRequired(
+        attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState)
     func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState)
     func onSignUpCompleted(newState: SignInAfterSignUpState)
     /// Reports a step that cannot be handled as an error of the step's kind.
@@ -29,7 +34,8 @@ extension SignUpStartDelegate {
 
 extension SignUpVerifyCodeDelegate {
     public func onSignUpStepNotHandled(_ message: String) {
-        onSignUpVerifyCodeError(error: VerifyCodeError(type: .generalError, MSALError.internal(.unexpected, message)), newState: nil)
+        onSignUpVerifyCodeError(
+            error: VerifyCodeError(type: .generalError, MSALError.internal(.unexpected, message)), newState: nil)
     }
 }
 
@@ -40,7 +46,8 @@ extension SignUpVerifyCodeDelegate {
 
 extension SignUpPasswordRequiredDelegate {
     public func onSignUpStepNotHandled(_ message: String) {
-        onSignUpPasswordRequiredError(error: PasswordRequiredError(type: .generalError, message: message), newState: nil)
+        onSignUpPasswordRequiredError(
+            error: PasswordRequiredError(type: .generalError, message: message), newState: nil)
     }
 }
 
@@ -57,7 +64,9 @@ extension SignUpAttributesRequiredDelegate {
 }
 
 extension SignUpNextStepDelegate {
-    public func onSignUpAttributesRequired(attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState) {
+    public func onSignUpAttributesRequired(
+        attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState
+    ) {
         onSignUpStepNotHandled(NativeDelegates.notImplemented("onSignUpAttributesRequired"))
     }
     public func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState) {
@@ -71,7 +80,9 @@ extension SignUpNextStepDelegate {
 /// Receives the outcome of ``SignUpCodeRequiredState/resendCode(delegate:)``.
 @MainActor public protocol SignUpResendCodeDelegate: AnyObject, Sendable {
     func onSignUpResendCodeError(error: ResendCodeError, newState: SignUpCodeRequiredState?)
-    func onSignUpResendCodeCodeRequired(newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int)
+    func onSignUpResendCodeCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    )
 }
 
 extension SignUpCodeRequiredState {
@@ -81,11 +92,13 @@ extension SignUpCodeRequiredState {
             do {
                 let result = try await submitCode(code)
                 if case .invalidCode(let state) = result {
-                    return await delegate.onSignUpVerifyCodeError(error: VerifyCodeError(type: .invalidCode), newState: state)
+                    return await delegate.onSignUpVerifyCodeError(
+                        error: VerifyCodeError(type: .invalidCode), newState: state)
                 }
                 await NativeDelegates.signUpNext(result, delegate)
             } catch {
-                await delegate.onSignUpVerifyCodeError(error: VerifyCodeError(type: .generalError, error), newState: nil)
+                await delegate.onSignUpVerifyCodeError(
+                    error: VerifyCodeError(type: .generalError, error), newState: nil)
             }
         }
     }
@@ -97,9 +110,10 @@ extension SignUpCodeRequiredState {
                 guard case .codeRequired(let state, let delivery) = try await resendCode() else {
                     return await delegate.onSignUpResendCodeError(error: ResendCodeError(), newState: nil)
                 }
-                await delegate.onSignUpResendCodeCodeRequired(newState: state, sentTo: delivery.sentTo,
-                                                               channelTargetType: MSALNativeAuthChannelType(delivery.channel),
-                                                               codeLength: delivery.codeLength)
+                await delegate.onSignUpResendCodeCodeRequired(
+                    newState: state, sentTo: delivery.sentTo,
+                    channelTargetType: MSALNativeAuthChannelType(delivery.channel),
+                    codeLength: delivery.codeLength)
             } catch {
                 await delegate.onSignUpResendCodeError(error: ResendCodeError(error), newState: nil)
             }
@@ -114,11 +128,13 @@ extension SignUpPasswordRequiredState {
             do {
                 let result = try await submitPassword(password)
                 if case .invalidPassword(_, let state) = result {
-                    return await delegate.onSignUpPasswordRequiredError(error: PasswordRequiredError(type: .invalidPassword), newState: state)
+                    return await delegate.onSignUpPasswordRequiredError(
+                        error: PasswordRequiredError(type: .invalidPassword), newState: state)
                 }
                 await NativeDelegates.signUpNext(result, delegate)
             } catch {
-                await delegate.onSignUpPasswordRequiredError(error: PasswordRequiredError(type: .generalError, error), newState: nil)
+                await delegate.onSignUpPasswordRequiredError(
+                    error: PasswordRequiredError(type: .generalError, error), newState: nil)
             }
         }
     }
@@ -147,8 +163,9 @@ extension NativeDelegates {
     static func signUpStart(_ result: SignUpResult, _ delegate: any SignUpStartDelegate) async {
         switch result {
         case .codeRequired(let state, let delivery):
-            await delegate.onSignUpCodeRequired(newState: state, sentTo: delivery.sentTo,
-                                                channelTargetType: MSALNativeAuthChannelType(delivery.channel), codeLength: delivery.codeLength)
+            await delegate.onSignUpCodeRequired(
+                newState: state, sentTo: delivery.sentTo,
+                channelTargetType: MSALNativeAuthChannelType(delivery.channel), codeLength: delivery.codeLength)
         case .attributesInvalid(let names, _): await delegate.onSignUpAttributesInvalid(attributeNames: names)
         case .userAlreadyExists: await delegate.onSignUpStartError(error: SignUpStartError(type: .userAlreadyExists))
         case .invalidPassword: await delegate.onSignUpStartError(error: SignUpStartError(type: .invalidPassword))
@@ -162,7 +179,8 @@ extension NativeDelegates {
         switch result {
         case .completed(let state): await delegate.onSignUpCompleted(newState: state)
         case .passwordRequired(let state): await delegate.onSignUpPasswordRequired(newState: state)
-        case .attributesRequired(let state, let attributes): await delegate.onSignUpAttributesRequired(attributes: attributes, newState: state)
+        case .attributesRequired(let state, let attributes):
+            await delegate.onSignUpAttributesRequired(attributes: attributes, newState: state)
         default: await delegate.onSignUpStepNotHandled("The sign-up answered with a step this delegate cannot take.")
         }
     }

@@ -10,8 +10,10 @@ public final class MSALNativeAuthUserAccountResult: Sendable {
     public var idToken: String? { user.idToken }
 
     /// An access token for `scopes` (the sign-in's when `nil`); the outcome goes to `delegate` on the main actor.
-    public func getAccessToken(scopes: [String]? = nil, forceRefresh: Bool = false, correlationId: UUID? = nil,
-                               delegate: any CredentialsDelegate) {
+    public func getAccessToken(
+        scopes: [String]? = nil, forceRefresh: Bool = false, correlationId: UUID? = nil,
+        delegate: any CredentialsDelegate
+    ) {
         let parameters = MSALNativeAuthGetAccessTokenParameters()
         parameters.scopes = scopes
         parameters.forceRefresh = forceRefresh

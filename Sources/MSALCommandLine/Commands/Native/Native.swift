@@ -4,19 +4,24 @@ import MSAL
 /// `msal native …`: Entra External ID sign-up, sign-in and password reset in the terminal, without a browser.
 struct Native: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "native", abstract: "Sign customers up and in on an External ID tenant from the terminal (native authentication).",
+        commandName: "native",
+        abstract: "Sign customers up and in on an External ID tenant from the terminal (native authentication).",
         discussion: """
             Without --authority and --client-id these use the emulator's External ID tenant \
             (http://127.0.0.1:8400/contosocustomers.onmicrosoft.com) and its demo app. Codes and passwords are \
             asked for on the terminal (passwords without echo) or read line by line from standard input.
             """,
-        subcommands: [NativeSignUp.self, NativeSignIn.self, NativeResetPassword.self, NativeToken.self, NativeCall.self,
-                      NativeSignOut.self])
+        subcommands: [
+            NativeSignUp.self, NativeSignIn.self, NativeResetPassword.self, NativeToken.self, NativeCall.self,
+            NativeSignOut.self,
+        ])
 }
 
 extension GlobalOptions {
     /// Runs a `msal native` command's body with the native-auth app (External ID defaults).
-    func runNative(_ body: @escaping @Sendable (CommandContext, NativeAuthApplication) async throws -> Void) async throws {
+    func runNative(_ body: @escaping @Sendable (CommandContext, NativeAuthApplication) async throws -> Void)
+        async throws
+    {
         try await run(native: true) { context in
             guard let native = context.native else { throw CommandFailure("The native-auth app could not be made.") }
             try await body(context, native)

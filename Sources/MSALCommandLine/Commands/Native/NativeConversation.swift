@@ -18,9 +18,13 @@ struct NativeConversation: Sendable {
     private var console: Console { context.console }
 
     /// Asks for a code and submits it; `resend` asks for a new one instead.
-    private func code<Result>(_ delivery: CodeDelivery?, submit: (String) async throws -> Result,
-                              resend: () async throws -> Result) async throws -> Result {
-        if let delivery { console.err("A one-time code (\(delivery.codeLength) digits) was sent to \(delivery.sentTo).") }
+    private func code<Result>(
+        _ delivery: CodeDelivery?, submit: (String) async throws -> Result,
+        resend: () async throws -> Result
+    ) async throws -> Result {
+        if let delivery {
+            console.err("A one-time code (\(delivery.codeLength) digits) was sent to \(delivery.sentTo).")
+        }
         let answer = try await prompter.line("Code (or 'resend'): ")
         return answer.lowercased() == "resend" ? try await resend() : try await submit(answer)
     }
@@ -45,14 +49,17 @@ struct NativeConversation: Sendable {
                 console.err("Wrong password.")
                 result = try await state.submitPassword(prompter.secret("Password: "))
             case .userNotFound:
-                throw CommandFailure("No account for \(username) here; sign up with `msal native signup --email \(username)`.")
+                throw CommandFailure(
+                    "No account for \(username) here; sign up with `msal native signup --email \(username)`.")
             case .browserRequired(let reason):
                 throw Self.browserRequired(reason)
             }
         }
     }
 
-    func signUp(_ first: SignUpResult, username: String, retry: (String) async throws -> SignUpResult) async throws -> SignInAfterSignUpState {
+    func signUp(_ first: SignUpResult, username: String, retry: (String) async throws -> SignUpResult) async throws
+        -> SignInAfterSignUpState
+    {
         var result = first
         var wrongAnswers = 0
         while true {
@@ -71,25 +78,34 @@ struct NativeConversation: Sendable {
                 try Self.countWrongAnswer(&wrongAnswers)
                 console.err(Self.explain(problem))
                 let password = try await prompter.secret("Choose a password: ")
-                if let state { result = try await state.submitPassword(password) } else { result = try await retry(password) }
+                if let state {
+                    result = try await state.submitPassword(password)
+                } else {
+                    result = try await retry(password)
+                }
             case .attributesRequired(let state, let attributes):
                 result = try await state.submitAttributes(ask(attributes.filter(\.required).map(\.name)))
             case .attributesInvalid(let names, let state):
                 try Self.countWrongAnswer(&wrongAnswers)
                 guard let state else {
-                    throw UsageError("The tenant does not accept the attribute(s) \(names.joined(separator: ", ")); check --attribute.")
+                    throw UsageError(
+                        "The tenant does not accept the attribute(s) \(names.joined(separator: ", ")); check --attribute."
+                    )
                 }
                 console.err("Not accepted: \(names.joined(separator: ", ")).")
                 result = try await state.submitAttributes(ask(names))
             case .userAlreadyExists:
-                throw CommandFailure("\(username) already has an account; sign in with `msal native signin --email \(username)`.")
+                throw CommandFailure(
+                    "\(username) already has an account; sign in with `msal native signin --email \(username)`.")
             case .browserRequired(let reason):
                 throw Self.browserRequired(reason)
             }
         }
     }
 
-    func resetPassword(_ first: ResetPasswordResult, username: String, newPassword: String?) async throws -> SignInAfterResetPasswordState {
+    func resetPassword(_ first: ResetPasswordResult, username: String, newPassword: String?) async throws
+        -> SignInAfterResetPasswordState
+    {
         var result = first
         var given = newPassword
         var wrongAnswers = 0
@@ -147,6 +163,7 @@ struct NativeConversation: Sendable {
     }
 
     static func browserRequired(_ reason: String) -> CommandFailure {
-        CommandFailure("This needs the browser (\(reason)); use `msal login` instead.", exitCode: ExitCodes.interactionRequired)
+        CommandFailure(
+            "This needs the browser (\(reason)); use `msal login` instead.", exitCode: ExitCodes.interactionRequired)
     }
 }

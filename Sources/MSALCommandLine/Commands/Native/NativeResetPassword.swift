@@ -11,7 +11,9 @@ struct NativeResetPassword: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The customer's email address.", valueName: "address"))
     var email: String
 
-    @Option(name: .customLong("new-password"), help: ArgumentHelp("The new password (asked for without echo when not given).", valueName: "password"))
+    @Option(
+        name: .customLong("new-password"),
+        help: ArgumentHelp("The new password (asked for without echo when not given).", valueName: "password"))
     var newPassword: String?
 
     func run() async throws {

@@ -11,10 +11,14 @@ struct NativeSignIn: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The customer's email address.", valueName: "address"))
     var email: String
 
-    @Option(help: ArgumentHelp("The password (asked for without echo when needed and not given).", valueName: "password"))
+    @Option(
+        help: ArgumentHelp("The password (asked for without echo when needed and not given).", valueName: "password"))
     var password: String?
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Scopes for the first access token, besides openid profile offline_access.", valueName: "scope"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Scopes for the first access token, besides openid profile offline_access.", valueName: "scope"))
     var scopes: [String] = []
 
     func run() async throws {

@@ -3,7 +3,8 @@ import MSAL
 
 /// `msal native signout`: forgets the signed-in customer's tokens (no network call).
 struct NativeSignOut: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "signout", abstract: "Sign the customer out of this app.")
+    static let configuration = CommandConfiguration(
+        commandName: "signout", abstract: "Sign the customer out of this app.")
 
     @OptionGroup var global: GlobalOptions
 

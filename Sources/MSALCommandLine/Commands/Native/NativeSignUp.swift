@@ -11,10 +11,14 @@ struct NativeSignUp: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The new customer's email address.", valueName: "address"))
     var email: String
 
-    @Option(help: ArgumentHelp("The password (asked for without echo when the tenant needs one).", valueName: "password"))
+    @Option(
+        help: ArgumentHelp("The password (asked for without echo when the tenant needs one).", valueName: "password"))
     var password: String?
 
-    @Option(name: .customLong("attribute"), help: ArgumentHelp("A user attribute, e.g. displayName=Jane or country=NZ (repeatable).", valueName: "name=value"))
+    @Option(
+        name: .customLong("attribute"),
+        help: ArgumentHelp(
+            "A user attribute, e.g. displayName=Jane or country=NZ (repeatable).", valueName: "name=value"))
     var attributes: [String] = []
 
     func validate() throws {

@@ -8,7 +8,9 @@ struct NativeToken: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("The scopes the token is for, e.g. api://<id>/ToDoList.Read.", valueName: "scope"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("The scopes the token is for, e.g. api://<id>/ToDoList.Read.", valueName: "scope"))
     var scopes: [String]
 
     @Flag(name: .customLong("force-refresh"), help: "Skip cached access tokens and use the refresh token.")
