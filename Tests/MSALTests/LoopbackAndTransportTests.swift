@@ -27,7 +27,7 @@ struct LoopbackAndTransportTests {
         "the receiver ignores stray requests, accepts the first result, answers later ones without accepting, and never echoes input"
     )
     func receiver() async throws {
-        let receiver = try await LoopbackRedirectReceiver.start(path: "/callback")
+        let receiver = try await LoopbackRedirectListener.start(path: "/callback")
         let base = "http://127.0.0.1:\(receiver.port)"
         let (stray, _) = try await get("\(base)/favicon.ico")
         #expect(stray == 404)
@@ -47,7 +47,7 @@ struct LoopbackAndTransportTests {
 
     @Test("the receiver accepts a form_post response")
     func formPost() async throws {
-        let receiver = try await LoopbackRedirectReceiver.start(path: "/")
+        let receiver = try await LoopbackRedirectListener.start(path: "/")
         _ = try await get("http://127.0.0.1:\(receiver.port)/", method: .POST, body: "code=posted&state=s1")
         let result = try await receiver.redirect(timeout: .seconds(5))
         #expect(result["code"] == "posted")

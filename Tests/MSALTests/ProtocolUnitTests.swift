@@ -123,11 +123,11 @@ struct ProtocolUnitTests {
     @Test("Retry-After as seconds or an HTTP date")
     func retryAfter() {
         let now = Date(timeIntervalSince1970: 1_795_000_000)
-        #expect(TokenClient.retryAfterSeconds("7", now: now) == 7)
-        #expect(TokenClient.retryAfterSeconds("2.5", now: now) == 2.5)
-        #expect(TokenClient.retryAfterSeconds("Wed, 18 Nov 2026 11:06:50 GMT", now: now) == 10)
-        #expect(TokenClient.retryAfterSeconds("Wed, 18 Nov 2026 11:06:30 GMT", now: now) == 0)
-        #expect(TokenClient.retryAfterSeconds("soon", now: now) == nil)
+        #expect(RetryAfter.seconds("7", now: now) == 7)
+        #expect(RetryAfter.seconds("2.5", now: now) == 2.5)
+        #expect(RetryAfter.seconds("Wed, 18 Nov 2026 11:06:50 GMT", now: now) == 10)
+        #expect(RetryAfter.seconds("Wed, 18 Nov 2026 11:06:30 GMT", now: now) == 0)
+        #expect(RetryAfter.seconds("soon", now: now) == nil)
     }
 
     @Test("timestamps beyond Int's range (found by fuzzing) are read and written back without trapping")

@@ -1,5 +1,5 @@
 // The authorization response at the loopback redirect URI: the request target's path and query and,
-// for a `form_post` POST, the body (`LoopbackRedirectReceiver.authorizationResponse`, over
+// for a `form_post` POST, the body (`LoopbackRedirectListener.authorizationResponse`, over
 // `FormEncoding.decode`).
 //
 // Input: a mode byte (odd: POST with a body), then the request target, then after the first newline
@@ -20,7 +20,7 @@ func fuzzRedirect(_ input: Data) {
     let target = String(decoding: pieces[0], as: UTF8.self)
     let body = pieces.count > 1 ? String(decoding: pieces[1], as: UTF8.self) : ""
     let post = mode & 1 == 1
-    let (path, parameters) = LoopbackRedirectReceiver.authorizationResponse(target: target, formBody: post ? body : nil)
+    let (path, parameters) = LoopbackRedirectListener.authorizationResponse(target: target, formBody: post ? body : nil)
 
     invariant(target.hasPrefix(path), "the path is the start of the request target")
     invariant(!path.contains("?"), "the path stops at the query")

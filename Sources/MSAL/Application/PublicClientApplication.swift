@@ -106,9 +106,8 @@ public final class PublicClientApplication: Sendable {
         let endpoints = try await core.resolver.endpoints(for: core.configuration.authority, online: fromBrowser)
         try await removeAccount(account)
         guard fromBrowser, let endSession = endpoints.endSession else { return }
-        var url = URLComponents(url: endSession, resolvingAgainstBaseURL: false)!
-        url.queryItems = [URLQueryItem(name: "client_id", value: core.configuration.clientID)]
-        try await (browser ?? core.configuration.browser).open(url.url!)
+        let request = EndSessionRequest(clientID: core.configuration.clientID)
+        try await (browser ?? core.configuration.browser).open(request.url(endpoint: endSession))
     }
 
     /// Removes the account's tokens for this app from the cache.

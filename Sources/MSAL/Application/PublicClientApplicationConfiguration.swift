@@ -29,6 +29,8 @@ public struct PublicClientApplicationConfiguration: Sendable {
     public var deviceMode: DeviceInformation.Mode
     /// How long an interactive sign-in may take before it fails with `timedOut`.
     public var interactiveTimeout: Duration
+    /// Receives the authorization response at ``redirectURI``; a ``LoopbackRedirectReceiver`` by default.
+    public var redirectReceiver: any RedirectReceiver
     public var clock: any TimeSource
     public var random: any RandomSource
     /// How the library waits (device-code polling, retry delays); tests inject an instant one.
@@ -50,6 +52,7 @@ public struct PublicClientApplicationConfiguration: Sendable {
         authorityMetadataFile = nil
         deviceMode = .private
         interactiveTimeout = .seconds(300)
+        redirectReceiver = LoopbackRedirectReceiver()
         clock = SystemTimeSource()
         random = SystemRandomSource()
         sleep = { try await Task.sleep(for: $0) }

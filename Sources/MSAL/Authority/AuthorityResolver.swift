@@ -5,7 +5,7 @@ import Locking
 /// unknown Entra hosts, then the OpenID configuration document. With a metadata file, what another
 /// process discovered recently is used instead of the network.
 actor AuthorityResolver {
-    private let transport: any HTTPTransport
+    private let client: IdentityPlatformClient
     private let knownEnvironments: Set<String>
     private let metadataFile: AuthorityMetadataFile?
     private let clock: any TimeSource
@@ -29,10 +29,10 @@ actor AuthorityResolver {
     ///   - metadataFile: where discovery results persist between processes, if anywhere.
     ///   - clock: dates the metadata file's entries.
     init(
-        transport: any HTTPTransport, knownAuthorities: [Authority], metadataFile: AuthorityMetadataFile? = nil,
+        client: IdentityPlatformClient, knownAuthorities: [Authority], metadataFile: AuthorityMetadataFile? = nil,
         clock: any TimeSource = SystemTimeSource()
     ) {
-        self.transport = transport
+        self.client = client
         knownEnvironments = Set(knownAuthorities.map(\.environment))
         self.metadataFile = metadataFile
         self.clock = clock
@@ -83,22 +83,10 @@ actor AuthorityResolver {
             return endpoints
         }
         let aliases = try await validate(authority)
-        let response = try await transport.send(
-            HTTPRequest(method: .get, url: authority.discoveryURL, headers: [("Accept", "application/json")]))
-        guard response.status == 200 else {
-            let oauth = OAuthErrorResponse(json: response.body)
-            var error = MSALError.internal(
-                .failedAuthorityValidation,
-                "The OpenID configuration of \(authority) could not be fetched (HTTP \(response.status)\(oauth.map { ", \($0.error)" } ?? ""))."
-            )
-            error.oauthError = oauth?.error
-            error.stsErrorCodes = oauth?.errorCodes ?? []
-            error.httpStatus = response.status
-            throw error
-        }
-        let endpoints = try AuthorityEndpoints(authority: authority, document: response.body, aliases: aliases)
+        let document = try await client.openIDConfiguration(authority)
+        let endpoints = try AuthorityEndpoints(authority: authority, document: document, aliases: aliases)
         // A file that cannot be written only means the next process discovers again.
-        try? metadataFile?.save(response.body, aliases: aliases, for: authority.url, now: clock.now())
+        try? metadataFile?.save(document, aliases: aliases, for: authority.url, now: clock.now())
         return endpoints
     }
 
@@ -111,30 +99,11 @@ actor AuthorityResolver {
         if Authority.trustedHosts.contains(host) {
             return Self.publicCloud.contains(host) ? Self.publicCloud : [host]
         }
-        let discoveryOrigin = authority.isLoopback ? authority.origin : "https://login.microsoftonline.com"
-        var components = URLComponents(string: "\(discoveryOrigin)/common/discovery/instance")!
-        components.queryItems = [
-            URLQueryItem(name: "api-version", value: "1.1"),
-            URLQueryItem(
-                name: "authorization_endpoint", value: "\(authority.url.absoluteString)/oauth2/v2.0/authorize"),
-        ]
-        let response = try await transport.send(
-            HTTPRequest(method: .get, url: components.url!, headers: [("Accept", "application/json")]))
-        guard response.status == 200,
-            let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
-        else {
-            var error = MSALError.internal(
-                .failedAuthorityValidation, "\(authority) is not a known Microsoft identity platform instance.")
-            error.oauthError = OAuthErrorResponse(json: response.body)?.error
-            error.httpStatus = response.status
-            throw error
-        }
+        let discovery = try await client.instanceDiscovery(InstanceDiscoveryRequest(authority: authority))
         // Aliases name hosts, or host:port when the instance is not on the default port (a local emulator).
         let port = authority.url.port.map { ":\($0)" } ?? ""
         let withPort = { (alias: String) in alias.contains(":") ? alias : alias + port }
-        let groups = (object["metadata"] as? [[String: Any]] ?? []).map {
-            ($0["aliases"] as? [String] ?? []).map { withPort($0.lowercased()) }
-        }
+        let groups = discovery.aliasGroups.map { $0.map(withPort) }
         let group = groups.first { $0.contains(authority.environment) } ?? [authority.environment]
         return Set(group)
     }

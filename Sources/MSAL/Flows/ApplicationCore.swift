@@ -1,11 +1,11 @@
 import Foundation
 
-/// What every flow shares: configuration, discovery, the wire client, the cache and validation.
+/// What every flow shares: configuration, discovery, the identity platform client, the cache and validation.
 /// A class, so a flow holds it by reference instead of copying a dozen fields on every call.
 final class ApplicationCore: Sendable {
     let configuration: PublicClientApplicationConfiguration
     let resolver: AuthorityResolver
-    let tokenClient: TokenClient
+    let client: IdentityPlatformClient
     let responseHandler: TokenResponseHandler
     let refreshes: SingleFlight<AuthenticationResult>
     let log: PrivacyLogger
@@ -13,16 +13,16 @@ final class ApplicationCore: Sendable {
 
     init(_ configuration: PublicClientApplicationConfiguration) {
         self.configuration = configuration
-        resolver = AuthorityResolver(
-            transport: configuration.transport, knownAuthorities: configuration.knownAuthorities,
-            metadataFile: configuration.authorityMetadataFile, clock: configuration.clock)
-        tokenClient = TokenClient(
+        client = IdentityPlatformClient(
             transport: configuration.transport, clock: configuration.clock, sleep: configuration.sleep,
-            logger: configuration.logger)
+            logger: configuration.logger, correlationIDs: correlationIDs)
+        resolver = AuthorityResolver(
+            client: client, knownAuthorities: configuration.knownAuthorities,
+            metadataFile: configuration.authorityMetadataFile, clock: configuration.clock)
         responseHandler = TokenResponseHandler(
             clientID: configuration.clientID, cache: configuration.cache,
             validator: IDTokenValidator(
-                jwks: JWKSCache(transport: configuration.transport), clock: configuration.clock),
+                jwks: JWKSCache(client: client), clock: configuration.clock),
             clock: configuration.clock)
         refreshes = SingleFlight()
         log = PrivacyLogger(logger: configuration.logger, piiEnabled: configuration.piiLoggingEnabled)

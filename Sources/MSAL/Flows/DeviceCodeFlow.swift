@@ -14,19 +14,15 @@ struct DeviceCodeFlow: Sendable {
         let deviceEndpoint =
             endpoints.deviceAuthorization
             ?? URL(string: endpoints.token.absoluteString.replacingOccurrences(of: "/token", with: "/devicecode"))!
-        let decorated = Scopes.decorated(scopes).joined(separator: " ")
         let merged = try ClaimsRequest.merged(claims, capabilities: config.clientCapabilities)
-        var start: [(String, String)] = [("client_id", config.clientID), ("scope", decorated)]
-        if let merged { start.append(("claims", merged)) }
-        let info = try await app.tokenClient.deviceCode(start, endpoint: deviceEndpoint, correlationID: correlationID)
+        let start = DeviceAuthorizationRequest(clientID: config.clientID, scopes: scopes, claims: merged)
+        let info = try await app.client.deviceAuthorization(
+            start, endpoint: deviceEndpoint, correlationID: correlationID)
         try await onCode(info)
         let deadline = config.clock.now().addingTimeInterval(TimeInterval(info.expiresIn))
         var interval = info.interval
-        var poll: [(String, String)] = [
-            ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("client_id", config.clientID),
-            ("device_code", info.deviceCode), ("client_info", "1"), ("scope", decorated),
-        ]
-        if let merged { poll.append(("claims", merged)) }
+        let poll = DeviceCodeTokenRequest(
+            clientID: config.clientID, deviceCode: info.deviceCode, scopes: scopes, claims: merged)
         while true {
             try Task.checkCancellation()
             guard config.clock.now() < deadline else {
@@ -34,13 +30,12 @@ struct DeviceCodeFlow: Sendable {
             }
             try await config.sleep(.seconds(interval))
             do {
-                let tokens = try await app.tokenClient.token(
-                    poll, endpoint: endpoints.token, correlationID: correlationID)
+                let tokens = try await app.client.token(poll, endpoint: endpoints.token, correlationID: correlationID)
                 return try await app.responseHandler.handle(
                     tokens,
                     .init(
                         endpoints: endpoints, requestedScopes: scopes, nonce: nil, expectedObjectID: nil,
-                        grant: "urn:ietf:params:oauth:grant-type:device_code", usedRefreshToken: nil,
+                        grant: poll.grantType, usedRefreshToken: nil,
                         correlationID: correlationID))
             } catch let error as MSALError where error.oauthError == "authorization_pending" {
                 continue

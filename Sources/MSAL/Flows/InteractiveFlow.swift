@@ -1,6 +1,6 @@
 import Foundation
 
-/// Authorization code flow with PKCE through the system browser and a loopback redirect
+/// Authorization code flow with PKCE through the system browser and a redirect receiver
 /// (RFC 6749 §4.1, RFC 7636, RFC 8252).
 struct InteractiveFlow: Sendable {
     let app: ApplicationCore
@@ -8,62 +8,42 @@ struct InteractiveFlow: Sendable {
     func run(_ parameters: InteractiveParameters) async throws -> AuthenticationResult {
         let config = app.configuration
         let correlationID = app.correlationIDs.next()
-        let authority = parameters.authority ?? config.authority
-        let endpoints = try await app.resolver.endpoints(for: authority, online: true)
-        guard let redirect = URLComponents(string: config.redirectURI), redirect.scheme == "http",
-            Authority.isLoopback(redirect.host?.lowercased() ?? "")
-        else {
-            throw MSALError.internal(
-                .invalidRedirectURI,
-                "Interactive sign-in on Linux needs a loopback redirect URI such as http://localhost; got \(config.redirectURI)."
-            )
-        }
-        let receiver = try await LoopbackRedirectReceiver.start(
-            path: redirect.path.isEmpty ? "/" : redirect.path, port: redirect.port ?? 0)
-        do {
-            let result = try await signIn(
-                parameters, endpoints: endpoints, redirect: redirect, receiver: receiver, correlationID: correlationID)
-            await receiver.close()
-            app.log.info(
-                "interactive sign-in finished",
-                ["correlation_id": correlationID.uuidString, "tenant": result.tenantProfile.tenantID],
-                pii: ["username": result.account.username])
-            return result
-        } catch {
-            await receiver.close()
-            throw error
-        }
-    }
-
-    private func signIn(
-        _ parameters: InteractiveParameters, endpoints: AuthorityEndpoints, redirect: URLComponents,
-        receiver: LoopbackRedirectReceiver, correlationID: UUID
-    ) async throws -> AuthenticationResult {
-        let config = app.configuration
-        var redirectURI = redirect
-        redirectURI.port = receiver.port
-        let redirectString = redirectURI.string!
+        let endpoints = try await app.resolver.endpoints(for: parameters.authority ?? config.authority, online: true)
         let pkce = PKCE(random: config.random)
         let state = Base64URL.encode(config.random.bytes(16))
         let nonce = Base64URL.encode(config.random.bytes(16))
-        let scopes = Scopes.decorated(parameters.scopes)
         let claims = try ClaimsRequest.merged(parameters.claims, capabilities: config.clientCapabilities)
-        var query: [(String, String)] = [
-            ("client_id", config.clientID), ("response_type", "code"), ("redirect_uri", redirectString),
-            ("scope", scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
-            ("code_challenge", pkce.challenge), ("code_challenge_method", PKCE.method), ("client_info", "1"),
-            ("client-request-id", correlationID.uuidString.lowercased()),
-        ]
-        if let prompt = parameters.prompt { query.append(("prompt", prompt.rawValue)) }
-        if let hint = parameters.loginHint { query.append(("login_hint", hint)) }
-        if let hint = parameters.domainHint { query.append(("domain_hint", hint)) }
-        if let claims { query.append(("claims", claims)) }
-        query += parameters.extraQueryParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        var authorize = URLComponents(url: endpoints.authorization, resolvingAgainstBaseURL: false)!
-        authorize.percentEncodedQuery = FormEncoding.encode(query)
-        app.log.info("interactive sign-in started", ["correlation_id": correlationID.uuidString])
-        try await (parameters.browser ?? config.browser).open(authorize.url!)
-        let response = try await receiver.redirect(timeout: config.interactiveTimeout)
+        let browser = parameters.browser ?? config.browser
+        let response = try await config.redirectReceiver.receiveResponse(
+            at: config.redirectURI, timeout: config.interactiveTimeout
+        ) { listening in
+            let authorization = AuthorizationRequest(
+                clientID: config.clientID, redirectURI: listening, scopes: parameters.scopes, state: state,
+                nonce: nonce, codeChallenge: pkce.challenge, correlationID: correlationID,
+                prompt: parameters.prompt?.rawValue, loginHint: parameters.loginHint,
+                domainHint: parameters.domainHint, claims: claims, extraParameters: parameters.extraQueryParameters)
+            app.log.info("interactive sign-in started", ["correlation_id": correlationID.uuidString])
+            try await browser.open(authorization.url(endpoint: endpoints.authorization))
+        }
+        let code = try Self.code(from: response.parameters, state: state, correlationID: correlationID)
+        let redemption = AuthorizationCodeRequest(
+            clientID: config.clientID, code: code, redirectURI: response.redirectURI, codeVerifier: pkce.verifier,
+            scopes: parameters.scopes, claims: claims)
+        let tokens = try await app.client.token(redemption, endpoint: endpoints.token, correlationID: correlationID)
+        let result = try await app.responseHandler.handle(
+            tokens,
+            .init(
+                endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nonce, expectedObjectID: nil,
+                grant: redemption.grantType, usedRefreshToken: nil, correlationID: correlationID))
+        app.log.info(
+            "interactive sign-in finished",
+            ["correlation_id": correlationID.uuidString, "tenant": result.tenantProfile.tenantID],
+            pii: ["username": result.account.username])
+        return result
+    }
+
+    /// The authorization code of a response whose `state` is the request's (RFC 6749 §4.1.2), or its error.
+    static func code(from response: [String: String], state: String, correlationID: UUID) throws -> String {
         if let error = response["error"] {
             let oauth = OAuthErrorResponse.classify(error: error, subError: response["error_subcode"])
             throw MSALError(
@@ -77,18 +57,6 @@ struct InteractiveFlow: Sendable {
         guard let code = response["code"] else {
             throw MSALError.internal(.invalidResponse, "The redirect carries neither a code nor an error.")
         }
-        var form: [(String, String)] = [
-            ("client_id", config.clientID), ("grant_type", "authorization_code"), ("code", code),
-            ("redirect_uri", redirectString), ("code_verifier", pkce.verifier),
-            ("scope", scopes.joined(separator: " ")),
-            ("client_info", "1"),
-        ]
-        if let claims { form.append(("claims", claims)) }
-        let tokens = try await app.tokenClient.token(form, endpoint: endpoints.token, correlationID: correlationID)
-        return try await app.responseHandler.handle(
-            tokens,
-            .init(
-                endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nonce, expectedObjectID: nil,
-                grant: "authorization_code", usedRefreshToken: nil, correlationID: correlationID))
+        return code
     }
 }

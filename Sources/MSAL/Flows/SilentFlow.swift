@@ -135,20 +135,17 @@ struct SilentFlow: Sendable {
         let correlationID = app.correlationIDs.next()
         var lastError: MSALError?
         for candidate in candidates {
-            var form: [(String, String)] = [
-                ("client_id", config.clientID), ("grant_type", "refresh_token"), ("refresh_token", candidate.secret),
-                ("scope", Scopes.decorated(parameters.scopes).joined(separator: " ")), ("client_info", "1"),
-            ]
-            if let claims { form.append(("claims", claims)) }
+            let request = RefreshTokenRequest(
+                clientID: config.clientID, refreshToken: candidate.secret, scopes: parameters.scopes, claims: claims)
             do {
-                let tokens = try await app.tokenClient.token(
-                    form, endpoint: endpoints.token, correlationID: correlationID)
+                let tokens = try await app.client.token(
+                    request, endpoint: endpoints.token, correlationID: correlationID)
                 return try await app.responseHandler.handle(
                     tokens,
                     .init(
                         endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nil,
                         expectedObjectID: expectedObjectID,
-                        grant: "refresh_token", usedRefreshToken: candidate.secret, correlationID: correlationID,
+                        grant: request.grantType, usedRefreshToken: candidate.secret, correlationID: correlationID,
                         accessTokenRealm: accessTokenRealm))
             } catch let error as MSALError where error.oauthError != nil {
                 lastError = error

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What every native-auth step shares: the app it signs users into, the challenge types it declares,
-/// the wire, and turning a token answer into a signed-in account.
+/// sending a step, and turning a token answer into a signed-in account.
 struct NativeAuthEngine: Sendable {
     let app: PublicClientApplication
     /// The wire value of `challenge_type`, e.g. `oob password redirect` (`redirect` is always added).
@@ -9,19 +9,15 @@ struct NativeAuthEngine: Sendable {
 
     var core: ApplicationCore { app.core }
 
-    /// Posts a form to a native-auth endpoint of the app's authority; 4xx OAuth errors come back as
-    /// ``NativeAuthAnswer/failure``.
+    /// Sends a step to the app's authority; 4xx OAuth errors come back as ``NativeAuthAnswer/failure``.
     ///
     /// - Throws: ``MSALError`` for transport failures, 5xx and 429 answers, and bodies that are not JSON.
-    func send(_ endpoint: NativeAuthEndpoint, _ form: [(String, String)], correlationID: UUID) async throws
-        -> NativeAuthAnswer
-    {
+    func send(_ step: NativeAuthRequest.Step, correlationID: UUID) async throws -> NativeAuthAnswer {
         try Task.checkCancellation()
-        let url = core.configuration.authority.url.appendingPathComponent(endpoint.rawValue)
-        let response = try await core.tokenClient.post(
-            [("client_id", core.configuration.clientID)] + form, to: url,
-            correlationID: correlationID, returningOAuthErrors: true)
-        return try NativeAuthAnswer(response)
+        let request = NativeAuthRequest(
+            clientID: core.configuration.clientID, challengeTypes: challengeTypes, step: step)
+        return try await core.client.nativeAuth(
+            request, authority: core.configuration.authority.url, correlationID: correlationID)
     }
 
     /// The error for a failure the flow does not turn into a result; a username the server calls
@@ -36,17 +32,6 @@ struct NativeAuthEngine: Sendable {
                 stsErrorCodes: failure.oauth.errorCodes, httpStatus: 400, correlationID: correlationID)
         }
         return error
-    }
-
-    /// Posts a grant to the token endpoint with the scopes and `client_info`.
-    func token(_ grant: String, _ fields: [(String, String)], scopes: [String], correlationID: UUID) async throws
-        -> NativeAuthAnswer
-    {
-        try await send(
-            .token,
-            [("grant_type", grant)] + fields + [
-                ("scope", Scopes.decorated(scopes).joined(separator: " ")), ("client_info", "true"),
-            ], correlationID: correlationID)
     }
 
     /// Validates and caches a token answer and makes its account the app's only one (native auth is

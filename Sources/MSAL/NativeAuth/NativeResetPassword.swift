@@ -30,8 +30,7 @@ public struct ResetPasswordCodeRequiredState: Sendable {
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitCode(_ code: String) async throws -> ResetPasswordResult {
         let answer = try await engine.send(
-            .resetContinue, [("continuation_token", continuationToken), ("grant_type", "oob"), ("oob", code)],
-            correlationID: correlationID)
+            .resetContinue(continuationToken: continuationToken, code: code), correlationID: correlationID)
         if let failure = answer.failure {
             guard failure.error == "invalid_grant", failure.subError == "invalid_oob_value" else {
                 throw engine.error(failure, correlationID: correlationID)
@@ -64,8 +63,7 @@ public struct ResetPasswordRequiredState: Sendable {
     ///   not finish in five polls, and for server and transport failures.
     public func submitPassword(_ password: String) async throws -> ResetPasswordResult {
         let answer = try await engine.send(
-            .resetSubmit, [("continuation_token", continuationToken), ("new_password", password)],
-            correlationID: correlationID)
+            .resetSubmit(continuationToken: continuationToken, newPassword: password), correlationID: correlationID)
         if let failure = answer.failure {
             guard failure.error == "invalid_grant",
                 let problem = failure.subError.flatMap(PasswordProblem.init(rawValue:))
@@ -78,7 +76,7 @@ public struct ResetPasswordRequiredState: Sendable {
         let interval = min(max(answer.pollInterval ?? 2, 1), 10)
         for _ in 0..<5 {
             try await engine.core.configuration.sleep(.seconds(interval))
-            let poll = try await engine.send(.resetPoll, [("continuation_token", token)], correlationID: correlationID)
+            let poll = try await engine.send(.resetPoll(continuationToken: token), correlationID: correlationID)
             if let failure = poll.failure { throw engine.error(failure, correlationID: correlationID) }
             switch poll.status?.lowercased() {
             case "succeeded":
@@ -119,10 +117,9 @@ public struct SignInAfterResetPasswordState: Sendable {
 
 extension NativeAuthEngine {
     func resetPassword(username: String) async throws -> ResetPasswordResult {
-        let correlationID = UUID()
+        let correlationID = core.correlationIDs.next()
         core.log.info("native password reset started", pii: ["username": username])
-        let answer = try await send(
-            .resetStart, [("username", username), ("challenge_type", challengeTypes)], correlationID: correlationID)
+        let answer = try await send(.resetStart(username: username), correlationID: correlationID)
         if let failure = answer.failure {
             if failure.error == "user_not_found" { return .userNotFound }
             if failure.error == "invalid_request", failure.firstCode == 500222 { return .userHasNoPassword }
@@ -137,8 +134,7 @@ extension NativeAuthEngine {
         -> ResetPasswordResult
     {
         let answer = try await send(
-            .resetChallenge, [("continuation_token", continuationToken), ("challenge_type", challengeTypes)],
-            correlationID: correlationID)
+            .resetChallenge(continuationToken: continuationToken), correlationID: correlationID)
         if let failure = answer.failure { throw error(failure, correlationID: correlationID) }
         if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
         guard answer.challengeType?.lowercased() == "oob" else {

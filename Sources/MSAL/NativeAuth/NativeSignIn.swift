@@ -44,8 +44,7 @@ public struct SignInCodeRequiredState: Sendable {
     ///   and for server and transport failures.
     public func submitCode(_ code: String) async throws -> SignInResult {
         try await engine.signInToken(
-            "oob", [("continuation_token", continuationToken), ("oob", code)], context: context,
-            retry: .code(self))
+            .oob(continuationToken: continuationToken, code: code), context: context, retry: .code(self))
     }
 
     /// Sends a new code.
@@ -66,11 +65,8 @@ public struct SignInPasswordRequiredState: Sendable {
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitPassword(_ password: String) async throws -> SignInResult {
         try await engine.signInToken(
-            "password",
-            [
-                ("continuation_token", continuationToken), ("username", context.username), ("password", password),
-                ("challenge_type", engine.challengeTypes),
-            ], context: context, retry: .password(self))
+            .password(continuationToken: continuationToken, username: context.username, password: password),
+            context: context, retry: .password(self))
     }
 }
 
@@ -82,11 +78,10 @@ extension NativeAuthEngine {
     }
 
     func signIn(username: String, password: String?, scopes: [String]) async throws -> SignInResult {
-        let context = SignInContext(username: username, password: password, scopes: scopes, correlationID: UUID())
+        let context = SignInContext(
+            username: username, password: password, scopes: scopes, correlationID: core.correlationIDs.next())
         core.log.info("native sign-in started", pii: ["username": username])
-        let answer = try await send(
-            .initiate, [("username", username), ("challenge_type", challengeTypes)],
-            correlationID: context.correlationID)
+        let answer = try await send(.signInInitiate(username: username), correlationID: context.correlationID)
         if let failure = answer.failure {
             if failure.error == "user_not_found" || failure.firstCode == 50034 { return .userNotFound }
             throw error(failure, correlationID: context.correlationID)
@@ -98,8 +93,7 @@ extension NativeAuthEngine {
     /// Asks how the user proves who they are; a password given up front is submitted at once.
     func signInChallenge(_ continuationToken: String, context: SignInContext) async throws -> SignInResult {
         let answer = try await send(
-            .challenge, [("continuation_token", continuationToken), ("challenge_type", challengeTypes)],
-            correlationID: context.correlationID)
+            .signInChallenge(continuationToken: continuationToken), correlationID: context.correlationID)
         if let failure = answer.failure { throw error(failure, correlationID: context.correlationID) }
         if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
         let token = try answer.requireContinuationToken()
@@ -121,10 +115,10 @@ extension NativeAuthEngine {
         }
     }
 
-    func signInToken(_ grant: String, _ fields: [(String, String)], context: SignInContext, retry: SignInRetry)
+    func signInToken(_ grant: NativeAuthRequest.SignInGrant, context: SignInContext, retry: SignInRetry)
         async throws -> SignInResult
     {
-        let answer = try await token(grant, fields, scopes: context.scopes, correlationID: context.correlationID)
+        let answer = try await send(.signInToken(grant, scopes: context.scopes), correlationID: context.correlationID)
         if let failure = answer.failure {
             switch (failure.error, failure.subError, failure.firstCode, retry) {
             case ("invalid_grant", _, 50126, .password(let state)): return .invalidPassword(state)
@@ -135,21 +129,19 @@ extension NativeAuthEngine {
         }
         if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
         return .completed(
-            try await signedIn(answer, grant: grant, scopes: context.scopes, correlationID: context.correlationID))
+            try await signedIn(
+                answer, grant: grant.grantType, scopes: context.scopes, correlationID: context.correlationID))
     }
 
     /// Signs in with the continuation token a finished sign-up or password reset left.
     func signInAfter(_ continuationToken: String, username: String, scopes: [String], correlationID: UUID) async throws
         -> SignInResult
     {
-        let answer = try await token(
-            "continuation_token",
-            [
-                ("continuation_token", continuationToken), ("username", username), ("challenge_type", challengeTypes),
-            ], scopes: scopes, correlationID: correlationID)
+        let grant = NativeAuthRequest.SignInGrant.continuationToken(continuationToken, username: username)
+        let answer = try await send(.signInToken(grant, scopes: scopes), correlationID: correlationID)
         if let failure = answer.failure { throw error(failure, correlationID: correlationID) }
         if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
         return .completed(
-            try await signedIn(answer, grant: "continuation_token", scopes: scopes, correlationID: correlationID))
+            try await signedIn(answer, grant: grant.grantType, scopes: scopes, correlationID: correlationID))
     }
 }

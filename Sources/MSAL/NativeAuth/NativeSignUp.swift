@@ -42,8 +42,7 @@ public struct SignUpCodeRequiredState: Sendable {
 
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitCode(_ code: String) async throws -> SignUpResult {
-        try await engine.signUpContinue(
-            [("grant_type", "oob"), ("oob", code)], token: continuationToken, context: context)
+        try await engine.signUpContinue(.oob(code: code), token: continuationToken, context: context)
     }
 
     /// Sends a new code.
@@ -60,8 +59,7 @@ public struct SignUpPasswordRequiredState: Sendable {
 
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitPassword(_ password: String) async throws -> SignUpResult {
-        try await engine.signUpContinue(
-            [("grant_type", "password"), ("password", password)], token: continuationToken, context: context)
+        try await engine.signUpContinue(.password(password), token: continuationToken, context: context)
     }
 }
 
@@ -74,9 +72,7 @@ public struct SignUpAttributesRequiredState: Sendable {
     /// - Parameter attributes: user attributes by name, e.g. `["displayName": "Jane", "country": "NZ"]`.
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitAttributes(_ attributes: [String: String]) async throws -> SignUpResult {
-        try await engine.signUpContinue(
-            [("grant_type", "attributes"), ("attributes", NativeAuthEngine.json(attributes))],
-            token: continuationToken, context: context)
+        try await engine.signUpContinue(.attributes(attributes), token: continuationToken, context: context)
     }
 }
 
@@ -97,12 +93,11 @@ public struct SignInAfterSignUpState: Sendable {
 
 extension NativeAuthEngine {
     func signUp(username: String, password: String?, attributes: [String: String]) async throws -> SignUpResult {
-        let context = SignUpContext(username: username, password: password, correlationID: UUID())
+        let context = SignUpContext(username: username, password: password, correlationID: core.correlationIDs.next())
         core.log.info("native sign-up started", pii: ["username": username])
-        var form = [("username", username), ("challenge_type", challengeTypes)]
-        if let password { form.append(("password", password)) }
-        if !attributes.isEmpty { form.append(("attributes", Self.json(attributes))) }
-        let answer = try await send(.signUpStart, form, correlationID: context.correlationID)
+        let answer = try await send(
+            .signUpStart(username: username, password: password, attributes: attributes),
+            correlationID: context.correlationID)
         if let failure = answer.failure {
             if let result = userCorrectable(failure, token: nil, context: context) { return result }
             throw error(failure, correlationID: context.correlationID)
@@ -114,8 +109,7 @@ extension NativeAuthEngine {
     /// Sends the verification code, or asks for the password once the email is verified.
     func signUpChallenge(_ continuationToken: String, context: SignUpContext) async throws -> SignUpResult {
         let answer = try await send(
-            .signUpChallenge, [("continuation_token", continuationToken), ("challenge_type", challengeTypes)],
-            correlationID: context.correlationID)
+            .signUpChallenge(continuationToken: continuationToken), correlationID: context.correlationID)
         if let failure = answer.failure { throw error(failure, correlationID: context.correlationID) }
         if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
         let token = try answer.requireContinuationToken()
@@ -133,11 +127,11 @@ extension NativeAuthEngine {
         }
     }
 
-    func signUpContinue(_ fields: [(String, String)], token: String, context: SignUpContext) async throws
+    func signUpContinue(_ proof: NativeAuthRequest.SignUpProof, token: String, context: SignUpContext) async throws
         -> SignUpResult
     {
         let answer = try await send(
-            .signUpContinue, [("continuation_token", token)] + fields, correlationID: context.correlationID)
+            .signUpContinue(continuationToken: token, proof), correlationID: context.correlationID)
         guard let failure = answer.failure else {
             core.log.info("native sign-up finished", pii: ["username": context.username])
             return .completed(
@@ -183,11 +177,5 @@ extension NativeAuthEngine {
         default:
             return nil
         }
-    }
-
-    /// A JSON object of strings, as the `attributes` parameter carries it.
-    static func json(_ attributes: [String: String]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: attributes, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
     }
 }

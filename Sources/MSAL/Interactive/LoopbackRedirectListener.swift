@@ -1,0 +1,167 @@
+import Foundation
+import Locking
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A one-shot HTTP listener on 127.0.0.1 that receives the authorization response (RFC 8252 §7.3).
+///
+/// It accepts the first request to the exact redirect path that carries `code` or `error` (query, or
+/// a `form_post` body), answers the browser with a short page, answers later requests without
+/// accepting them, ignores stray ones (`/favicon.ico`) with 404, and never echoes request data.
+final class LoopbackRedirectListener: Sendable {
+    let port: Int
+    private let channel: any Channel
+    private let results: AsyncStream<[String: String]>
+
+    private init(port: Int, channel: any Channel, results: AsyncStream<[String: String]>) {
+        self.port = port
+        self.channel = channel
+        self.results = results
+    }
+
+    /// Binds 127.0.0.1 on `port` (0 = any free port).
+    ///
+    /// - Throws: ``MSALError`` `transportFailed` when the port cannot be bound.
+    static func start(path: String, port: Int = 0) async throws -> LoopbackRedirectListener {
+        let (stream, continuation) = AsyncStream<[String: String]>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let accepted = Locked(false)
+        let expectedPath = path.isEmpty ? "/" : path
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline().flatMap {
+                    channel.pipeline.addHandler(
+                        RedirectHandler(path: expectedPath) { parameters in
+                            let first = accepted.withLock { done in
+                                defer { done = true }
+                                return !done
+                            }
+                            if first {
+                                continuation.yield(parameters)
+                                continuation.finish()
+                            }
+                            return first
+                        })
+                }
+            }
+        do {
+            let channel = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
+            return LoopbackRedirectListener(port: channel.localAddress?.port ?? port, channel: channel, results: stream)
+        } catch {
+            throw MSALError.internal(
+                .transportFailed, "Cannot listen on 127.0.0.1:\(port) for the sign-in redirect: \(error)")
+        }
+    }
+
+    /// The parameters of the redirect (`code`, `state`, `client_info`, or `error`…).
+    ///
+    /// - Throws: ``MSALError`` `timedOut` after `timeout`; `CancellationError` when cancelled.
+    func redirect(timeout: Duration) async throws -> [String: String] {
+        let results = self.results
+        return try await withThrowingTaskGroup(of: [String: String]?.self) { group in
+            group.addTask {
+                for await parameters in results { return parameters }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw MSALError.internal(.timedOut, "No sign-in redirect arrived within \(timeout).")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let parameters = first else { throw CancellationError() }
+            return parameters
+        }
+    }
+
+    func close() async {
+        try? await channel.close()
+    }
+
+    /// A request's path and the authorization response's parameters: the query's, and with
+    /// `formBody` (a `form_post` POST's body) the body's, which win.
+    static func authorizationResponse(target: String, formBody: String?) -> (path: String, parameters: [String: String])
+    {
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = parts.first.map(String.init) ?? "/"
+        var parameters = parts.count > 1 ? FormEncoding.decode(parts[1]) : [:]
+        if let formBody { parameters.merge(FormEncoding.decode(formBody)) { _, posted in posted } }
+        return (path, parameters)
+    }
+}
+
+/// Handles one connection: collects the request, decides, answers.
+private final class RedirectHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let path: String
+    private let deliver: @Sendable ([String: String]) -> Bool
+    private var head: HTTPRequestHead?
+    private var body = ""
+
+    init(path: String, deliver: @escaping @Sendable ([String: String]) -> Bool) {
+        self.path = path
+        self.deliver = deliver
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body = ""
+        case .body(var buffer):
+            if body.utf8.count < 64 * 1024 { body += buffer.readString(length: buffer.readableBytes) ?? "" }
+        case .end:
+            guard let head else { return }
+            respond(context: context, to: head)
+            self.head = nil
+        }
+    }
+
+    private func respond(context: ChannelHandlerContext, to head: HTTPRequestHead) {
+        let (requestPath, parameters) = LoopbackRedirectListener.authorizationResponse(
+            target: head.uri, formBody: head.method == .POST ? body : nil)
+        let (status, page): (HTTPResponseStatus, String)
+        if requestPath != path || (parameters["code"] == nil && parameters["error"] == nil) {
+            (status, page) = (.notFound, Self.page("Not found", "This address only receives a sign-in response."))
+        } else if deliver(parameters) {
+            (status, page) =
+                parameters["error"] == nil
+                ? (
+                    .ok,
+                    Self.page(
+                        "Signed in", "Authentication complete. You can close this window and return to the application."
+                    )
+                )
+                : (
+                    .ok,
+                    Self.page(
+                        "Sign-in not completed",
+                        "The sign-in did not complete. You can close this window and return to the application.")
+                )
+        } else {
+            (status, page) = (
+                .ok,
+                Self.page(
+                    "Already handled", "The application already received a sign-in response. You can close this window."
+                )
+            )
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
+        headers.add(name: "Content-Length", value: String(page.utf8.count))
+        headers.add(name: "Connection", value: "close")
+        headers.add(name: "Cache-Control", value: "no-store")
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
+            promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: page)))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+    }
+
+    /// Fixed pages: nothing from the request is ever put into them.
+    private static func page(_ title: String, _ text: String) -> String {
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>\(title)</title></head><body><h1>\(title)</h1><p>\(text)</p></body></html>"
+    }
+}

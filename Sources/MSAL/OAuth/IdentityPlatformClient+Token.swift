@@ -1,0 +1,72 @@
+import Foundation
+
+extension IdentityPlatformClient {
+    /// Posts a grant to the token endpoint.
+    ///
+    /// - Throws: ``MSALError`` for OAuth errors (with `error`, `suberror`, `error_codes`), invalid
+    ///   responses, throttling and transport failures.
+    func token(_ request: some TokenRequest, endpoint: URL, correlationID: UUID) async throws -> TokenResponse {
+        let response = try await post(request.form, to: endpoint, correlationID: correlationID)
+        guard response.status == 200 else { throw error(response, correlationID: correlationID, endpoint: endpoint) }
+        return try TokenResponse(json: response.body)
+    }
+
+    /// Starts a device code sign-in. An OAuth error is looked for in every answer, 200 included, as
+    /// MSAL.NET does.
+    func deviceAuthorization(_ request: DeviceAuthorizationRequest, endpoint: URL, correlationID: UUID)
+        async throws -> DeviceCodeInfo
+    {
+        let response = try await post(request.form, to: endpoint, correlationID: correlationID)
+        guard response.status == 200 else { throw error(response, correlationID: correlationID, endpoint: endpoint) }
+        if let error = OAuthErrorResponse(json: response.body) {
+            throw error.msalError(httpStatus: response.status, correlationID: correlationID)
+        }
+        return try DeviceCodeInfo(json: response.body)
+    }
+
+    /// Sends a native-auth step to the authority. A 4xx OAuth error is an answer (its ``NativeAuthAnswer/failure``),
+    /// since native auth turns most of them into results.
+    ///
+    /// - Throws: ``MSALError`` for transport failures, 5xx and 429 answers, and bodies that are not JSON.
+    func nativeAuth(_ request: NativeAuthRequest, authority: URL, correlationID: UUID) async throws
+        -> NativeAuthAnswer
+    {
+        let endpoint = authority.appendingPathComponent(request.path)
+        let response = try await post(request.form, to: endpoint, correlationID: correlationID)
+        let isOAuthError =
+            (400..<500).contains(response.status) && response.status != 429
+            && OAuthErrorResponse(json: response.body) != nil
+        guard response.status == 200 || isOAuthError else {
+            throw error(response, correlationID: correlationID, endpoint: endpoint)
+        }
+        return try NativeAuthAnswer(response)
+    }
+
+    /// The error for an answer that is not a success: the OAuth error it carries, throttling, a server
+    /// failure, or a body that is none of these (an HTML page from a proxy).
+    private func error(_ response: HTTPResponse, correlationID: UUID, endpoint: URL) -> MSALError {
+        var error: MSALError
+        if let oauth = OAuthErrorResponse(json: response.body) {
+            error = oauth.msalError(httpStatus: response.status, correlationID: correlationID)
+            if response.status == 429 { error.internalCode = .throttled }
+        } else if response.status == 429 {
+            error = MSALError(
+                .serverError, internalCode: .throttled, "The identity platform is throttling requests (HTTP 429).")
+        } else if response.status >= 500 {
+            error = MSALError(
+                .serverError, internalCode: .unhandledResponse,
+                "The identity platform failed (HTTP \(response.status)).")
+        } else {
+            let kind =
+                response.header("Content-Type")?.contains("html") == true
+                ? "an HTML page" : "a body that is not an OAuth error"
+            error = .internal(
+                .unexpectedHTTPResponse,
+                "\(endpoint.host ?? "The server") answered HTTP \(response.status) with \(kind).")
+        }
+        error.httpStatus = response.status
+        error.correlationID = error.correlationID ?? correlationID
+        error.retryAfter = retryAfter(response)
+        return error
+    }
+}

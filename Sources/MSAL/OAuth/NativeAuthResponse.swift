@@ -1,0 +1,78 @@
+import Foundation
+
+/// A native-auth answer: the success fields, or the error body an SDK acts on.
+struct NativeAuthAnswer: Sendable {
+    /// A 4xx error body with native auth's extra members.
+    struct Failure: Sendable {
+        let oauth: OAuthErrorResponse
+        let continuationToken: String?
+        let requiredAttributes: [RequiredAttribute]
+        let invalidAttributes: [String]
+
+        var error: String { oauth.error }
+        var subError: String? { oauth.subError }
+        var firstCode: Int? { oauth.errorCodes.first }
+    }
+
+    let continuationToken: String?
+    let challengeType: String?
+    let redirectReason: String?
+    let challengeTargetLabel: String?
+    let challengeChannel: String?
+    let codeLength: Int?
+    let pollInterval: Int?
+    let status: String?
+    let failure: Failure?
+    /// The raw body, for the token endpoint's success.
+    let body: Data
+
+    /// - Throws: ``MSALError`` `invalidResponse` when a 200 body is not a JSON object.
+    init(_ response: HTTPResponse) throws {
+        body = response.body
+        guard let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] else {
+            throw MSALError.internal(
+                .invalidResponse, "The native-auth endpoint answered with a body that is not JSON.")
+        }
+        func int(_ key: String) -> Int? {
+            (object[key] as? NSNumber)?.intValue ?? (object[key] as? String).flatMap { Int($0) }
+        }
+        continuationToken = object["continuation_token"] as? String
+        challengeType = object["challenge_type"] as? String
+        redirectReason = object["redirect_reason"] as? String
+        challengeTargetLabel = object["challenge_target_label"] as? String
+        challengeChannel = object["challenge_channel"] as? String
+        codeLength = int("code_length")
+        pollInterval = int("poll_interval")
+        status = object["status"] as? String
+        if response.status != 200, let oauth = OAuthErrorResponse(json: response.body) {
+            failure = Failure(
+                oauth: oauth, continuationToken: continuationToken,
+                requiredAttributes: (object["required_attributes"] as? [[String: Any]] ?? []).compactMap(
+                    RequiredAttribute.init(json:)),
+                invalidAttributes: (object["invalid_attributes"] as? [[String: Any]] ?? []).compactMap {
+                    $0["name"] as? String
+                })
+        } else {
+            failure = nil
+        }
+    }
+
+    var isRedirect: Bool { challengeType?.lowercased() == "redirect" }
+
+    /// Why the browser is needed, for ``SignInResult/browserRequired(reason:)`` and its kin.
+    var redirectMessage: String { redirectReason ?? "The identity platform asks for the browser." }
+
+    /// Where a code went, from a challenge answer.
+    var delivery: CodeDelivery {
+        CodeDelivery(
+            sentTo: challengeTargetLabel ?? "", channel: challengeChannel ?? "email", codeLength: codeLength ?? 8)
+    }
+
+    /// The continuation token, which a success answer must carry.
+    func requireContinuationToken() throws -> String {
+        guard let continuationToken, !continuationToken.isEmpty else {
+            throw MSALError.internal(.invalidResponse, "The native-auth answer has no continuation_token.")
+        }
+        return continuationToken
+    }
+}
