@@ -51,7 +51,7 @@ final class Harness: Sendable {
         client: String? = nil, tenant: String = "organizations", user: AutomatedUser? = nil,
         capabilities: [String] = [], cache: TokenCache = TokenCache(), logger: Logger? = nil,
         sleep: (@Sendable (Duration) async throws -> Void)? = nil,
-        metadataFile: AuthorityMetadataFile? = nil
+        metadataFile: AuthorityMetadataFile? = nil, redirectReceiver: (any RedirectReceiver)? = nil
     ) throws -> PublicClientApplication {
         var configuration = try PublicClientApplicationConfiguration(
             clientID: client ?? ids.publicClient, authority: authority(tenant))
@@ -62,6 +62,9 @@ final class Harness: Sendable {
         configuration.cache = cache
         configuration.authorityMetadataFile = metadataFile
         configuration.interactiveTimeout = .seconds(30)
+        if let redirectReceiver {
+            configuration.redirectReceiver = redirectReceiver
+        }
         if let logger {
             configuration.logger = logger
         }
