@@ -5,6 +5,8 @@ struct NativeAuthAnswer: Sendable {
     /// A 4xx error body with native auth's extra members.
     struct Failure: Sendable {
         let oauth: OAuthErrorResponse
+        /// The answer's status, a 4xx.
+        let httpStatus: Int
         let continuationToken: String?
         let requiredAttributes: [RequiredAttribute]
         let invalidAttributes: [String]
@@ -46,7 +48,7 @@ struct NativeAuthAnswer: Sendable {
         status = object["status"] as? String
         if response.status != 200, let oauth = OAuthErrorResponse(json: response.body) {
             failure = Failure(
-                oauth: oauth, continuationToken: continuationToken,
+                oauth: oauth, httpStatus: response.status, continuationToken: continuationToken,
                 requiredAttributes: (object["required_attributes"] as? [[String: Any]] ?? []).compactMap(
                     RequiredAttribute.init(json:)),
                 invalidAttributes: (object["invalid_attributes"] as? [[String: Any]] ?? []).compactMap {
