@@ -5,6 +5,8 @@ import Foundation
 public final class PublicClientApplication: Sendable {
     let core: ApplicationCore
 
+    /// Makes an app from its configuration; the configuration's ``TokenCache`` holds its accounts.
+    ///
     /// - Throws: ``MSALError`` `invalidParameter` for an empty client id.
     public init(configuration: PublicClientApplicationConfiguration) throws {
         guard !configuration.clientID.allSatisfy(\.isWhitespace) else {
@@ -13,6 +15,7 @@ public final class PublicClientApplication: Sendable {
         core = ApplicationCore(configuration)
     }
 
+    /// The configuration the app was made with.
     public var configuration: PublicClientApplicationConfiguration { core.configuration }
 
     /// Signs a user in through the browser (authorization code + PKCE, loopback redirect).

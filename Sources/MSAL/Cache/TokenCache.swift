@@ -16,6 +16,8 @@ public actor TokenCache {
     private var waitingToChange: [CheckedContinuation<Void, Never>] = []
     private let buffers = SerializationBuffers()
 
+    /// Makes an empty cache, loaded from `persistence` on first use.
+    ///
     /// - Parameter persistence: where to keep the cache between runs; in memory only when `nil`.
     public init(persistence: (any TokenCachePersistence)? = nil) {
         self.persistence = persistence
