@@ -33,7 +33,9 @@ public final class MSALAccount: Sendable, CustomStringConvertible {
 public final class MSALAccountId: Sendable {
     /// `uid.utid`.
     public let identifier: String?
+    /// The account's object id in its home tenant (`uid`).
     public let objectId: String?
+    /// The account's home tenant id (`utid`).
     public let tenantId: String?
 
     init(_ id: Account.ID) {
@@ -53,8 +55,11 @@ public final class MSALTenantProfile: Sendable {
 
     /// The object id in this tenant.
     public var identifier: String? { profile.identifier }
+    /// The identity provider's host.
     public var environment: String? { profile.environment }
+    /// The tenant id.
     public var tenantId: String? { profile.tenantID }
+    /// Whether this is the profile of the account's home tenant.
     public var isHomeTenantProfile: Bool { profile.isHomeTenantProfile }
     /// This tenant's ID-token claims.
     public var claims: [String: Any]? { profile.claims.isEmpty ? nil : profile.claims }

@@ -38,6 +38,8 @@ open class MSALPublicClientApplicationConfig {
         self.init(clientId: clientId, redirectUri: nil, authority: nil)
     }
 
+    /// A configuration for the app `clientId` with this redirect URI and authority.
+    ///
     /// - Parameters:
     ///   - redirectUri: `nil` for `http://localhost`, see ``redirectUri``.
     ///   - authority: `nil` for `https://login.microsoftonline.com/common`.
