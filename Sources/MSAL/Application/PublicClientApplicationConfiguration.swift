@@ -39,9 +39,9 @@ public struct PublicClientApplicationConfiguration: Sendable {
     public var random: any RandomSource
     /// How the library waits (device-code polling, retry delays); tests inject an instant one.
     public var sleep: @Sendable (Duration) async throws -> Void
-/// A configuration with the defaults described on each property.
-///
 
+    /// A configuration with the defaults described on each property.
+    ///
     /// - Throws: ``MSALError`` `invalidParameter` when the default transport cannot be made.
     public init(clientID: String, authority: Authority? = nil, redirectURI: String = "http://localhost") throws {
         self.clientID = clientID

@@ -5,9 +5,12 @@ import Foundation
 ///
 /// Every other call of a ``PublicClientApplication`` is available through ``application``.
 public final class NativeAuthApplication: Sendable {
+    /// The app underneath, for every other call (accounts, interactive and silent tokens, sign-out).
     public let application: PublicClientApplication
     let engine: NativeAuthEngine
 
+    /// A native-auth app from its configuration.
+    ///
     /// - Parameters:
     ///   - configuration: the app; its authority is the External ID tenant, e.g.
     ///     `https://contoso.ciamlogin.com/contoso.onmicrosoft.com`.
