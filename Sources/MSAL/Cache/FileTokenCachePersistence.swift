@@ -4,7 +4,7 @@ import Foundation
 ///
 /// - created `0600` in a `0700` folder and written atomically (a temporary file in the same folder,
 ///   `fsync`, `rename`), so a crash or a reader never sees half a cache;
-/// - changed under msal-extensions' lock (`<path>.lockfile`, see ``CacheFileLock``), waiting at most
+/// - changed under msal-extensions' lock (`<path>.lockfile`, see `CacheFileLock`), waiting at most
 ///   `lockTimeout`;
 /// - reloaded only when its inode, size or modification time changed;
 /// - an unreadable file is renamed to `<path>.corrupt-<timestamp>` and reported to `onSetAside`.

@@ -20,6 +20,7 @@ public struct SecretServiceTokenCachePersistence: TokenCachePersistence {
     ///
     /// - Parameters:
     ///   - signalURL: the signal file, e.g. `~/.cache/msal/token_cache.signal`.
+    ///   - lockTimeout: how long to wait for another process's lock (msal-extensions waits 5 s).
     ///   - secretTool: the `secret-tool` executable.
     ///   - environment: the environment `secret-tool` runs with (its `DBUS_SESSION_BUS_ADDRESS` picks the session).
     public init(

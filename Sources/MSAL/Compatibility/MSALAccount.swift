@@ -12,7 +12,7 @@ public final class MSALAccount: Sendable, CustomStringConvertible {
 
     /// The sign-in name, mostly the UPN (`preferred_username`).
     public var username: String? { account.username }
-    /// The identifier to persist and pass to ``MSALPublicClientApplication/account(forIdentifier:)``.
+    /// The identifier to persist and pass to `MSALPublicClientApplication.account(forIdentifier:)`.
     public var identifier: String? { account.identifier }
     /// The identity provider's host.
     public var environment: String { account.environment }
@@ -20,7 +20,7 @@ public final class MSALAccount: Sendable, CustomStringConvertible {
     public var accountClaims: [String: Any]? { account.accountClaims.isEmpty ? nil : account.accountClaims }
     /// The home account id: `uid.utid`, with its object id and tenant id.
     public var homeAccountId: MSALAccountId? { MSALAccountId(account.homeAccountID) }
-    /// One profile per tenant the user signed into; filled by ``MSALPublicClientApplication/allAccounts()``.
+    /// One profile per tenant the user signed into; filled by `MSALPublicClientApplication.allAccounts()`.
     public var tenantProfiles: [MSALTenantProfile]? {
         account.tenantProfiles.isEmpty ? nil : account.tenantProfiles.map(MSALTenantProfile.init)
     }

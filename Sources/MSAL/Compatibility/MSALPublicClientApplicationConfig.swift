@@ -41,6 +41,7 @@ open class MSALPublicClientApplicationConfig {
     /// A configuration for the app `clientId` with this redirect URI and authority.
     ///
     /// - Parameters:
+    ///   - clientId: the application (client) id from the app registration.
     ///   - redirectUri: `nil` for `http://localhost`, see ``redirectUri``.
     ///   - authority: `nil` for `https://login.microsoftonline.com/common`.
     public init(clientId: String, redirectUri: String?, authority: MSALAuthority?) {

@@ -27,8 +27,11 @@ public final class MSALNativeAuthPublicClientApplicationConfig: MSALPublicClient
 
     /// A configuration for the app `clientId` on an External ID authority.
     ///
-    /// - Parameter authority: the External ID tenant, e.g. `https://contoso.ciamlogin.com/contoso.onmicrosoft.com`,
-    ///   or the identity emulator's External ID tenant.
+    /// - Parameters:
+    ///   - clientId: the application (client) id from the app registration.
+    ///   - authority: the External ID tenant, e.g. `https://contoso.ciamlogin.com/contoso.onmicrosoft.com`,
+    ///     or the identity emulator's External ID tenant.
+    ///   - challengeTypes: the challenge types the app's screens can present.
     public init(clientId: String, authority: MSALCIAMAuthority, challengeTypes: MSALNativeAuthChallengeTypes) {
         self.challengeTypes = challengeTypes
         super.init(clientId: clientId, redirectUri: nil, authority: authority)
@@ -200,7 +203,7 @@ public final class MSALNativeAuthSignInParameters: @unchecked Sendable {
     // Unchecked: a parameter object filled on one thread before the call, which copies what it needs.
     /// The user's username, usually an email address.
     public let username: String
-    /// The password; `nil` to sign in with a one-time passcode.
+    /// The password; with `nil` the delegate is asked for a one-time code or the password.
     public var password: String?
     /// The scopes to request besides `openid`, `profile` and `offline_access`.
     public var scopes: [String]?
