@@ -218,7 +218,7 @@ public final class MSALNativeAuthSignUpParameters: @unchecked Sendable {
     // Unchecked: a parameter object filled on one thread before the call, which copies what it needs.
     /// The new user's username, usually an email address.
     public let username: String
-    /// The password; `nil` to sign up with a one-time passcode only.
+    /// The password; with `nil` the delegate is asked for one when the tenant needs it.
     public var password: String?
     /// User attributes by name; values are sent as strings.
     public var attributes: [String: Any]?
