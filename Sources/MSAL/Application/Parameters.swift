@@ -2,19 +2,27 @@ import Foundation
 
 /// `prompt` on the authorize request.
 public enum Prompt: String, Sendable {
+    /// Lets the user pick one of the accounts signed in to the browser (`select_account`).
     case selectAccount = "select_account"
+    /// Asks for credentials even when the browser has a session (`login`).
     case login
+    /// Asks for consent even when it was granted before (`consent`).
     case consent
+    /// Shows the sign-up page instead of sign-in (`create`, for External ID tenants).
     case create
+    /// Fails with `interaction_required` rather than show any page (`none`).
     case none
 }
 
 /// What an interactive sign-in asks for.
 public struct InteractiveParameters: Sendable {
+    /// The scopes to request, e.g. `["User.Read"]`; `openid`, `profile` and `offline_access` are added.
     public var scopes: [String]
     /// `nil` sends no prompt (MSAL's `promptIfNecessary`).
     public var prompt: Prompt?
+    /// Prefills the username on the sign-in page (`login_hint`).
     public var loginHint: String?
+    /// Skips home-realm discovery for this domain (`domain_hint`).
     public var domainHint: String?
     /// A claims request (JSON), e.g. from a claims challenge; merged with the client capabilities.
     public var claims: String?
@@ -25,6 +33,7 @@ public struct InteractiveParameters: Sendable {
     /// The browser for this call; the app's by default.
     public var browser: (any BrowserLauncher)?
 
+    /// Parameters for an interactive sign-in with the app's authority and browser.
     public init(scopes: [String], prompt: Prompt? = nil, loginHint: String? = nil) {
         self.scopes = scopes
         self.prompt = prompt
@@ -35,7 +44,9 @@ public struct InteractiveParameters: Sendable {
 
 /// What a silent token request asks for.
 public struct SilentParameters: Sendable {
+    /// The scopes to request; `openid`, `profile` and `offline_access` are added.
     public var scopes: [String]
+    /// The account to get a token for, from ``PublicClientApplication/accounts()`` or an earlier result.
     public var account: Account
     /// Skip the cached access token and use the refresh token.
     public var forceRefresh: Bool
@@ -44,6 +55,7 @@ public struct SilentParameters: Sendable {
     /// Another authority than the app's, e.g. a tenant where the account is a guest.
     public var authority: Authority?
 
+    /// Parameters for a silent token request with the app's authority.
     public init(scopes: [String], account: Account, forceRefresh: Bool = false) {
         self.scopes = scopes
         self.account = account

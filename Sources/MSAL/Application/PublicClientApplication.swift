@@ -5,6 +5,8 @@ import Foundation
 public final class PublicClientApplication: Sendable {
     let core: ApplicationCore
 
+    /// Makes an app from its configuration; the configuration's ``TokenCache`` holds its accounts.
+    ///
     /// - Throws: ``MSALError`` `invalidParameter` for an empty client id.
     public init(configuration: PublicClientApplicationConfiguration) throws {
         guard !configuration.clientID.allSatisfy(\.isWhitespace) else {
@@ -13,6 +15,7 @@ public final class PublicClientApplication: Sendable {
         core = ApplicationCore(configuration)
     }
 
+    /// The configuration the app was made with.
     public var configuration: PublicClientApplicationConfiguration { core.configuration }
 
     /// Signs a user in through the browser (authorization code + PKCE, loopback redirect).
@@ -29,6 +32,9 @@ public final class PublicClientApplication: Sendable {
     /// Signs a user in with a code entered on another device (RFC 8628).
     ///
     /// - Parameters:
+    ///   - scopes: the scopes to request; `openid`, `profile` and `offline_access` are added.
+    ///   - authority: another authority than the app's, e.g. a specific tenant.
+    ///   - claims: a claims request (JSON), e.g. from a claims challenge.
     ///   - onCode: receives the message, user code and URL to show; called once before polling.
     /// - Throws: ``MSALError``: `userCanceled` when the user declines, `timedOut` when the code
     ///   expires; `CancellationError` when cancelled.
@@ -99,7 +105,10 @@ public final class PublicClientApplication: Sendable {
     /// Signs the account out of this app: forgets its tokens (and the family refresh token) and, with
     /// `fromBrowser`, opens the identity provider's sign-out page to end the browser session too.
     ///
-    /// - Parameter browser: opens the sign-out page; the app's browser when `nil`.
+    /// - Parameters:
+    ///   - account: the account to sign out.
+    ///   - fromBrowser: also end the browser session (`false` by default).
+    ///   - browser: opens the sign-out page; the app's browser when `nil`.
     public func signOut(_ account: Account, fromBrowser: Bool = false, browser: (any BrowserLauncher)? = nil)
         async throws
     {

@@ -16,11 +16,15 @@ public struct PublicClientApplicationConfiguration: Sendable {
     public var clientCapabilities: [String]
     /// Cached access tokens with less than this left are not used (seconds; MSAL's default 300).
     public var tokenExpirationBuffer: TimeInterval
+    /// Where the library logs (swift-log); logs nothing by default.
     public var logger: Logger
     /// Puts usernames and other personal data into log metadata. Tokens are never logged.
     public var piiLoggingEnabled: Bool
+    /// Sends the library's HTTP requests; ``DefaultHTTPTransport`` by default.
     public var transport: any HTTPTransport
+    /// Opens the sign-in page of an interactive sign-in; ``SystemBrowserLauncher`` by default.
     public var browser: any BrowserLauncher
+    /// Keeps the accounts and tokens; in memory only by default.
     public var cache: TokenCache
     /// Where discovered authority metadata persists between processes; `nil` (the default) keeps it
     /// in memory for the app's lifetime. Worth setting for short-lived processes such as CLIs.
@@ -31,11 +35,15 @@ public struct PublicClientApplicationConfiguration: Sendable {
     public var interactiveTimeout: Duration
     /// Receives the authorization response at ``redirectURI``; a ``LoopbackRedirectReceiver`` by default.
     public var redirectReceiver: any RedirectReceiver
+    /// Tells the time, for token expiry; the system clock by default.
     public var clock: any TimeSource
+    /// Makes the PKCE verifier, `state` and `nonce`; the system's secure random generator by default.
     public var random: any RandomSource
     /// How the library waits (device-code polling, retry delays); tests inject an instant one.
     public var sleep: @Sendable (Duration) async throws -> Void
 
+    /// A configuration with the defaults described on each property.
+    ///
     /// - Throws: ``MSALError`` `invalidParameter` when the default transport cannot be made.
     public init(clientID: String, authority: Authority? = nil, redirectURI: String = "http://localhost") throws {
         self.clientID = clientID
@@ -61,8 +69,15 @@ public struct PublicClientApplicationConfiguration: Sendable {
 
 /// What the tutorials' "Get device info" button shows.
 public struct DeviceInformation: Sendable, Equatable {
-    public enum Mode: String, Sendable { case `private`, shared }
+    /// Whether one user or several use the device.
+    public enum Mode: String, Sendable {
+        /// One user signs in on the device (the default).
+        case `private`
+        /// Several users share the device, one at a time.
+        case shared
+    }
 
+    /// The device's mode, from ``PublicClientApplicationConfiguration/deviceMode``.
     public let deviceMode: Mode
     /// Linux has no SSO extension or broker.
     public let hasSSOExtension: Bool

@@ -7,10 +7,19 @@ import Foundation
 /// `https://{t}.ciamlogin.com/` turned into `https://{t}.ciamlogin.com/{t}.onmicrosoft.com`. Plain
 /// `http` is accepted only for loopback hosts (a local emulator).
 public struct Authority: Sendable, Hashable, CustomStringConvertible {
+    /// The kind of identity provider, which decides how the URL is normalised and discovered.
     public enum Kind: String, Sendable, Hashable {
-        case aad, ciam, b2c, oidc
+        /// Microsoft Entra ID: `https://login.microsoftonline.com/{tenant}` and the other Microsoft clouds.
+        case aad
+        /// Microsoft Entra External ID: `https://{tenant}.ciamlogin.com/{tenant}.onmicrosoft.com`.
+        case ciam
+        /// Azure AD B2C: `https://{host}/tfp/{tenant}/{policy}` or `https://{host}/{tenant}/{policy}`.
+        case b2c
+        /// Any other OpenID Connect issuer, discovered from its `.well-known/openid-configuration`.
+        case oidc
     }
 
+    /// The kind, detected from the host or declared.
     public let kind: Kind
     /// The normalised URL, e.g. `https://login.microsoftonline.com/common`.
     public let url: URL
@@ -114,6 +123,7 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
 
     var isLoopback: Bool { Self.isLoopback(url.host?.lowercased() ?? "") }
 
+    /// The normalised URL.
     public var description: String { url.absoluteString }
 
     /// `localhost`, `::1` or an IPv4 address in 127.0.0.0/8 (four numeric parts: `127.evil.example` is a name).

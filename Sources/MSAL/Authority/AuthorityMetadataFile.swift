@@ -8,9 +8,13 @@ import Foundation
 /// `0600`; a missing, unreadable or foreign file counts as empty and is replaced on the next write.
 /// It holds no secrets, only public metadata, keyed by authority URL.
 public struct AuthorityMetadataFile: Sendable {
+    /// The file.
     public let url: URL
+    /// How long an entry is used before discovery runs again.
     public var maximumAge: TimeInterval
 
+    /// Keeps authority metadata in the file at `url`.
+    ///
     /// - Parameters:
     ///   - url: the file; its folder is created (`0700`) on the first write.
     ///   - maximumAge: how long an entry is used before discovery runs again (one day by default).

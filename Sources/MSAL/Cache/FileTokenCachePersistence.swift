@@ -4,7 +4,7 @@ import Foundation
 ///
 /// - created `0600` in a `0700` folder and written atomically (a temporary file in the same folder,
 ///   `fsync`, `rename`), so a crash or a reader never sees half a cache;
-/// - changed under msal-extensions' lock (`<path>.lockfile`, see ``CacheFileLock``), waiting at most
+/// - changed under msal-extensions' lock (`<path>.lockfile`, see `CacheFileLock`), waiting at most
 ///   `lockTimeout`;
 /// - reloaded only when its inode, size or modification time changed;
 /// - an unreadable file is renamed to `<path>.corrupt-<timestamp>` and reported to `onSetAside`.
@@ -12,11 +12,15 @@ import Foundation
 /// The default path is `${XDG_CACHE_HOME:-~/.cache}/msal/token_cache.json`; any path works, e.g.
 /// Azure CLI's `~/.azure/msal_token_cache.json`. The file is plaintext, protected by its permissions.
 public struct FileTokenCachePersistence: TokenCachePersistence {
+    /// The cache file.
     public let url: URL
+    /// How long a change waits for another process's lock before it fails with `cacheLocked`.
     public var lockTimeout: Duration
     private let sleep: @Sendable (Duration) async throws -> Void
     private let onSetAside: (@Sendable (_ copy: String, _ reason: String) -> Void)?
 
+    /// Keeps the cache in the file at `url`.
+    ///
     /// - Parameters:
     ///   - url: the cache file; the default location when `nil`.
     ///   - lockTimeout: how long to wait for another process's lock (msal-extensions waits 5 s).
@@ -42,6 +46,8 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
         return base.appendingPathComponent("msal/token_cache.json")
     }
 
+    /// Reads the file; `nil` when there is none.
+    ///
     /// - Throws: ``MSALError`` `cacheUnavailable` naming the path when the file exists but cannot be read.
     public nonisolated(nonsending) func load() async throws -> Data? {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
@@ -66,6 +72,8 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
         }
     }
 
+    /// Writes the file atomically, `0600`, creating its folder (`0700`) when missing.
+    ///
     /// - Throws: ``MSALError`` `cacheUnavailable` naming the path when the file or its folder is
     ///   read-only or cannot be written.
     public nonisolated(nonsending) func save(_ data: Data) async throws {
@@ -96,6 +104,7 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
         ])
     }
 
+    /// Takes the `<path>.lockfile` lock that msal-extensions uses, creating the folder when missing.
     public nonisolated(nonsending) func lock() async throws -> (any StorageLock)? {
         try createFolder(url.deletingLastPathComponent().path)
         return try await CacheFileLock.acquire(path: url.path + ".lockfile", timeout: lockTimeout, sleep: sleep)

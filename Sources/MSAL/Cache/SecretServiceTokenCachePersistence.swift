@@ -10,13 +10,17 @@ import Foundation
 public struct SecretServiceTokenCachePersistence: TokenCachePersistence {
     /// The signal file; also names the secret (attribute `cache`).
     public let signalURL: URL
+    /// How long a change waits for another process's lock before it fails with `cacheLocked`.
     public var lockTimeout: Duration
     private let secretTool: String
     private let environment: [String: String]
     private let signal: FileTokenCachePersistence
 
+    /// Keeps the cache in the Secret Service, under a secret named by `signalURL`.
+    ///
     /// - Parameters:
     ///   - signalURL: the signal file, e.g. `~/.cache/msal/token_cache.signal`.
+    ///   - lockTimeout: how long to wait for another process's lock (msal-extensions waits 5 s).
     ///   - secretTool: the `secret-tool` executable.
     ///   - environment: the environment `secret-tool` runs with (its `DBUS_SESSION_BUS_ADDRESS` picks the session).
     public init(
@@ -32,6 +36,8 @@ public struct SecretServiceTokenCachePersistence: TokenCachePersistence {
 
     private var attributes: [String] { ["application", "swift-msal", "cache", signalURL.path] }
 
+    /// Reads the secret; `nil` when the keyring has none.
+    ///
     /// - Throws: ``MSALError`` `cacheUnavailable` when the Secret Service cannot be asked.
     public func load() async throws -> Data? {
         let result = try await run(["lookup"] + attributes, input: nil)
@@ -40,6 +46,8 @@ public struct SecretServiceTokenCachePersistence: TokenCachePersistence {
         return result.output
     }
 
+    /// Stores the secret and bumps the signal file's counter so other processes reload.
+    ///
     /// - Throws: ``MSALError`` `cacheUnavailable` when the Secret Service refuses the secret or the signal file cannot be written.
     public func save(_ data: Data) async throws {
         let result = try await run(
@@ -49,8 +57,10 @@ public struct SecretServiceTokenCachePersistence: TokenCachePersistence {
         try await signal.save(Data(String(counter + 1).utf8))
     }
 
+    /// The signal file's fingerprint (see ``FileTokenCachePersistence/version()``).
     public func version() async throws -> StorageVersion? { try await signal.version() }
 
+    /// The signal file's lock (see ``FileTokenCachePersistence/lock()``).
     public func lock() async throws -> (any StorageLock)? { try await signal.lock() }
 
     /// Unreadable bytes stay in the keyring (overwritten by the next save); nothing is copied out.

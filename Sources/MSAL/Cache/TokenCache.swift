@@ -5,7 +5,7 @@ import Locking
 /// indexed by account so a silent lookup touches only that account's entries, and optionally
 /// persisted through a ``TokenCachePersistence``.
 ///
-/// The entries live in a ``CacheIndex`` behind a lock. Changes run on the actor, one at a time (then
+/// The entries live in a `CacheIndex` behind a lock. Changes run on the actor, one at a time (then
 /// across processes under the storage's lock); lookups read the index under the lock without a hop
 /// onto the actor, and go through the actor only when the stored bytes changed and must be read.
 public actor TokenCache {
@@ -16,6 +16,8 @@ public actor TokenCache {
     private var waitingToChange: [CheckedContinuation<Void, Never>] = []
     private let buffers = SerializationBuffers()
 
+    /// Makes an empty cache, loaded from `persistence` on first use.
+    ///
     /// - Parameter persistence: where to keep the cache between runs; in memory only when `nil`.
     public init(persistence: (any TokenCachePersistence)? = nil) {
         self.persistence = persistence

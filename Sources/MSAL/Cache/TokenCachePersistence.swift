@@ -38,18 +38,24 @@ public protocol TokenCachePersistence: Sendable {
 
 /// A fingerprint of stored bytes; equal fingerprints mean unchanged bytes.
 public struct StorageVersion: Sendable, Hashable {
+    /// The numbers that identify the stored bytes' state, such as a file's inode, size and modification time.
     public let fingerprint: [Int64]
 
+    /// A fingerprint made of these numbers.
     public init(_ fingerprint: [Int64]) { self.fingerprint = fingerprint }
 }
 
 /// A held lock; ``release()`` is called exactly once.
 public protocol StorageLock: Sendable {
+    /// Lets other processes and caches in again.
     func release()
 }
 
 extension TokenCachePersistence {
+    /// No fingerprint: only this process writes to the storage, so the cache loads it once.
     public nonisolated(nonsending) func version() async throws -> StorageVersion? { nil }
+    /// No lock: only this process writes to the storage.
     public nonisolated(nonsending) func lock() async throws -> (any StorageLock)? { nil }
+    /// Keeps no copy: the cache starts empty and the next save overwrites the bytes.
     public nonisolated(nonsending) func setAside(reason: String) async throws -> String? { nil }
 }

@@ -12,7 +12,7 @@ public final class MSALAccount: Sendable, CustomStringConvertible {
 
     /// The sign-in name, mostly the UPN (`preferred_username`).
     public var username: String? { account.username }
-    /// The identifier to persist and pass to ``MSALPublicClientApplication/account(forIdentifier:)``.
+    /// The identifier to persist and pass to `MSALPublicClientApplication.account(forIdentifier:)`.
     public var identifier: String? { account.identifier }
     /// The identity provider's host.
     public var environment: String { account.environment }
@@ -20,7 +20,7 @@ public final class MSALAccount: Sendable, CustomStringConvertible {
     public var accountClaims: [String: Any]? { account.accountClaims.isEmpty ? nil : account.accountClaims }
     /// The home account id: `uid.utid`, with its object id and tenant id.
     public var homeAccountId: MSALAccountId? { MSALAccountId(account.homeAccountID) }
-    /// One profile per tenant the user signed into; filled by ``MSALPublicClientApplication/allAccounts()``.
+    /// One profile per tenant the user signed into; filled by `MSALPublicClientApplication.allAccounts()`.
     public var tenantProfiles: [MSALTenantProfile]? {
         account.tenantProfiles.isEmpty ? nil : account.tenantProfiles.map(MSALTenantProfile.init)
     }
@@ -33,7 +33,9 @@ public final class MSALAccount: Sendable, CustomStringConvertible {
 public final class MSALAccountId: Sendable {
     /// `uid.utid`.
     public let identifier: String?
+    /// The account's object id in its home tenant (`uid`).
     public let objectId: String?
+    /// The account's home tenant id (`utid`).
     public let tenantId: String?
 
     init(_ id: Account.ID) {
@@ -53,8 +55,11 @@ public final class MSALTenantProfile: Sendable {
 
     /// The object id in this tenant.
     public var identifier: String? { profile.identifier }
+    /// The identity provider's host.
     public var environment: String? { profile.environment }
+    /// The tenant id.
     public var tenantId: String? { profile.tenantID }
+    /// Whether this is the profile of the account's home tenant.
     public var isHomeTenantProfile: Bool { profile.isHomeTenantProfile }
     /// This tenant's ID-token claims.
     public var claims: [String: Any]? { profile.claims.isEmpty ? nil : profile.claims }

@@ -32,6 +32,8 @@ open class MSALAuthority: @unchecked Sendable {
 
 /// A Microsoft Entra ID authority: `https://login.microsoftonline.com/{tenant|common|organizations|consumers}`.
 public final class MSALAADAuthority: MSALAuthority, @unchecked Sendable {
+    /// An Entra ID authority from its URL.
+    ///
     /// - Throws: ``MSALError`` `internal` / `invalidParameter` for a URL without a tenant or not https
     ///   (plain http only on loopback, e.g. the identity emulator).
     public init(url: URL) throws {
@@ -45,6 +47,8 @@ public final class MSALAADAuthority: MSALAuthority, @unchecked Sendable {
 
 /// An External ID (CIAM) authority: `https://{tenant}.ciamlogin.com[/{tenant}.onmicrosoft.com]`.
 public final class MSALCIAMAuthority: MSALAuthority, @unchecked Sendable {
+    /// An External ID authority from its URL; a bare `https://{tenant}.ciamlogin.com` gains the tenant path.
+    ///
     /// - Throws: ``MSALError`` `internal` / `invalidParameter` for a malformed or non-https URL.
     public init(url: URL) throws {
         super.init(try Authority(url.absoluteString, kind: .ciam))
@@ -57,6 +61,8 @@ public final class MSALCIAMAuthority: MSALAuthority, @unchecked Sendable {
 
 /// An Azure AD B2C authority: `https://{host}/tfp/{tenant}/{policy}` or `https://{host}/{tenant}/{policy}`.
 public final class MSALB2CAuthority: MSALAuthority, @unchecked Sendable {
+    /// A B2C authority from its URL.
+    ///
     /// - Throws: ``MSALError`` `internal` / `invalidParameter` for a URL without tenant and policy.
     public init(url: URL) throws {
         super.init(try Authority(url.absoluteString, kind: .b2c))

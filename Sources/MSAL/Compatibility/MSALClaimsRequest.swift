@@ -4,6 +4,8 @@ import Foundation
 public final class MSALClaimsRequest: Sendable {
     private let json: String
 
+    /// A claims request from its JSON text, e.g. a claims challenge's.
+    ///
     /// - Throws: ``MSALError`` `internal` / `invalidParameter` when the text is not a JSON object.
     public init(jsonString: String) throws {
         guard (try? JSONSerialization.jsonObject(with: Data(jsonString.utf8))) is [String: Any] else {
@@ -12,5 +14,6 @@ public final class MSALClaimsRequest: Sendable {
         json = jsonString
     }
 
+    /// The claims request's JSON text.
     public func jsonString() -> String { json }
 }

@@ -4,15 +4,25 @@ import Foundation
 /// `nsError.domain == MSALErrorDomain && nsError.code == MSALError.interactionRequired.rawValue` compiles.
 /// As with `URLError.cancelled`, each static member is the ``MSALError/Code`` of that name.
 extension MSALError {
+    /// ``MSALError/Code/internal``.
     public static var `internal`: Code { .internal }
+    /// ``MSALError/Code/workplaceJoinRequired``.
     public static var workplaceJoinRequired: Code { .workplaceJoinRequired }
+    /// ``MSALError/Code/interactionRequired``.
     public static var interactionRequired: Code { .interactionRequired }
+    /// ``MSALError/Code/serverDeclinedScopes``.
     public static var serverDeclinedScopes: Code { .serverDeclinedScopes }
+    /// ``MSALError/Code/serverProtectionPoliciesRequired``.
     public static var serverProtectionPoliciesRequired: Code { .serverProtectionPoliciesRequired }
+    /// ``MSALError/Code/userCanceled``.
     public static var userCanceled: Code { .userCanceled }
+    /// ``MSALError/Code/serverError``.
     public static var serverError: Code { .serverError }
+    /// ``MSALError/Code/insufficientDeviceStrength``.
     public static var insufficientDeviceStrength: Code { .insufficientDeviceStrength }
+    /// ``MSALError/Code/mdmEnrollmentCompletedNeedsRetry``.
     public static var mdmEnrollmentCompletedNeedsRetry: Code { .mdmEnrollmentCompletedNeedsRetry }
+    /// ``MSALError/Code/serverInvalidRequestResetPasswordRequired``.
     public static var serverInvalidRequestResetPasswordRequired: Code { .serverInvalidRequestResetPasswordRequired }
 }
 

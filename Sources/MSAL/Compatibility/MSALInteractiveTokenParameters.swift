@@ -2,10 +2,18 @@ import Foundation
 
 /// The `prompt` of an interactive sign-in (MSAL's `MSALPromptType`).
 public enum MSALPromptType: Int, Sendable {
-    case selectAccount, login, consent, create
+    /// Lets the user pick one of the accounts signed in to the browser (`select_account`).
+    case selectAccount
+    /// Asks for credentials even when the browser has a session (`login`).
+    case login
+    /// Asks for consent even when it was granted before (`consent`).
+    case consent
+    /// Shows the sign-up page instead of sign-in (`create`, for External ID tenants).
+    case create
     /// No prompt parameter: the identity provider asks only when it must.
     case promptIfNecessary
 
+    /// `promptIfNecessary`.
     public static let `default` = MSALPromptType.promptIfNecessary
 
     var prompt: Prompt? {
@@ -25,10 +33,12 @@ open class MSALInteractiveTokenParameters: MSALTokenParameters {
     public var promptType = MSALPromptType.default
     /// Pre-fills the username on the sign-in page.
     public var loginHint: String?
+    /// Skips home-realm discovery for this domain (`domain_hint`).
     public var domainHint: String?
     /// How the sign-in page is shown: on Linux, which browser opens it.
     public var webviewParameters: MSALWebviewParameters
 
+    /// Parameters for an interactive sign-in in the given browser.
     public init(scopes: [String], webviewParameters: MSALWebviewParameters) {
         self.webviewParameters = webviewParameters
         super.init(scopes: scopes)
@@ -57,6 +67,7 @@ open class MSALSilentTokenParameters: MSALTokenParameters {
     /// Skip the cached access token and use the refresh token.
     public var forceRefresh = false
 
+    /// Parameters for a silent request for `account`'s token.
     public init(scopes: [String], account: MSALAccount) {
         super.init(scopes: scopes)
         self.account = account

@@ -4,9 +4,18 @@ import Logging
 
 /// How much the library logs (MSAL's `MSALLogLevel`).
 public enum MSALLogLevel: Int, Sendable, Comparable {
+    /// Logs nothing.
     case nothing = 0
-    case error, warning, info, verbose
+    /// Errors only.
+    case error
+    /// Errors and warnings.
+    case warning
+    /// Errors, warnings and informational messages (the default).
+    case info
+    /// Everything, debug and trace messages too.
+    case verbose
 
+    /// Orders the levels from ``nothing`` to ``verbose``.
     public static func < (a: MSALLogLevel, b: MSALLogLevel) -> Bool { a.rawValue < b.rawValue }
 }
 

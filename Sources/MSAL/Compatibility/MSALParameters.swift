@@ -6,11 +6,13 @@ open class MSALParameters {
     /// sign-out, MSAL's serial completion queue for everything else ("the queue the response arrived on").
     public var completionBlockQueue: DispatchQueue?
 
+    /// Parameters whose completion block runs on the default queue.
     public init() {}
 }
 
 /// What a token request asks for (MSAL's `MSALTokenParameters`).
 open class MSALTokenParameters: MSALParameters {
+    /// The scopes to request, e.g. `["User.Read"]`; `openid`, `profile` and `offline_access` are added.
     public var scopes: [String]
     /// The account to get a token for.
     public var account: MSALAccount?
@@ -21,6 +23,7 @@ open class MSALTokenParameters: MSALParameters {
     /// Extra query parameters for `/authorize` (interactive sign-in only).
     public var extraQueryParameters: [String: String]?
 
+    /// Parameters for a token for `scopes`.
     public init(scopes: [String]) {
         self.scopes = scopes
     }
@@ -33,6 +36,7 @@ public final class MSALSignoutParameters: MSALParameters {
     /// The browser that opens the sign-out page.
     public let webviewParameters: MSALWebviewParameters
 
+    /// Sign-out parameters; `webviewParameters` picks the browser that opens the sign-out page.
     public init(webviewParameters: MSALWebviewParameters) {
         self.webviewParameters = webviewParameters
     }
@@ -41,16 +45,20 @@ public final class MSALSignoutParameters: MSALParameters {
 /// Which accounts ``MSALPublicClientApplication/accountsFromDevice(for:completionBlock:)`` returns
 /// (MSAL's `MSALAccountEnumerationParameters`).
 public final class MSALAccountEnumerationParameters: MSALParameters {
+    /// The identifier of the account to return (``MSALAccount/identifier``); any when `nil`.
     public var identifier: String?
+    /// The username of the account to return (case-insensitive); any when `nil`.
     public var username: String?
 
     /// All accounts.
     override public init() {}
 
+    /// The account with this identifier.
     public init(identifier: String?) {
         self.identifier = identifier
     }
 
+    /// The account with this identifier and username.
     public init(identifier: String?, username: String) {
         self.identifier = identifier
         self.username = username

@@ -9,19 +9,21 @@ open class MSALPublicClientApplication: @unchecked Sendable {
     /// The async core every call goes through.
     let application: PublicClientApplication
 
+    /// Makes an app from its configuration.
+    ///
     /// - Throws: ``MSALError`` `internal` / `invalidParameter` for an empty client id.
     public init(configuration: MSALPublicClientApplicationConfig) throws {
         application = try PublicClientApplication(configuration: configuration.coreConfiguration())
     }
 
-    /// An app for `https://login.microsoftonline.com/common` with a loopback redirect.
-    ///
-    /// - Throws: ``MSALError`` `internal` / `invalidParameter` for an empty client id.
     /// Wraps an app made by a subclass (native authentication).
     init(application: PublicClientApplication) {
         self.application = application
     }
 
+    /// An app for `https://login.microsoftonline.com/common` with a loopback redirect.
+    ///
+    /// - Throws: ``MSALError`` `internal` / `invalidParameter` for an empty client id.
     public convenience init(clientId: String) throws {
         try self.init(configuration: MSALPublicClientApplicationConfig(clientId: clientId))
     }

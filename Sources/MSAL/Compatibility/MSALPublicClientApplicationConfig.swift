@@ -38,7 +38,10 @@ open class MSALPublicClientApplicationConfig {
         self.init(clientId: clientId, redirectUri: nil, authority: nil)
     }
 
+    /// A configuration for the app `clientId` with this redirect URI and authority.
+    ///
     /// - Parameters:
+    ///   - clientId: the application (client) id from the app registration.
     ///   - redirectUri: `nil` for `http://localhost`, see ``redirectUri``.
     ///   - authority: `nil` for `https://login.microsoftonline.com/common`.
     public init(clientId: String, redirectUri: String?, authority: MSALAuthority?) {

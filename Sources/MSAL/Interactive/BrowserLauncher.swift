@@ -19,6 +19,8 @@ public struct SystemBrowserLauncher: BrowserLauncher {
 
     private let write: @Sendable (String) -> Void
 
+    /// A launcher that writes the URL with `write` when no browser starts.
+    ///
     /// - Parameter write: where the URL goes when no browser starts; standard error by default.
     public init(
         write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
@@ -26,6 +28,7 @@ public struct SystemBrowserLauncher: BrowserLauncher {
         self.write = write
     }
 
+    /// Starts `$BROWSER` or `xdg-open` with `url`, or writes the URL for the user when none starts.
     public func open(_ url: URL) async throws {
         let environment = ProcessInfo.processInfo.environment
         var failures: [String] = []
@@ -111,6 +114,8 @@ public struct SystemBrowserLauncher: BrowserLauncher {
 public struct PrintingBrowserLauncher: BrowserLauncher {
     private let write: @Sendable (String) -> Void
 
+    /// A launcher that writes the instruction with `write`.
+    ///
     /// - Parameter write: where the instruction goes; standard error by default.
     public init(
         write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
@@ -118,6 +123,7 @@ public struct PrintingBrowserLauncher: BrowserLauncher {
         self.write = write
     }
 
+    /// Writes the URL with an instruction to open it.
     public func open(_ url: URL) async throws {
         write("Open this URL in a browser to sign in:\n\(url.absoluteString)")
     }

@@ -7,6 +7,11 @@ public struct LoopbackRedirectReceiver: RedirectReceiver {
     /// A receiver for `http://localhost`, `http://127.0.0.1` and `http://[::1]` redirect URIs.
     public init() {}
 
+    /// Listens on 127.0.0.1 at the redirect URI's port and path, calls `begin` with the URI listened at, and
+    /// answers with the first request there that carries `code` or `error` (query or `form_post`).
+    ///
+    /// - Throws: ``MSALError`` `invalidRedirectURI` unless the URI is `http` on a loopback host,
+    ///   `transportFailed` when the port cannot be bound, `timedOut`; what `begin` throws; `CancellationError`.
     public func receiveResponse(
         at redirectURI: String, timeout: Duration, begin: @Sendable (_ redirectURI: String) async throws -> Void
     ) async throws -> AuthorizationResponse {

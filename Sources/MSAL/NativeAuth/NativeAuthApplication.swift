@@ -5,9 +5,12 @@ import Foundation
 ///
 /// Every other call of a ``PublicClientApplication`` is available through ``application``.
 public final class NativeAuthApplication: Sendable {
+    /// The app underneath, for every other call (accounts, interactive and silent tokens, sign-out).
     public let application: PublicClientApplication
     let engine: NativeAuthEngine
 
+    /// A native-auth app from its configuration.
+    ///
     /// - Parameters:
     ///   - configuration: the app; its authority is the External ID tenant, e.g.
     ///     `https://contoso.ciamlogin.com/contoso.onmicrosoft.com`.
@@ -24,6 +27,8 @@ public final class NativeAuthApplication: Sendable {
     /// Starts a sign-in. With a password, a password user is signed in at once.
     ///
     /// - Parameters:
+    ///   - username: the user's username, usually an email address.
+    ///   - password: the password; with `nil` the result asks for a one-time code or the password.
     ///   - scopes: scopes besides `openid offline_access profile` (always added).
     /// - Throws: ``MSALError`` `invalidParameter` for an empty username or password; server and transport errors.
     public func signIn(username: String, password: String? = nil, scopes: [String] = []) async throws -> SignInResult {

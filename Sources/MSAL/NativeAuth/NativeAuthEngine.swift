@@ -71,11 +71,14 @@ struct NativeAuthEngine: Sendable {
 
 /// Which challenges the app can present; `redirect` (fall back to the browser) is always declared.
 public struct NativeAuthChallengeTypes: OptionSet, Sendable {
+    /// The bits of the set.
     public let rawValue: Int
+    /// A set from its bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// A one-time code sent by email.
     public static let oob = NativeAuthChallengeTypes(rawValue: 1 << 0)
+    /// Passwords.
     public static let password = NativeAuthChallengeTypes(rawValue: 1 << 1)
 
     var wireValue: String {

@@ -4,6 +4,7 @@ import Foundation
 /// API the app may call, each cached separately and refreshed with the one refresh token.
 public struct NativeAuthUserAccount: Sendable {
     let app: PublicClientApplication
+    /// The signed-in account.
     public let account: Account
     /// The raw ID token.
     public let idToken: String?

@@ -27,6 +27,8 @@ public struct ResetPasswordCodeRequiredState: Sendable {
     let username: String
     let correlationID: UUID
 
+    /// Submits the code the user received.
+    ///
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitCode(_ code: String) async throws -> ResetPasswordResult {
         let answer = try await engine.send(
@@ -107,6 +109,8 @@ public struct SignInAfterResetPasswordState: Sendable {
     let username: String
     let correlationID: UUID
 
+    /// Signs the user in without asking for the password again.
+    ///
     /// - Parameter scopes: scopes besides `openid offline_access profile`.
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func signIn(scopes: [String] = []) async throws -> SignInResult {

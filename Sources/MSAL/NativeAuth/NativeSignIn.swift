@@ -37,8 +37,11 @@ public struct SignInCodeRequiredState: Sendable {
     let continuationToken: String
     let context: SignInContext
 
+    /// The correlation id of the sign-in's requests.
     public var correlationID: UUID { context.correlationID }
 
+    /// Submits the code the user received.
+    ///
     /// - Returns: `.completed`, or `.invalidCode` with a state to try again.
     /// - Throws: ``MSALError`` when the state was already used or expired (`invalid_request`, `expired_token`),
     ///   and for server and transport failures.
@@ -59,8 +62,11 @@ public struct SignInPasswordRequiredState: Sendable {
     let continuationToken: String
     let context: SignInContext
 
+    /// The correlation id of the sign-in's requests.
     public var correlationID: UUID { context.correlationID }
 
+    /// Submits the user's password.
+    ///
     /// - Returns: `.completed`, or `.invalidPassword` with a state to try again.
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitPassword(_ password: String) async throws -> SignInResult {

@@ -40,6 +40,8 @@ public struct SignUpCodeRequiredState: Sendable {
     let continuationToken: String
     let context: SignUpContext
 
+    /// Submits the code the user received.
+    ///
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitCode(_ code: String) async throws -> SignUpResult {
         try await engine.signUpContinue(.oob(code: code), token: continuationToken, context: context)
@@ -57,6 +59,8 @@ public struct SignUpPasswordRequiredState: Sendable {
     let continuationToken: String
     let context: SignUpContext
 
+    /// Submits the password.
+    ///
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitPassword(_ password: String) async throws -> SignUpResult {
         try await engine.signUpContinue(.password(password), token: continuationToken, context: context)
@@ -69,6 +73,8 @@ public struct SignUpAttributesRequiredState: Sendable {
     let continuationToken: String
     let context: SignUpContext
 
+    /// Submits the required attributes.
+    ///
     /// - Parameter attributes: user attributes by name, e.g. `["displayName": "Jane", "country": "NZ"]`.
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitAttributes(_ attributes: [String: String]) async throws -> SignUpResult {
@@ -83,6 +89,8 @@ public struct SignInAfterSignUpState: Sendable {
     let username: String
     let correlationID: UUID
 
+    /// Signs the new user in.
+    ///
     /// - Parameter scopes: scopes besides `openid offline_access profile`.
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func signIn(scopes: [String] = []) async throws -> SignInResult {

@@ -4,8 +4,11 @@ import Foundation
 public struct DeviceCodeInfo: Sendable, Equatable {
     /// The text to show ("To sign in, use a web browser to open the page … and enter the code …").
     public let message: String
+    /// The code the user enters on the verification page.
     public let userCode: String
+    /// The page where the user enters the code.
     public let verificationURI: URL
+    /// Seconds until the code expires.
     public let expiresIn: Int
     /// Seconds between polls.
     public let interval: Int

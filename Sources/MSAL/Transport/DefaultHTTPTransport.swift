@@ -11,9 +11,12 @@ import NIOSSL
 public struct DefaultHTTPTransport: HTTPTransport {
     /// Bodies larger than this are refused (a hostile or broken server cannot exhaust memory).
     public var maximumResponseSize: Int
+    /// The deadline of a whole request.
     public var timeout: Duration
     private let tlsConfiguration: TLSConfiguration?
 
+    /// A transport on the process's shared HTTP client, trusting `trustedCAPEM` too when given.
+    ///
     /// - Parameters:
     ///   - trustedCAPEM: PEM certificates to trust in addition to the system's (for a local CA).
     ///   - timeout: the whole request's deadline.
@@ -37,6 +40,7 @@ public struct DefaultHTTPTransport: HTTPTransport {
         }
     }
 
+    /// Sends `request`, failing at once when the connection is refused and never following a redirect.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)

@@ -6,8 +6,11 @@ import Foundation
 /// `@unchecked Sendable` invariant: every stored property is a `let` of a Sendable type, here and in subclasses.
 public class MSALNativeAuthError: Error, LocalizedError, @unchecked Sendable {
     private let message: String?
+    /// The correlation id of the request that failed (a new one when the failure has none).
     public let correlationId: UUID
+    /// The server's `AADSTS` error codes.
     public let errorCodes: [Int]
+    /// A page about the error; always `nil` here, kept for MSAL's API.
     public let errorUri: String?
 
     init(message: String?, correlationId: UUID?, errorCodes: [Int], errorUri: String? = nil) {
@@ -29,9 +32,20 @@ public class MSALNativeAuthError: Error, LocalizedError, @unchecked Sendable {
 
 /// A failed sign-in start.
 public final class SignInStartError: MSALNativeAuthError, @unchecked Sendable {
+    /// Why the sign-in start failed.
     public enum ErrorType: Sendable {
-        case browserRequired, userNotFound, invalidCredentials, invalidUsername, generalError
+        /// The flow needs a browser: sign in with the web flow (``MSALPublicClientApplication/acquireToken(with:completionBlock:)``).
+        case browserRequired
+        /// No user has this username.
+        case userNotFound
+        /// The username or password is wrong.
+        case invalidCredentials
+        /// The username is not valid (e.g. not an email address).
+        case invalidUsername
+        /// Any other failure; the description says more.
+        case generalError
     }
+    /// Why the sign-in start failed.
     public let type: ErrorType
 
     init(type: ErrorType, _ underlying: (any Error)? = nil, message: String? = nil) {
@@ -42,9 +56,13 @@ public final class SignInStartError: MSALNativeAuthError, @unchecked Sendable {
         )
     }
 
+    /// Whether the flow needs a browser: sign in with the web flow instead.
     public var isBrowserRequired: Bool { type == .browserRequired }
+    /// Whether no user has this username.
     public var isUserNotFound: Bool { type == .userNotFound }
+    /// Whether the username or password is wrong.
     public var isInvalidCredentials: Bool { type == .invalidCredentials }
+    /// Whether the username is not valid.
     public var isInvalidUsername: Bool { type == .invalidUsername }
 
     static func defaultText(_ type: ErrorType) -> String {
@@ -60,9 +78,20 @@ public final class SignInStartError: MSALNativeAuthError, @unchecked Sendable {
 
 /// A failed sign-up start.
 public final class SignUpStartError: MSALNativeAuthError, @unchecked Sendable {
+    /// Why the sign-up start failed.
     public enum ErrorType: Sendable {
-        case browserRequired, userAlreadyExists, invalidPassword, invalidUsername, generalError
+        /// The flow needs a browser: sign in with the web flow (``MSALPublicClientApplication/acquireToken(with:completionBlock:)``).
+        case browserRequired
+        /// A user with this username exists already.
+        case userAlreadyExists
+        /// The password does not meet the tenant's policy.
+        case invalidPassword
+        /// The username is not valid (e.g. not an email address).
+        case invalidUsername
+        /// Any other failure; the description says more.
+        case generalError
     }
+    /// Why the sign-up start failed.
     public let type: ErrorType
 
     init(type: ErrorType, _ underlying: (any Error)? = nil, message: String? = nil) {
@@ -79,17 +108,32 @@ public final class SignUpStartError: MSALNativeAuthError, @unchecked Sendable {
         super.init(message: message ?? d.message ?? text, correlationId: d.correlationID, errorCodes: d.codes)
     }
 
+    /// Whether the flow needs a browser: sign in with the web flow instead.
     public var isBrowserRequired: Bool { type == .browserRequired }
+    /// Whether a user with this username exists already.
     public var isUserAlreadyExists: Bool { type == .userAlreadyExists }
+    /// Whether the password was refused.
     public var isInvalidPassword: Bool { type == .invalidPassword }
+    /// Whether the username is not valid.
     public var isInvalidUsername: Bool { type == .invalidUsername }
 }
 
 /// A failed password-reset start.
 public final class ResetPasswordStartError: MSALNativeAuthError, @unchecked Sendable {
+    /// Why the password-reset start failed.
     public enum ErrorType: Sendable {
-        case browserRequired, userDoesNotHavePassword, userNotFound, invalidUsername, generalError
+        /// The flow needs a browser: sign in with the web flow (``MSALPublicClientApplication/acquireToken(with:completionBlock:)``).
+        case browserRequired
+        /// The user signs in without a password, so there is none to reset.
+        case userDoesNotHavePassword
+        /// No user has this username.
+        case userNotFound
+        /// The username is not valid (e.g. not an email address).
+        case invalidUsername
+        /// Any other failure; the description says more.
+        case generalError
     }
+    /// Why the password-reset start failed.
     public let type: ErrorType
 
     init(type: ErrorType, _ underlying: (any Error)? = nil, message: String? = nil) {
@@ -106,15 +150,30 @@ public final class ResetPasswordStartError: MSALNativeAuthError, @unchecked Send
         super.init(message: message ?? d.message ?? text, correlationId: d.correlationID, errorCodes: d.codes)
     }
 
+    /// Whether the flow needs a browser: sign in with the web flow instead.
     public var isBrowserRequired: Bool { type == .browserRequired }
+    /// Whether the user has no password to reset.
     public var isUserDoesNotHavePassword: Bool { type == .userDoesNotHavePassword }
+    /// Whether no user has this username.
     public var isUserNotFound: Bool { type == .userNotFound }
+    /// Whether the username is not valid.
     public var isInvalidUsername: Bool { type == .invalidUsername }
 }
 
 /// A failed `getAccessToken`.
 public final class RetrieveAccessTokenError: MSALNativeAuthError, @unchecked Sendable {
-    public enum ErrorType: Sendable { case browserRequired, refreshTokenExpired, invalidScope, generalError }
+    /// Why the token request failed.
+    public enum ErrorType: Sendable {
+        /// The flow needs a browser: sign in with the web flow (``MSALPublicClientApplication/acquireToken(with:completionBlock:)``).
+        case browserRequired
+        /// The refresh token expired or was revoked: sign in again.
+        case refreshTokenExpired
+        /// A requested scope is not valid.
+        case invalidScope
+        /// Any other failure; the description says more.
+        case generalError
+    }
+    /// Why the token request failed.
     public let type: ErrorType
 
     init(type: ErrorType, _ underlying: (any Error)? = nil) {
@@ -129,14 +188,26 @@ public final class RetrieveAccessTokenError: MSALNativeAuthError, @unchecked Sen
         super.init(message: text, correlationId: d.correlationID, errorCodes: d.codes)
     }
 
+    /// Whether the flow needs a browser: sign in with the web flow instead.
     public var isBrowserRequired: Bool { type == .browserRequired }
+    /// Whether the refresh token expired or was revoked.
     public var isRefreshTokenExpired: Bool { type == .refreshTokenExpired }
+    /// Whether a requested scope is not valid.
     public var isInvalidScope: Bool { type == .invalidScope }
 }
 
 /// A failed code submission.
 public final class VerifyCodeError: MSALNativeAuthError, @unchecked Sendable {
-    public enum ErrorType: Sendable { case browserRequired, invalidCode, generalError }
+    /// Why the code submission failed.
+    public enum ErrorType: Sendable {
+        /// The flow needs a browser: sign in with the web flow (``MSALPublicClientApplication/acquireToken(with:completionBlock:)``).
+        case browserRequired
+        /// The code is wrong or expired.
+        case invalidCode
+        /// Any other failure; the description says more.
+        case generalError
+    }
+    /// Why the code submission failed.
     public let type: ErrorType
 
     init(type: ErrorType, _ underlying: (any Error)? = nil) {
@@ -147,13 +218,24 @@ public final class VerifyCodeError: MSALNativeAuthError, @unchecked Sendable {
             correlationId: d.correlationID, errorCodes: d.codes)
     }
 
+    /// Whether the flow needs a browser: sign in with the web flow instead.
     public var isBrowserRequired: Bool { type == .browserRequired }
+    /// Whether the code is wrong or expired.
     public var isInvalidCode: Bool { type == .invalidCode }
 }
 
 /// A failed password submission.
 public final class PasswordRequiredError: MSALNativeAuthError, @unchecked Sendable {
-    public enum ErrorType: Sendable { case browserRequired, invalidPassword, generalError }
+    /// Why the password submission failed.
+    public enum ErrorType: Sendable {
+        /// The flow needs a browser: sign in with the web flow (``MSALPublicClientApplication/acquireToken(with:completionBlock:)``).
+        case browserRequired
+        /// The password is wrong (sign-in) or does not meet the tenant's policy (sign-up, reset).
+        case invalidPassword
+        /// Any other failure; the description says more.
+        case generalError
+    }
+    /// Why the password submission failed.
     public let type: ErrorType
 
     init(type: ErrorType, _ underlying: (any Error)? = nil, message: String? = nil) {
@@ -164,12 +246,15 @@ public final class PasswordRequiredError: MSALNativeAuthError, @unchecked Sendab
             correlationId: d.correlationID, errorCodes: d.codes)
     }
 
+    /// Whether the flow needs a browser: sign in with the web flow instead.
     public var isBrowserRequired: Bool { type == .browserRequired }
+    /// Whether the password was refused.
     public var isInvalidPassword: Bool { type == .invalidPassword }
 }
 
 /// Errors that only say whether the browser is needed (`MSALNativeAuthGenericError`'s kin).
 public class MSALNativeAuthGenericError: MSALNativeAuthError, @unchecked Sendable {
+    /// Whether the flow needs a browser: sign in with the web flow instead.
     public let isBrowserRequired: Bool
 
     init(_ underlying: (any Error)? = nil, browserRequired: Bool = false, message: String? = nil) {

@@ -2,10 +2,14 @@ import Foundation
 
 /// The challenge types an app can present (MSAL's `MSALNativeAuthChallengeTypes`); `redirect` is always added.
 public struct MSALNativeAuthChallengeTypes: OptionSet, Sendable {
+    /// The bits of the set.
     public let rawValue: Int
+    /// A set from its bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
     // swift-format-ignore: AlwaysUseLowerCamelCase
+    /// One-time passcodes sent by email (`oob`).
     public static let OOB = MSALNativeAuthChallengeTypes(rawValue: 1 << 0)
+    /// Passwords.
     public static let password = MSALNativeAuthChallengeTypes(rawValue: 1 << 1)
 
     var core: NativeAuthChallengeTypes {
@@ -18,10 +22,16 @@ public struct MSALNativeAuthChallengeTypes: OptionSet, Sendable {
 
 /// The configuration of a native-auth app: a client on an External ID (`ciamlogin.com`) authority.
 public final class MSALNativeAuthPublicClientApplicationConfig: MSALPublicClientApplicationConfig, @unchecked Sendable {
+    /// The challenge types the app's screens can present.
     public let challengeTypes: MSALNativeAuthChallengeTypes
 
-    /// - Parameter authority: the External ID tenant, e.g. `https://contoso.ciamlogin.com/contoso.onmicrosoft.com`,
-    ///   or the identity emulator's External ID tenant.
+    /// A configuration for the app `clientId` on an External ID authority.
+    ///
+    /// - Parameters:
+    ///   - clientId: the application (client) id from the app registration.
+    ///   - authority: the External ID tenant, e.g. `https://contoso.ciamlogin.com/contoso.onmicrosoft.com`,
+    ///     or the identity emulator's External ID tenant.
+    ///   - challengeTypes: the challenge types the app's screens can present.
     public init(clientId: String, authority: MSALCIAMAuthority, challengeTypes: MSALNativeAuthChallengeTypes) {
         self.challengeTypes = challengeTypes
         super.init(clientId: clientId, redirectUri: nil, authority: authority)
@@ -48,6 +58,8 @@ public final class MSALNativeAuthPublicClientApplicationConfig: MSALPublicClient
 public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplication, @unchecked Sendable {
     let engine: NativeAuthEngine
 
+    /// Makes a native-auth app from its configuration.
+    ///
     /// - Throws: ``MSALError`` `invalidParameter` for an empty client id.
     public init(nativeAuthConfiguration configuration: MSALNativeAuthPublicClientApplicationConfig) throws {
         let core = try configuration.coreConfiguration()
@@ -189,37 +201,53 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
 /// Parameters of ``MSALNativeAuthPublicClientApplication/signIn(parameters:delegate:)``.
 public final class MSALNativeAuthSignInParameters: @unchecked Sendable {
     // Unchecked: a parameter object filled on one thread before the call, which copies what it needs.
+    /// The user's username, usually an email address.
     public let username: String
+    /// The password; with `nil` the delegate is asked for a one-time code or the password.
     public var password: String?
+    /// The scopes to request besides `openid`, `profile` and `offline_access`.
     public var scopes: [String]?
+    /// Accepted for MSAL's API; the library makes its own correlation ids.
     public var correlationId: UUID?
+    /// Parameters for `username`.
     public init(username: String) { self.username = username }
 }
 
 /// Parameters of ``MSALNativeAuthPublicClientApplication/signUp(parameters:delegate:)``.
 public final class MSALNativeAuthSignUpParameters: @unchecked Sendable {
     // Unchecked: a parameter object filled on one thread before the call, which copies what it needs.
+    /// The new user's username, usually an email address.
     public let username: String
+    /// The password; with `nil` the delegate is asked for one when the tenant needs it.
     public var password: String?
     /// User attributes by name; values are sent as strings.
     public var attributes: [String: Any]?
+    /// Accepted for MSAL's API; the library makes its own correlation ids.
     public var correlationId: UUID?
+    /// Parameters for `username`.
     public init(username: String) { self.username = username }
 }
 
 /// Parameters of ``MSALNativeAuthPublicClientApplication/resetPassword(parameters:delegate:)``.
 public final class MSALNativeAuthResetPasswordParameters: @unchecked Sendable {
     // Unchecked: a parameter object filled on one thread before the call, which copies what it needs.
+    /// The username of the user whose password to reset.
     public let username: String
+    /// Accepted for MSAL's API; the library makes its own correlation ids.
     public var correlationId: UUID?
+    /// Parameters for `username`.
     public init(username: String) { self.username = username }
 }
 
 /// Parameters of ``MSALNativeAuthUserAccountResult/getAccessToken(parameters:delegate:)``.
 public final class MSALNativeAuthGetAccessTokenParameters: @unchecked Sendable {
     // Unchecked: a parameter object filled on one thread before the call, which copies what it needs.
+    /// Skip the cached access token and use the refresh token.
     public var forceRefresh = false
+    /// The scopes to request; those of the sign-in when `nil`.
     public var scopes: [String]?
+    /// Accepted for MSAL's API; the library makes its own correlation ids.
     public var correlationId: UUID?
+    /// Parameters for a token for the sign-in's scopes.
     public init() {}
 }

@@ -2,7 +2,9 @@ import Foundation
 
 /// Receives the outcome of ``MSALNativeAuthPublicClientApplication/resetPassword(parameters:delegate:)``.
 @MainActor public protocol ResetPasswordStartDelegate: AnyObject, Sendable {
+    /// The password reset could not start; `error.type` says why.
     func onResetPasswordStartError(error: ResetPasswordStartError)
+    /// A one-time code was sent to `sentTo`; submit it through `newState`.
     func onResetPasswordCodeRequired(
         newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType,
         codeLength: Int)
@@ -10,19 +12,25 @@ import Foundation
 
 /// Receives the outcome of ``ResetPasswordCodeRequiredState/submitCode(code:delegate:)``.
 @MainActor public protocol ResetPasswordVerifyCodeDelegate: AnyObject, Sendable {
+    /// The code was refused; `newState`, when given, takes another try.
     func onResetPasswordVerifyCodeError(error: VerifyCodeError, newState: ResetPasswordCodeRequiredState?)
+    /// The code is verified: submit the new password through `newState`.
     func onPasswordRequired(newState: ResetPasswordRequiredState)
 }
 
 /// Receives the outcome of ``ResetPasswordRequiredState/submitPassword(password:delegate:)``.
 @MainActor public protocol ResetPasswordRequiredDelegate: AnyObject, Sendable {
+    /// The new password was refused; `newState`, when given, takes another try.
     func onResetPasswordRequiredError(error: PasswordRequiredError, newState: ResetPasswordRequiredState?)
+    /// The password is reset; `newState` signs the user in without asking again.
     func onResetPasswordCompleted(newState: SignInAfterResetPasswordState)
 }
 
 /// Receives the outcome of ``ResetPasswordCodeRequiredState/resendCode(delegate:)``.
 @MainActor public protocol ResetPasswordResendCodeDelegate: AnyObject, Sendable {
+    /// No new code could be sent; `newState`, when given, still takes the earlier one.
     func onResetPasswordResendCodeError(error: ResendCodeError, newState: ResetPasswordCodeRequiredState?)
+    /// A new code was sent to `sentTo`; submit it through `newState`.
     func onResetPasswordResendCodeRequired(
         newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType,
         codeLength: Int)

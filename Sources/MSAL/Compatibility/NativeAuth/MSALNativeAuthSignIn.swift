@@ -2,15 +2,20 @@ import Foundation
 
 /// Receives the outcome of ``MSALNativeAuthPublicClientApplication/signIn(parameters:delegate:)``.
 @MainActor public protocol SignInStartDelegate: AnyObject, Sendable {
+    /// The sign-in could not start; `error.type` says why.
     func onSignInStartError(error: SignInStartError)
+    /// A one-time code was sent to `sentTo` by `channelTargetType`; submit it through `newState`.
     func onSignInCodeRequired(
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     )
+    /// The user has a password: submit it through `newState`.
     func onSignInPasswordRequired(newState: SignInPasswordRequiredState)
+    /// The user is signed in.
     func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
 extension SignInStartDelegate {
+    /// Default: reports that the method is not implemented, as a general error to ``onSignInStartError(error:)``.
     public func onSignInCodeRequired(
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     ) {
@@ -18,11 +23,13 @@ extension SignInStartDelegate {
             error: SignInStartError(
                 type: .generalError, message: NativeDelegates.notImplemented("onSignInCodeRequired")))
     }
+    /// Default: reports that the method is not implemented, as a general error to ``onSignInStartError(error:)``.
     public func onSignInPasswordRequired(newState: SignInPasswordRequiredState) {
         onSignInStartError(
             error: SignInStartError(
                 type: .generalError, message: NativeDelegates.notImplemented("onSignInPasswordRequired")))
     }
+    /// Default: reports that the method is not implemented, as a general error to ``onSignInStartError(error:)``.
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onSignInStartError(
             error: SignInStartError(type: .generalError, message: NativeDelegates.notImplemented("onSignInCompleted")))
@@ -31,11 +38,14 @@ extension SignInStartDelegate {
 
 /// Receives the outcome of ``SignInPasswordRequiredState/submitPassword(password:delegate:)``.
 @MainActor public protocol SignInPasswordRequiredDelegate: AnyObject, Sendable {
+    /// The password was refused; `newState`, when given, takes another try.
     func onSignInPasswordRequiredError(error: PasswordRequiredError, newState: SignInPasswordRequiredState?)
+    /// The user is signed in.
     func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
 extension SignInPasswordRequiredDelegate {
+    /// Default: reports that the method is not implemented, as a general error to ``onSignInPasswordRequiredError(error:newState:)``.
     public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
         onSignInPasswordRequiredError(
             error: PasswordRequiredError(
@@ -46,13 +56,17 @@ extension SignInPasswordRequiredDelegate {
 
 /// Receives the outcome of ``SignInCodeRequiredState/submitCode(code:delegate:)``.
 @MainActor public protocol SignInVerifyCodeDelegate: AnyObject, Sendable {
+    /// The code was refused; `newState`, when given, takes another try.
     func onSignInVerifyCodeError(error: VerifyCodeError, newState: SignInCodeRequiredState?)
+    /// The user is signed in.
     func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
 /// Receives the outcome of ``SignInCodeRequiredState/resendCode(delegate:)``.
 @MainActor public protocol SignInResendCodeDelegate: AnyObject, Sendable {
+    /// No new code could be sent; `newState`, when given, still takes the earlier one.
     func onSignInResendCodeError(error: ResendCodeError, newState: SignInCodeRequiredState?)
+    /// A new code was sent to `sentTo`; submit it through `newState`.
     func onSignInResendCodeCodeRequired(
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     )
@@ -60,13 +74,17 @@ extension SignInPasswordRequiredDelegate {
 
 /// Receives the outcome of signing in after a sign-up.
 @MainActor public protocol SignInAfterSignUpDelegate: AnyObject, Sendable {
+    /// Signing in after the sign-up failed.
     func onSignInAfterSignUpError(error: SignInAfterSignUpError)
+    /// The user is signed in.
     func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
 /// Receives the outcome of signing in after a password reset.
 @MainActor public protocol SignInAfterResetPasswordDelegate: AnyObject, Sendable {
+    /// Signing in after the password reset failed.
     func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError)
+    /// The user is signed in.
     func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 

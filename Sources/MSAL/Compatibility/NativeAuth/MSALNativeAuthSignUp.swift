@@ -2,14 +2,18 @@ import Foundation
 
 /// Receives the outcome of ``MSALNativeAuthPublicClientApplication/signUp(parameters:delegate:)``.
 @MainActor public protocol SignUpStartDelegate: AnyObject, Sendable {
+    /// The sign-up could not start; `error.type` says why.
     func onSignUpStartError(error: SignUpStartError)
+    /// A one-time code was sent to `sentTo` to verify the address; submit it through `newState`.
     func onSignUpCodeRequired(
         newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     )
+    /// The server refused these attributes.
     func onSignUpAttributesInvalid(attributeNames: [String])
 }
 
 extension SignUpStartDelegate {
+    /// Default: reports that the method is not implemented, as a general error to ``onSignUpStartError(error:)``.
     public func onSignUpAttributesInvalid(attributeNames: [String]) {
         onSignUpStartError(
             error: SignUpStartError(
@@ -19,9 +23,12 @@ extension SignUpStartDelegate {
 
 /// Receives what follows a sign-up step: more input needed, or done.
 @MainActor public protocol SignUpNextStepDelegate: AnyObject, Sendable {
+    /// The tenant needs these user attributes; submit them through `newState`.
     func onSignUpAttributesRequired(
         attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState)
+    /// The tenant needs a password; submit it through `newState`.
     func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState)
+    /// The user is signed up; `newState` signs them in without asking again.
     func onSignUpCompleted(newState: SignInAfterSignUpState)
     /// Reports a step that cannot be handled as an error of the step's kind.
     func onSignUpStepNotHandled(_ message: String)
@@ -29,10 +36,12 @@ extension SignUpStartDelegate {
 
 /// Receives the outcome of ``SignUpCodeRequiredState/submitCode(code:delegate:)``.
 @MainActor public protocol SignUpVerifyCodeDelegate: SignUpNextStepDelegate {
+    /// The code was refused; `newState`, when given, takes another try.
     func onSignUpVerifyCodeError(error: VerifyCodeError, newState: SignUpCodeRequiredState?)
 }
 
 extension SignUpVerifyCodeDelegate {
+    /// Reports the step as a general error to ``onSignUpVerifyCodeError(error:newState:)``.
     public func onSignUpStepNotHandled(_ message: String) {
         onSignUpVerifyCodeError(
             error: VerifyCodeError(type: .generalError, MSALError.internal(.unexpected, message)), newState: nil)
@@ -41,10 +50,12 @@ extension SignUpVerifyCodeDelegate {
 
 /// Receives the outcome of ``SignUpPasswordRequiredState/submitPassword(password:delegate:)``.
 @MainActor public protocol SignUpPasswordRequiredDelegate: SignUpNextStepDelegate {
+    /// The password was refused; `newState`, when given, takes another try.
     func onSignUpPasswordRequiredError(error: PasswordRequiredError, newState: SignUpPasswordRequiredState?)
 }
 
 extension SignUpPasswordRequiredDelegate {
+    /// Reports the step as a general error to ``onSignUpPasswordRequiredError(error:newState:)``.
     public func onSignUpStepNotHandled(_ message: String) {
         onSignUpPasswordRequiredError(
             error: PasswordRequiredError(type: .generalError, message: message), newState: nil)
@@ -53,25 +64,31 @@ extension SignUpPasswordRequiredDelegate {
 
 /// Receives the outcome of ``SignUpAttributesRequiredState/submitAttributes(attributes:delegate:)``.
 @MainActor public protocol SignUpAttributesRequiredDelegate: SignUpNextStepDelegate {
+    /// The attributes could not be submitted.
     func onSignUpAttributesRequiredError(error: AttributesRequiredError)
+    /// The server refused these attributes; `newState` takes corrected ones.
     func onSignUpAttributesInvalid(attributeNames: [String], newState: SignUpAttributesRequiredState)
 }
 
 extension SignUpAttributesRequiredDelegate {
+    /// Reports the step as a general error to ``onSignUpAttributesRequiredError(error:)``.
     public func onSignUpStepNotHandled(_ message: String) {
         onSignUpAttributesRequiredError(error: AttributesRequiredError(message: message))
     }
 }
 
 extension SignUpNextStepDelegate {
+    /// Default: reports that the method is not implemented to ``onSignUpStepNotHandled(_:)``.
     public func onSignUpAttributesRequired(
         attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState
     ) {
         onSignUpStepNotHandled(NativeDelegates.notImplemented("onSignUpAttributesRequired"))
     }
+    /// Default: reports that the method is not implemented to ``onSignUpStepNotHandled(_:)``.
     public func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState) {
         onSignUpStepNotHandled(NativeDelegates.notImplemented("onSignUpPasswordRequired"))
     }
+    /// Default: reports that the method is not implemented to ``onSignUpStepNotHandled(_:)``.
     public func onSignUpCompleted(newState: SignInAfterSignUpState) {
         onSignUpStepNotHandled(NativeDelegates.notImplemented("onSignUpCompleted"))
     }
@@ -79,7 +96,9 @@ extension SignUpNextStepDelegate {
 
 /// Receives the outcome of ``SignUpCodeRequiredState/resendCode(delegate:)``.
 @MainActor public protocol SignUpResendCodeDelegate: AnyObject, Sendable {
+    /// No new code could be sent; `newState`, when given, still takes the earlier one.
     func onSignUpResendCodeError(error: ResendCodeError, newState: SignUpCodeRequiredState?)
+    /// A new code was sent to `sentTo`; submit it through `newState`.
     func onSignUpResendCodeCodeRequired(
         newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     )

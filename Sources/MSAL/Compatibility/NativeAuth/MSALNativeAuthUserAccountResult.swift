@@ -6,7 +6,9 @@ public final class MSALNativeAuthUserAccountResult: Sendable {
 
     init(_ user: NativeAuthUserAccount) { self.user = user }
 
+    /// The signed-in account.
     public var account: MSALAccount { MSALAccount(user.account) }
+    /// The raw ID token of the sign-in, when one was issued.
     public var idToken: String? { user.idToken }
 
     /// An access token for `scopes` (the sign-in's when `nil`); the outcome goes to `delegate` on the main actor.
@@ -43,8 +45,11 @@ public final class MSALNativeAuthUserAccountResult: Sendable {
 
 /// An access token from ``MSALNativeAuthUserAccountResult/getAccessToken(parameters:delegate:)``.
 public final class MSALNativeAuthTokenResult: Sendable {
+    /// The access token, to send as a bearer token.
     public let accessToken: String
+    /// The scopes the token was granted for.
     public let scopes: [String]
+    /// When the access token expires.
     public let expiresOn: Date?
     /// Only when asked for (not on Linux).
     public let refreshToken: String? = nil
@@ -58,6 +63,8 @@ public final class MSALNativeAuthTokenResult: Sendable {
 
 /// Receives the outcome of ``MSALNativeAuthUserAccountResult/getAccessToken(parameters:delegate:)``.
 @MainActor public protocol CredentialsDelegate: AnyObject, Sendable {
+    /// Receives the failure.
     func onAccessTokenRetrieveError(error: RetrieveAccessTokenError)
+    /// Receives the token.
     func onAccessTokenRetrieveCompleted(result: MSALNativeAuthTokenResult)
 }

@@ -22,7 +22,9 @@ public final class MSALNativeAuthChannelType: Sendable {
     /// `email` or `sms`.
     public let value: String
     init(_ value: String) { self.value = value }
+    /// Whether the code went to an email address.
     public var isEmailType: Bool { value == "email" }
+    /// Whether the code went to a phone by text message.
     public var isSMSType: Bool { value == "sms" }
 }
 
