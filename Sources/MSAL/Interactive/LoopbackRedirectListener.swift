@@ -30,8 +30,9 @@ final class LoopbackRedirectListener: Sendable {
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.pipeline.configureHTTPServerPipeline().flatMap {
-                    channel.pipeline.addHandler(
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(
                         RedirectHandler(path: expectedPath) { parameters in
                             let first = accepted.withLock { done in
                                 defer { done = true }
@@ -157,7 +158,10 @@ private final class RedirectHandler: ChannelInboundHandler {
             wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
             promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: page)))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+        let loopBoundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            loopBoundContext.value.close(promise: nil)
+        }
     }
 
     /// Fixed pages: nothing from the request is ever put into them.
