@@ -203,17 +203,20 @@ final class ScriptedTransport: HTTPTransport, Sendable {
 
 @Suite("Browser launching, browser sign-out, discovery caching, device-code cancellation")
 struct BrowserAndLifecycleTests {
-    @Test("$BROWSER entries (with %s) are tried in order, instead of xdg-open")
+    @Test("$BROWSER entries (with %s) are tried in order, instead of xdg-open (open on macOS)")
     func browserCommands() throws {
         let url = try #require(URL(string: "http://127.0.0.1:1/authorize?x=1"))
         let commands = SystemBrowserLauncher.commands(
             for: url, environment: ["BROWSER": "chromium --headless %s:firefox"])
         #expect(commands == [["chromium", "--headless", url.absoluteString], ["firefox", url.absoluteString]])
-        #expect(SystemBrowserLauncher.commands(for: url, environment: [:]) == [["xdg-open", url.absoluteString]])
-        #expect(
-            SystemBrowserLauncher.commands(for: url, environment: ["BROWSER": " : "]) == [
-                ["xdg-open", url.absoluteString]
-            ])
+        #if os(Linux)
+            #expect(SystemBrowserLauncher.opener == "xdg-open")
+        #else
+            #expect(SystemBrowserLauncher.opener == "/usr/bin/open")
+        #endif
+        let opener = [[SystemBrowserLauncher.opener, url.absoluteString]]
+        #expect(SystemBrowserLauncher.commands(for: url, environment: [:]) == opener)
+        #expect(SystemBrowserLauncher.commands(for: url, environment: ["BROWSER": " : "]) == opener)
     }
 
     @Test("signing out from the browser opens the end-session page after forgetting the account")

@@ -55,7 +55,7 @@ public struct PublicClientApplicationConfiguration: Sendable {
         logger = Logger(label: "MSAL", factory: { _ in SwiftLogNoOpLogHandler() })
         piiLoggingEnabled = false
         transport = try DefaultHTTPTransport()
-        browser = SystemBrowserLauncher()
+        browser = defaultBrowserLauncher()
         cache = TokenCache()
         authorityMetadataFile = nil
         deviceMode = .private

@@ -99,8 +99,7 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
         var info = stat()
         guard stat(url.path, &info) == 0 else { return StorageVersion([0, 0, 0, 0]) }
         return StorageVersion([
-            Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size),
-            Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), info.modificationNanoseconds,
         ])
     }
 

@@ -24,8 +24,9 @@ open class MSALPublicClientApplicationConfig {
     /// Shared-device mode, which an MDM profile or the Authenticator app turns on for iOS.
     public var deviceMode: MSALDeviceMode = .default
     /// Opens sign-in and sign-out pages when ``MSALWebviewParameters`` bring no launcher: the system
-    /// browser (`$BROWSER` when set, else `xdg-open`) by default.
-    public var browserLauncher: any BrowserLauncher = SystemBrowserLauncher()
+    /// browser (`$BROWSER` when set, else `xdg-open` on Linux, `open` on macOS) by default; on iOS, tvOS,
+    /// watchOS and visionOS the app sets its own.
+    public var browserLauncher: any BrowserLauncher = defaultBrowserLauncher()
     /// The HTTP transport, e.g. `DefaultHTTPTransport(trustedCAPEM:)` to trust a local CA; the default one when `nil`.
     public var transport: (any HTTPTransport)?
     /// The time source token lifetimes are judged by; the system clock by default (tests move their own).

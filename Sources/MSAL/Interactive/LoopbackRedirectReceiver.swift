@@ -20,7 +20,7 @@ public struct LoopbackRedirectReceiver: RedirectReceiver {
         else {
             throw MSALError.internal(
                 .invalidRedirectURI,
-                "Interactive sign-in on Linux needs a loopback redirect URI such as http://localhost; got \(redirectURI)."
+                "The loopback redirect receiver needs an http redirect URI on a loopback host, such as http://localhost; got \(redirectURI)."
             )
         }
         let listener = try await LoopbackRedirectListener.start(

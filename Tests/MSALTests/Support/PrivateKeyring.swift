@@ -1,124 +1,128 @@
-import Foundation
+#if os(Linux)
+    import Foundation
 
-/// A session bus of its own with an unlocked GNOME Keyring (Debian's `dbus-daemon` and `gnome-keyring`,
-/// installed by `scripts/test`), so Secret Service tests never touch the user's keyring.
-final class PrivateKeyring: Sendable {
-    let environment: [String: String]
-    private let bus: Process
-    private let home: URL
+    /// A session bus of its own with an unlocked GNOME Keyring (Debian's `dbus-daemon` and `gnome-keyring`,
+    /// installed by `scripts/test`), so Secret Service tests never touch the user's keyring.
+    final class PrivateKeyring: Sendable {
+        let environment: [String: String]
+        private let bus: Process
+        private let home: URL
 
-    private init(environment: [String: String], bus: Process, home: URL) {
-        self.environment = environment
-        self.bus = bus
-        self.home = home
-    }
-
-    static func with<T: Sendable>(_ body: (PrivateKeyring) async throws -> T) async throws -> T {
-        let keyring = try await start()
-        defer { keyring.stop() }
-        return try await body(keyring)
-    }
-
-    private static func start() async throws -> PrivateKeyring {
-        for tool in ["/usr/bin/dbus-daemon", "/usr/bin/gnome-keyring-daemon", "/usr/bin/secret-tool"]
-        where !FileManager.default.isExecutableFile(atPath: tool) {
-            throw KeyringFailure(
-                "\(tool) is missing: run scripts/test once, or `apt-get install -y dbus-daemon gnome-keyring libsecret-tools`"
-            )
+        private init(environment: [String: String], bus: Process, home: URL) {
+            self.environment = environment
+            self.bus = bus
+            self.home = home
         }
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("keyring-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(
-            at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        var environment = ["HOME": home.path, "XDG_RUNTIME_DIR": home.path, "PATH": "/usr/bin:/bin"]
-                        let (bus, address) = try launch(
-                            "/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"],
-                            environment: environment)
-                        environment["DBUS_SESSION_BUS_ADDRESS"] = address
-                        // It forks once the keyring is unlocked and serving (the parent then exits) and ends with the bus.
-                        // Started with posix_spawn, not Process: Process waits for every holder of a pipe it hands
-                        // the child, and the forked daemon keeps it open, so Process would never see the exit.
-                        let status = try spawnAndWait(
-                            "/usr/bin/gnome-keyring-daemon", ["--daemonize", "--unlock", "--components=secrets"],
-                            environment: environment, input: "test-keyring-password")
-                        guard status == 0 else { throw KeyringFailure("gnome-keyring-daemon exited \(status)") }
-                        return PrivateKeyring(environment: environment, bus: bus, home: home)
-                    })
-            }.start()
-        }
-    }
 
-    /// Runs `path` with `input` on its standard input and waits for it to exit.
-    private static func spawnAndWait(
-        _ path: String, _ arguments: [String], environment: [String: String], input: String
-    ) throws -> Int32 {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw KeyringFailure("pipe failed") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-        posix_spawn_file_actions_addclose(&actions, fds[1])
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        close(fds[0])
-        guard spawned == 0 else {
+        static func with<T: Sendable>(_ body: (PrivateKeyring) async throws -> T) async throws -> T {
+            let keyring = try await start()
+            defer { keyring.stop() }
+            return try await body(keyring)
+        }
+
+        private static func start() async throws -> PrivateKeyring {
+            for tool in ["/usr/bin/dbus-daemon", "/usr/bin/gnome-keyring-daemon", "/usr/bin/secret-tool"]
+            where !FileManager.default.isExecutableFile(atPath: tool) {
+                throw KeyringFailure(
+                    "\(tool) is missing: run scripts/test once, or `apt-get install -y dbus-daemon gnome-keyring libsecret-tools`"
+                )
+            }
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("keyring-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(
+                at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            return try await withCheckedThrowingContinuation { continuation in
+                Thread {
+                    continuation.resume(
+                        with: Result {
+                            var environment = [
+                                "HOME": home.path, "XDG_RUNTIME_DIR": home.path, "PATH": "/usr/bin:/bin",
+                            ]
+                            let (bus, address) = try launch(
+                                "/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"],
+                                environment: environment)
+                            environment["DBUS_SESSION_BUS_ADDRESS"] = address
+                            // It forks once the keyring is unlocked and serving (the parent then exits) and ends with the bus.
+                            // Started with posix_spawn, not Process: Process waits for every holder of a pipe it hands
+                            // the child, and the forked daemon keeps it open, so Process would never see the exit.
+                            let status = try spawnAndWait(
+                                "/usr/bin/gnome-keyring-daemon", ["--daemonize", "--unlock", "--components=secrets"],
+                                environment: environment, input: "test-keyring-password")
+                            guard status == 0 else { throw KeyringFailure("gnome-keyring-daemon exited \(status)") }
+                            return PrivateKeyring(environment: environment, bus: bus, home: home)
+                        })
+                }.start()
+            }
+        }
+
+        /// Runs `path` with `input` on its standard input and waits for it to exit.
+        private static func spawnAndWait(
+            _ path: String, _ arguments: [String], environment: [String: String], input: String
+        ) throws -> Int32 {
+            var fds: [Int32] = [0, 0]
+            guard pipe(&fds) == 0 else { throw KeyringFailure("pipe failed") }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+            posix_spawn_file_actions_addclose(&actions, fds[1])
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            let argv = ([path] + arguments).map { strdup($0) } + [nil]
+            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { for pointer in argv + envp { free(pointer) } }
+            var pid: pid_t = 0
+            let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+            close(fds[0])
+            guard spawned == 0 else {
+                close(fds[1])
+                throw KeyringFailure("posix_spawn \(path) failed: \(spawned)")
+            }
+            _ = input.withCString { write(fds[1], $0, strlen($0)) }
             close(fds[1])
-            throw KeyringFailure("posix_spawn \(path) failed: \(spawned)")
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            return (status >> 8) & 0xFF
         }
-        _ = input.withCString { write(fds[1], $0, strlen($0)) }
-        close(fds[1])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status >> 8) & 0xFF
+
+        /// Starts a daemon and returns it with the first line it prints.
+        private static func launch(_ path: String, _ arguments: [String], environment: [String: String]) throws -> (
+            Process, String
+        ) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var line = Data()
+            while !line.contains(0x0A) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { throw KeyringFailure("\(path) exited before it was ready") }
+                line.append(chunk)
+            }
+            return (process, String(decoding: line.prefix { $0 != 0x0A }, as: UTF8.self))
+        }
+
+        /// SIGKILL: a test runner may start its children with SIGTERM ignored, and both daemons honour that.
+        private func stop() {
+            kill(bus.processIdentifier, SIGKILL)
+            // The keyring daemon outlives its bus; it is the process whose HOME is ours.
+            let marker = Data("HOME=\(home.path)\0".utf8)
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = Int32(entry), pid != getpid(),
+                    let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),
+                    environ.range(of: marker) != nil
+                else { continue }
+                kill(pid, SIGKILL)
+            }
+            try? FileManager.default.removeItem(at: home)
+        }
     }
 
-    /// Starts a daemon and returns it with the first line it prints.
-    private static func launch(_ path: String, _ arguments: [String], environment: [String: String]) throws -> (
-        Process, String
-    ) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { throw KeyringFailure("\(path) exited before it was ready") }
-            line.append(chunk)
-        }
-        return (process, String(decoding: line.prefix { $0 != 0x0A }, as: UTF8.self))
+    struct KeyringFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
-
-    /// SIGKILL: a test runner may start its children with SIGTERM ignored, and both daemons honour that.
-    private func stop() {
-        kill(bus.processIdentifier, SIGKILL)
-        // The keyring daemon outlives its bus; it is the process whose HOME is ours.
-        let marker = Data("HOME=\(home.path)\0".utf8)
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(entry), pid != getpid(),
-                let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),
-                environ.range(of: marker) != nil
-            else { continue }
-            kill(pid, SIGKILL)
-        }
-        try? FileManager.default.removeItem(at: home)
-    }
-}
-
-struct KeyringFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
+#endif
