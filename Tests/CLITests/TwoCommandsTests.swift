@@ -28,7 +28,12 @@ struct TwoCommandsTests {
             String($0.split(separator: "#")[0]).trimmingCharacters(in: .whitespaces)
         }
         #expect(commands == ["swift run msal demo", "scripts/test"])
-        #expect(Self.commands(try Self.text(".ci/run")).last == "exec scripts/test")
+        let ci = Self.commands(try Self.text(".ci/run"))
+        #expect(ci.last == "exec scripts/test")
+        for check in ["scripts/check-style", "scripts/check-portability", "scripts/check-docs"] {
+            #expect(ci.contains(check), "\(check) is not run by .ci/run")
+            #expect(FileManager.default.isExecutableFile(atPath: Self.repository.appendingPathComponent(check).path))
+        }
         #expect(Self.commands(try Self.text("scripts/test")).last == #"exec swift test "$@""#)
         #expect(
             FileManager.default.isExecutableFile(atPath: Self.repository.appendingPathComponent("scripts/test").path))
