@@ -3,7 +3,7 @@
     import Foundation
 
     /// The default on Linux and macOS: `$BROWSER` when set (a `:`-separated list tried in order; `%s` stands for
-    /// the URL), else ``opener`` (`xdg-open` on Linux, `open` on macOS). When none starts, the URL is written for
+    /// the URL), else the opener (`xdg-open` on Linux, `open` on macOS). When none starts, the URL is written for
     /// the user to open, after one line saying why `$BROWSER` did not start (not found, not executable, or it
     /// exited with an error within two seconds). A browser set in `$BROWSER` is the user's choice, so the opener
     /// is not tried after it (as `gh` does).
@@ -23,7 +23,7 @@
             self.write = write
         }
 
-        /// Starts `$BROWSER` or ``opener`` with `url`, or writes the URL for the user when none starts.
+        /// Starts `$BROWSER` or the opener with `url`, or writes the URL for the user when none starts.
         public func open(_ url: URL) async throws {
             let environment = ProcessInfo.processInfo.environment
             var failures: [String] = []
@@ -42,7 +42,7 @@
         }
 
         /// The commands to try, in order: each `$BROWSER` entry (`%s` replaced by the URL, else the URL
-        /// appended), or ``opener`` and the URL when `$BROWSER` is not set.
+        /// appended), or the opener and the URL when `$BROWSER` is not set.
         static func commands(for url: URL, environment: [String: String]) -> [[String]] {
             let entries = browserVariable(environment)?.split(separator: ":").map(String.init) ?? [opener]
             return entries.compactMap { entry in
