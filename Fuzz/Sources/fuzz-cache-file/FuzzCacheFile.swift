@@ -4,7 +4,8 @@
 // back changes nothing). Not the first: a file with a field twice whose first value is unusable (`"x"`)
 // keeps the second as an extra field, written after the known ones, and read as the field next time.
 // Written as the cache writes after a load, the entries the scan kept are copied from the file byte for
-// byte (and the scan keeps them again).
+// byte (and the scan keeps them again). Every entry the scan keeps decodes, to the entry the decoder makes
+// of it when the scan leaves it alone.
 import Foundation
 import FuzzSupport
 
@@ -16,6 +17,7 @@ enum FuzzCacheFile {
 }
 
 func fuzzCacheFile(_ file: Data) {
+    keptEntriesDecode(file)
     guard let contents = try? UnifiedCacheFormat.decode(file) else { return }
     guard let written = try? UnifiedCacheFormat.encode(contents) else {
         invariant(false, "a cache that was read can be written")
@@ -73,6 +75,33 @@ func fuzzCacheFile(_ file: Data) {
         ---
         \(String(decoding: third, as: UTF8.self))
         """)
+}
+
+/// Checks that every entry a scan of `file` keeps decodes from its span (``StoredEntries/decode(_:in:)``
+/// traps otherwise) to the entry ``CacheEntryReader`` reads from the same bytes.
+func keptEntriesDecode(_ file: Data) {
+    guard let stored = try? UnifiedCacheFormat.read(file).stored else { return }
+    func check<Entry: StoredCacheEntry & Equatable>(_ found: [StoredEntryScanner.Found], _: Entry.Type) {
+        let spans = found.map(\.span)
+        let decoded = StoredEntries<Entry>.decode(spans, in: file)
+        invariant(decoded.count == spans.count, "every \(Entry.self) the scan keeps decodes")
+        file.withUnsafeBytes { bytes in
+            var fields = CacheEntryReader()
+            for (span, entry) in zip(spans, decoded) {
+                var reader = CacheJSONReader(UnsafeRawBufferPointer(rebasing: bytes[span.value]))
+                let read: Entry? = (try? fields.read(&reader)).flatMap { Entry.read(from: fields) }
+                invariant(
+                    read == entry,
+                    "a kept entry decodes as the decoder reads it: \(String(decoding: bytes[span.value], as: UTF8.self))"
+                )
+            }
+        }
+    }
+    check(stored.accessTokens, AccessTokenEntry.self)
+    check(stored.refreshTokens, RefreshTokenEntry.self)
+    check(stored.idTokens, IDTokenEntry.self)
+    check(stored.accounts, AccountEntry.self)
+    check(stored.appMetadata, AppMetadataEntry.self)
 }
 
 /// The key and value bytes of every entry a scan of `data` keeps as a span.

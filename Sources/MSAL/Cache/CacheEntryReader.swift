@@ -142,6 +142,18 @@ struct CacheEntryReader {
         }
     }
 
+    /// Takes the fields of an entry ``StoredEntryScanner`` kept (``StoredEntryScanner/fields(ofKept:)``):
+    /// strings without escapes, each field once, nothing else.
+    mutating func read(plain fields: [UnsafeRawBufferPointer?]) {
+        extra.removeAll(keepingCapacity: true)
+        for field in Field.allCases {
+            numeric[field.rawValue] = false
+            values[field.rawValue] = fields[field.rawValue].map { raw in
+                field.repeats ? previous[field.rawValue].string(raw) : String(decoding: raw, as: UTF8.self)
+            }
+        }
+    }
+
     private mutating func string(_ token: CacheJSONReader.Key, _ field: Field) -> String {
         guard field.repeats, let raw = token.raw else { return token.string }
         return previous[field.rawValue].string(raw)
@@ -170,14 +182,41 @@ struct CacheEntryReader {
         extra.isEmpty ? [:] : Dictionary(extra, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The required fields of an entry that has all of them; a builder reads them only through this.
+    struct Required {
+        private let rules: RequiredFields
+        private let values: [String?]
+
+        fileprivate init?(_ rules: RequiredFields, _ values: [String?]) {
+            guard rules.areMet(has: { values[$0.rawValue] != nil }, text: { values[$0.rawValue] ?? "" }) else {
+                return nil
+            }
+            (self.rules, self.values) = (rules, values)
+        }
+
+        subscript(field: Field) -> String {
+            precondition(rules.fields.contains(field), "\(field.name) is not declared required")
+            return values[field.rawValue]!
+        }
+
+        /// A required timestamp.
+        func date(_ field: Field) -> Date {
+            precondition(rules.timestamps.contains(field), "\(field.name) is not declared a required timestamp")
+            return CacheEntryReader.date(from: self[field])!
+        }
+    }
+
+    private func required(_ section: StoredEntryScanner.Section) -> Required? {
+        Required(RequiredFields.of(section), values)
+    }
+
     func accessToken() -> AccessTokenEntry? {
-        guard let home = text(.homeAccountID), let environment = text(.environment), let client = text(.clientID),
-            let secret = text(.secret), let expires = date(.expiresOn)
-        else { return nil }
+        guard let required = required(.accessToken) else { return nil }
+        let expires = required.date(.expiresOn)
         return AccessTokenEntry(
-            homeAccountID: home, environment: environment, clientID: client, realm: text(.realm) ?? "",
-            target: text(.target) ?? "",
-            secret: secret, tokenType: text(.tokenType) ?? "Bearer",
+            homeAccountID: required[.homeAccountID], environment: required[.environment],
+            clientID: required[.clientID], realm: text(.realm) ?? "", target: text(.target) ?? "",
+            secret: required[.secret], tokenType: text(.tokenType) ?? "Bearer",
             cachedAt: date(.cachedAt) ?? expires.addingTimeInterval(-3600),
             expiresOn: expires, extendedExpiresOn: date(.extendedExpiresOn) ?? date(.extExpiresOn) ?? expires,
             refreshOn: date(.refreshOn),
@@ -189,11 +228,10 @@ struct CacheEntryReader {
     }
 
     func refreshToken() -> RefreshTokenEntry? {
-        guard let home = text(.homeAccountID), let environment = text(.environment), let client = text(.clientID),
-            let secret = text(.secret)
-        else { return nil }
+        guard let required = required(.refreshToken) else { return nil }
         return RefreshTokenEntry(
-            homeAccountID: home, environment: environment, clientID: client, secret: secret, target: text(.target),
+            homeAccountID: required[.homeAccountID], environment: required[.environment],
+            clientID: required[.clientID], secret: required[.secret], target: text(.target),
             familyID: text(.familyID).flatMap { $0.isEmpty ? nil : $0 }, lastModification: date(.lastModificationTime),
             extra: extraFields.merging(
                 unused([
@@ -204,11 +242,10 @@ struct CacheEntryReader {
     }
 
     func idToken() -> IDTokenEntry? {
-        guard let home = text(.homeAccountID), let environment = text(.environment), let client = text(.clientID),
-            let secret = text(.secret)
-        else { return nil }
+        guard let required = required(.idToken) else { return nil }
         return IDTokenEntry(
-            homeAccountID: home, environment: environment, realm: text(.realm) ?? "", clientID: client, secret: secret,
+            homeAccountID: required[.homeAccountID], environment: required[.environment], realm: text(.realm) ?? "",
+            clientID: required[.clientID], secret: required[.secret],
             extra: extraFields.merging(
                 unused([
                     .target, .tokenType, .cachedAt, .expiresOn, .extendedExpiresOn, .extExpiresOn, .refreshOn,
@@ -218,9 +255,9 @@ struct CacheEntryReader {
     }
 
     func account() -> AccountEntry? {
-        guard let home = text(.homeAccountID), let environment = text(.environment) else { return nil }
+        guard let required = required(.account) else { return nil }
         return AccountEntry(
-            homeAccountID: home, environment: environment, realm: text(.realm) ?? "",
+            homeAccountID: required[.homeAccountID], environment: required[.environment], realm: text(.realm) ?? "",
             localAccountID: text(.localAccountID) ?? "",
             username: text(.username) ?? "", authorityType: text(.authorityType) ?? "MSSTS",
             accountSource: text(.accountSource),
@@ -233,9 +270,10 @@ struct CacheEntryReader {
     }
 
     func appMetadata() -> AppMetadataEntry? {
-        guard let client = text(.clientID), let environment = text(.environment) else { return nil }
+        guard let required = required(.appMetadata) else { return nil }
         return AppMetadataEntry(
-            clientID: client, environment: environment, familyID: text(.familyID).flatMap { $0.isEmpty ? nil : $0 },
+            clientID: required[.clientID], environment: required[.environment],
+            familyID: text(.familyID).flatMap { $0.isEmpty ? nil : $0 },
             extra: extraFields.merging(
                 unused([
                     .credentialType, .secret, .homeAccountID, .realm, .target, .tokenType, .cachedAt, .expiresOn,

@@ -74,16 +74,20 @@ struct StoredEntries<Entry: StoredCacheEntry>: Sendable {
         return change(&entries)
     }
 
-    /// The entries `spans` of `file` hold. The scan checked each span with the rules the decoder
-    /// applies, so every span decodes.
+    /// The entries `spans` of `file` hold, one for each. A span is what a scan kept, so its fields are
+    /// read again as the scan read them (``StoredEntryScanner/fields(ofKept:)``) and meet the same
+    /// ``RequiredFields`` the scan checked: every span decodes.
     static func decode(_ spans: some Collection<StoredSpan>, in file: Data?) -> [Entry] {
         guard let file, !spans.isEmpty else { return [] }
         return file.withUnsafeBytes { bytes in
+            var scanner = StoredEntryScanner()
             var fields = CacheEntryReader()
-            return spans.compactMap { span in
-                var reader = CacheJSONReader(UnsafeRawBufferPointer(rebasing: bytes[span.value]))
-                guard (try? fields.read(&reader)) != nil else { return nil }
-                return Entry.read(from: fields)
+            return spans.map { span in
+                fields.read(plain: scanner.fields(ofKept: UnsafeRawBufferPointer(rebasing: bytes[span.value])))
+                guard let entry = Entry.read(from: fields) else {
+                    preconditionFailure("a scan kept a \(Entry.self) without the fields its section requires")
+                }
+                return entry
             }
         }
     }

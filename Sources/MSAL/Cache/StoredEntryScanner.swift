@@ -2,7 +2,8 @@ import Foundation
 
 /// Finds, without decoding it, what the index needs of a cache entry: the account, client and tenant it
 /// is filed under. It accepts only entries the decoder is sure to read: known fields, each once, plain
-/// strings, the section's required fields. Anything else (`nil`) is decoded at once instead.
+/// strings, the section's ``RequiredFields``. Anything else (`nil`) is decoded at once instead. An entry it
+/// kept is decoded later from the same reading of its bytes (``fields(ofKept:)``).
 ///
 /// An accepted entry is written back under its key as read until its slot changes, as MSAL Python keeps
 /// other SDKs' keys; a changed slot's entries are written under the keys MSAL Python makes.
@@ -70,19 +71,16 @@ struct StoredEntryScanner {
         }
     }
 
-    /// The fields ``CacheEntryReader``'s `accessToken()` and the like require.
+    /// Whether the fields just read meet the section's ``RequiredFields``.
     private func hasRequiredFields(_ section: Section) -> Bool {
-        let has = { (field: Field) in values[field.rawValue] != nil }
-        switch section {
-        case .accessToken:
-            guard has(.homeAccountID), has(.environment), has(.clientID), has(.secret),
-                let expires = values[Field.expiresOn.rawValue]
-            else { return false }
-            return CacheEntryReader.date(from: String(decoding: expires, as: UTF8.self)) != nil
-        case .refreshToken, .idToken: return has(.homeAccountID) && has(.environment) && has(.clientID) && has(.secret)
-        case .account: return has(.homeAccountID) && has(.environment)
-        case .appMetadata: return has(.clientID) && has(.environment)
-        }
+        RequiredFields.of(section).areMet(has: { values[$0.rawValue] != nil }, text: text)
+    }
+
+    /// The fields of an entry a scan kept (its span's value), by ``Field/rawValue``: the reading the scan
+    /// checked, made again of the same bytes.
+    mutating func fields(ofKept entry: UnsafeRawBufferPointer) -> [UnsafeRawBufferPointer?] {
+        guard readPlainObject(entry, from: 0) != nil else { preconditionFailure("not an entry a scan kept") }
+        return values
     }
 }
 
