@@ -14,7 +14,7 @@ struct AuthorizationCodeRequest: TokenRequest {
     var form: [(String, String)] {
         var form = [
             ("client_id", clientID), ("grant_type", grantType), ("code", code), ("redirect_uri", redirectURI),
-            ("code_verifier", codeVerifier), ("scope", Scopes.decorated(scopes).joined(separator: " ")),
+            ("code_verifier", codeVerifier), ("scope", Scopes.parameter(scopes)),
             ("client_info", "1"),
         ]
         if let claims { form.append(("claims", claims)) }

@@ -21,7 +21,7 @@ struct AuthorizationRequest: Sendable {
     var query: [(String, String)] {
         var query = [
             ("client_id", clientID), ("response_type", "code"), ("redirect_uri", redirectURI),
-            ("scope", Scopes.decorated(scopes).joined(separator: " ")), ("state", state), ("nonce", nonce),
+            ("scope", Scopes.parameter(scopes)), ("state", state), ("nonce", nonce),
             ("code_challenge", codeChallenge), ("code_challenge_method", PKCE.method), ("client_info", "1"),
             ("client-request-id", correlationID.uuidString.lowercased()),
         ]

@@ -6,7 +6,7 @@ struct DeviceAuthorizationRequest: Sendable {
     let claims: String?
 
     var form: [(String, String)] {
-        var form = [("client_id", clientID), ("scope", Scopes.decorated(scopes).joined(separator: " "))]
+        var form = [("client_id", clientID), ("scope", Scopes.parameter(scopes))]
         if let claims { form.append(("claims", claims)) }
         return form
     }

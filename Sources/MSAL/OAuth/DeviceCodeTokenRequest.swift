@@ -12,7 +12,7 @@ struct DeviceCodeTokenRequest: TokenRequest {
     var form: [(String, String)] {
         var form = [
             ("grant_type", grantType), ("client_id", clientID), ("device_code", deviceCode), ("client_info", "1"),
-            ("scope", Scopes.decorated(scopes).joined(separator: " ")),
+            ("scope", Scopes.parameter(scopes)),
         ]
         if let claims { form.append(("claims", claims)) }
         return form

@@ -73,7 +73,7 @@ struct NativeAuthRequest: Sendable {
             return [("continuation_token", token), ("challenge_type", challengeTypes)]
         case .signInToken(let grant, let scopes):
             return [("grant_type", grant.grantType)] + grantFields(grant) + [
-                ("scope", Scopes.decorated(scopes).joined(separator: " ")), ("client_info", "true"),
+                ("scope", Scopes.parameter(scopes)), ("client_info", "true"),
             ]
         case .signUpStart(let username, let password, let attributes):
             var fields = [("username", username), ("challenge_type", challengeTypes)]

@@ -11,7 +11,7 @@ struct RefreshTokenRequest: TokenRequest {
     var form: [(String, String)] {
         var form = [
             ("client_id", clientID), ("grant_type", grantType), ("refresh_token", refreshToken),
-            ("scope", Scopes.decorated(scopes).joined(separator: " ")), ("client_info", "1"),
+            ("scope", Scopes.parameter(scopes)), ("client_info", "1"),
         ]
         if let claims { form.append(("claims", claims)) }
         return form

@@ -10,6 +10,11 @@ enum Scopes {
         union(scopes.filter { !$0.isEmpty }, reserved)
     }
 
+    /// The `scope` parameter a request sends: the decorated scopes, space-separated.
+    static func parameter(_ scopes: [String]) -> String {
+        decorated(scopes).joined(separator: " ")
+    }
+
     static func union(_ a: [String], _ b: [String]) -> [String] {
         var out: [String] = []
         var seen = Set<String>()
