@@ -1,9 +1,12 @@
 import Foundation
 
-/// What every flow shares: configuration, discovery, the identity platform client, the cache and validation.
-/// A class, so a flow holds it by reference instead of copying a dozen fields on every call.
+/// What every flow shares: configuration, discovery, the identity platform client, the cache, validation
+/// and, for a confidential client, its credential. A class, so a flow holds it by reference instead of
+/// copying a dozen fields on every call.
 final class ApplicationCore: Sendable {
     let configuration: PublicClientApplicationConfiguration
+    /// The confidential client's credential; `nil` for a public client.
+    let authenticator: ClientAuthenticator?
     let resolver: AuthorityResolver
     let client: IdentityPlatformClient
     let responseHandler: TokenResponseHandler
@@ -11,8 +14,13 @@ final class ApplicationCore: Sendable {
     let log: PrivacyLogger
     let correlationIDs = CorrelationIDs()
 
-    init(_ configuration: PublicClientApplicationConfiguration) {
+    init(_ configuration: PublicClientApplicationConfiguration, credential: ClientCredential? = nil) {
         self.configuration = configuration
+        authenticator = credential.map {
+            ClientAuthenticator(
+                clientID: configuration.clientID, credential: $0, clock: configuration.clock,
+                random: configuration.random)
+        }
         client = IdentityPlatformClient(
             transport: configuration.transport, clock: configuration.clock, sleep: configuration.sleep,
             logger: configuration.logger, correlationIDs: correlationIDs)
@@ -29,6 +37,11 @@ final class ApplicationCore: Sendable {
     }
 
     var cache: TokenCache { configuration.cache }
+
+    /// The client authentication fields for a request to `tokenEndpoint`; none for a public client.
+    func authentication(for tokenEndpoint: URL) async throws -> [(String, String)] {
+        try await authenticator?.formFields(tokenEndpoint: tokenEndpoint) ?? []
+    }
     var accounts: AccountBuilder { AccountBuilder(cache: configuration.cache, clientID: configuration.clientID) }
 }
 

@@ -4,6 +4,13 @@ import Foundation
 /// token (the family's for FOCI apps), shared by concurrent callers.
 struct SilentFlow: Sendable {
     let app: ApplicationCore
+    /// The cache the account's tokens are in: the app's, or a confidential client's user partition.
+    let cache: TokenCache
+
+    init(app: ApplicationCore, cache: TokenCache? = nil) {
+        self.app = app
+        self.cache = cache ?? app.cache
+    }
 
     func run(_ parameters: SilentParameters) async throws -> AuthenticationResult {
         let requested = parameters.authority ?? app.configuration.authority
@@ -13,7 +20,7 @@ struct SilentFlow: Sendable {
         let realm = Self.realm(of: endpoints, account: parameters.account)
         let now = app.configuration.clock.now()
         if !parameters.forceRefresh, parameters.claims == nil,
-            let (token, idToken, grantedScopes) = try await app.cache.cachedTokens(
+            let (token, idToken, grantedScopes) = try await cache.cachedTokens(
                 homeAccountID: parameters.account.identifier, clientID: app.configuration.clientID,
                 realm: requested.accessTokenRealm(tenant: realm),
                 otherRealms: {
@@ -77,7 +84,8 @@ struct SilentFlow: Sendable {
         let account =
             given.tenantProfiles.contains(where: matchesRealm)
             ? given
-            : try await app.accounts.account(homeAccountID: token.homeAccountID, environments: endpoints.aliases)
+            : try await AccountBuilder(cache: cache, clientID: app.configuration.clientID)
+                .account(homeAccountID: token.homeAccountID, environments: endpoints.aliases)
         guard let profile = account.tenantProfiles.first(where: matchesRealm) else { return nil }
         return AuthenticationResult(
             accessToken: token.secret, expiresOn: token.expiresOn, scopes: scopes,
@@ -116,9 +124,9 @@ struct SilentFlow: Sendable {
     ) async throws -> AuthenticationResult {
         let config = app.configuration
         let home = parameters.account.identifier
-        let metadata = try await app.cache.appMetadata(clientID: config.clientID, environments: endpoints.aliases)
+        let metadata = try await cache.appMetadata(clientID: config.clientID, environments: endpoints.aliases)
         let familyID = metadata == nil ? "1" : metadata?.familyID
-        let candidates = try await app.cache.refreshTokens(
+        let candidates = try await cache.refreshTokens(
             homeAccountID: home, environments: endpoints.aliases,
             clientID: config.clientID, familyID: familyID)
         guard !candidates.isEmpty else {
@@ -128,7 +136,7 @@ struct SilentFlow: Sendable {
         app.log.info(
             "redeeming a refresh token", ["realm": realm, "candidates": "\(candidates.count)"],
             pii: ["username": parameters.account.username])
-        let previous = try await app.cache.idToken(
+        let previous = try await cache.idToken(
             homeAccountID: home, clientID: config.clientID, realm: realm, environments: endpoints.aliases)
         let expectedObjectID = previous.flatMap { try? JWT($0.secret) }.flatMap { $0.string("oid") ?? $0.string("sub") }
         let claims = try ClaimsRequest.merged(parameters.claims, capabilities: config.clientCapabilities)
@@ -139,14 +147,15 @@ struct SilentFlow: Sendable {
                 clientID: config.clientID, refreshToken: candidate.secret, scopes: parameters.scopes, claims: claims)
             do {
                 let tokens = try await app.client.token(
-                    request, endpoint: endpoints.token, correlationID: correlationID)
+                    request, endpoint: endpoints.token, correlationID: correlationID,
+                    authentication: try await app.authentication(for: endpoints.token))
                 return try await app.responseHandler.handle(
                     tokens,
                     .init(
                         endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nil,
                         expectedObjectID: expectedObjectID,
                         grant: request.grantType, usedRefreshToken: candidate.secret, correlationID: correlationID,
-                        accessTokenRealm: accessTokenRealm))
+                        accessTokenRealm: accessTokenRealm, cacheForAccount: { [cache] _ in cache }))
             } catch let error as MSALError where error.oauthError != nil {
                 lastError = error
             }
@@ -166,7 +175,7 @@ struct SilentFlow: Sendable {
             .interactionRequired, internalCode: error.internalCode, error.message, oauthError: error.oauthError,
             oauthSubError: error.oauthSubError, stsErrorCodes: error.stsErrorCodes, httpStatus: error.httpStatus,
             correlationID: error.correlationID)
-        wrapped.claimsChallenge = claims
+        wrapped.claimsChallenge = error.claimsChallenge ?? claims
         return wrapped
     }
 }

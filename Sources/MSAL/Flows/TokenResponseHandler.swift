@@ -21,6 +21,11 @@ struct TokenResponseHandler: Sendable {
         /// The realm the access token is filed under when not the endpoints' own (a silent call through
         /// `common` or `organizations` is sent to the account's tenant but filed under the segment).
         var accessTokenRealm: String? = nil
+        /// The cache the account's entries go to, by home account id (a confidential client's partition);
+        /// the handler's own cache when `nil`.
+        var cacheForAccount: (@Sendable (String) -> TokenCache)? = nil
+        /// Fields added to the access and refresh token entries (`user_assertion_hash` for on-behalf-of).
+        var extraFields: [String: CacheValue] = [:]
     }
 
     /// - Throws: ``MSALError`` `invalidIDToken` (nothing is cached), `invalidResponse` without
@@ -45,6 +50,7 @@ struct TokenResponseHandler: Sendable {
             throw MSALError.internal(
                 .invalidResponse, "The token response identifies no account (no client_info, no sub).")
         }
+        let cache = context.cacheForAccount?(homeAccountID) ?? self.cache
         let authority = context.endpoints.authority
         let realm = idToken.string("tid") ?? authority.tenant
         let environment = authority.cacheEnvironment
@@ -56,11 +62,12 @@ struct TokenResponseHandler: Sendable {
             secret: response.accessToken, cachedAt: now,
             expiresOn: now.addingTimeInterval(TimeInterval(response.expiresIn)),
             extendedExpiresOn: now.addingTimeInterval(TimeInterval(response.extExpiresIn ?? response.expiresIn)),
-            refreshOn: response.refreshIn.map { now.addingTimeInterval(TimeInterval($0)) })
+            refreshOn: response.refreshIn.map { now.addingTimeInterval(TimeInterval($0)) },
+            extra: context.extraFields)
         let refresh = response.refreshToken.map {
             RefreshTokenEntry(
                 homeAccountID: homeAccountID, environment: environment, clientID: clientID, secret: $0,
-                target: target, familyID: response.foci, lastModification: now)
+                target: target, familyID: response.foci, lastModification: now, extra: context.extraFields)
         }
         let account = AccountEntry(
             homeAccountID: homeAccountID, environment: environment, realm: realm,

@@ -3,10 +3,14 @@ import Foundation
 extension IdentityPlatformClient {
     /// Posts a grant to the token endpoint.
     ///
+    /// - Parameter authentication: the confidential client's credential fields (``ClientAuthenticator``),
+    ///   appended to the grant's form; none for a public client.
     /// - Throws: ``MSALError`` for OAuth errors (with `error`, `suberror`, `error_codes`), invalid
     ///   responses, throttling and transport failures.
-    func token(_ request: some TokenRequest, endpoint: URL, correlationID: UUID) async throws -> TokenResponse {
-        let response = try await post(request.form, to: endpoint, correlationID: correlationID)
+    func token(
+        _ request: some TokenRequest, endpoint: URL, correlationID: UUID, authentication: [(String, String)] = []
+    ) async throws -> TokenResponse {
+        let response = try await post(request.form + authentication, to: endpoint, correlationID: correlationID)
         guard response.status == 200 else { throw error(response, correlationID: correlationID, endpoint: endpoint) }
         return try TokenResponse(json: response.body)
     }

@@ -30,6 +30,7 @@ struct OAuthErrorResponse: Sendable, Equatable {
             oauthError: error, oauthSubError: subError, stsErrorCodes: errorCodes,
             httpStatus: httpStatus, correlationID: correlationID.flatMap(UUID.init(uuidString:)) ?? fallback)
         if code == .internal, result.message.isEmpty { result.message = error }
+        result.claimsChallenge = claims
         return result
     }
 

@@ -1,0 +1,118 @@
+import Foundation
+
+/// A confidential client: a daemon, web app or web API that holds a credential (a secret, a
+/// certificate or a federated assertion). It gets app-only tokens (client credentials), signs users in
+/// to a web app (authorization code), and calls downstream APIs on behalf of a user (on-behalf-of).
+///
+/// Its cache is partitioned (``TokenCachePartition``): every call reads and writes one partition.
+public final class ConfidentialClientApplication: Sendable {
+    let core: ApplicationCore
+    /// The app's configuration.
+    public let configuration: ConfidentialClientApplicationConfiguration
+    private let appTokenRequests = SingleFlight<AppTokenResult>()
+
+    /// Makes an app from its configuration.
+    ///
+    /// - Throws: ``MSALError`` `invalidParameter` for an empty client id.
+    public init(configuration: ConfidentialClientApplicationConfiguration) throws {
+        guard !configuration.clientID.allSatisfy(\.isWhitespace) else {
+            throw MSALError.internal(.invalidParameter, "The client id is empty.")
+        }
+        self.configuration = configuration
+        core = ApplicationCore(try configuration.coreConfiguration(), credential: configuration.credential)
+    }
+
+    private var cache: PartitionedTokenCache { configuration.cache }
+
+    // MARK: Client credentials
+
+    /// An app-only token for one resource (`scopes` is its `/.default`, e.g.
+    /// `["https://graph.microsoft.com/.default"]`): from the cache while it has more than
+    /// ``ConfidentialClientApplicationConfiguration/tokenExpirationBuffer`` left, else from the identity
+    /// platform, one request for all concurrent callers.
+    ///
+    /// - Parameters:
+    ///   - forceRefresh: skip the cached token.
+    ///   - claims: a claims request (JSON), e.g. from a claims challenge; skips the cache.
+    /// - Throws: ``MSALError``: `invalidParameter` for a multi-tenant authority; the server's errors
+    ///   (`invalid_client` for a bad credential, `invalid_scope`…); transport errors.
+    public func acquireTokenForClient(scopes: [String], forceRefresh: Bool = false, claims: String? = nil)
+        async throws -> AppTokenResult
+    {
+        try await ClientCredentialsFlow(app: core, cache: cache, requests: appTokenRequests)
+            .run(scopes: scopes, forceRefresh: forceRefresh, claims: claims)
+    }
+
+    // MARK: Web apps
+
+    /// Starts a user's sign-in to a web app: keep the returned flow in the user's server-side session
+    /// and redirect the browser to its ``AuthorizationCodeFlow/authorizationURL``.
+    ///
+    /// - Throws: ``MSALError`` `invalidRedirectURI` without a redirect URI; discovery errors.
+    public func startSignIn(_ parameters: WebSignInParameters) async throws -> AuthorizationCodeFlow {
+        try await WebAppSignInFlow(app: core, cache: cache).start(parameters)
+    }
+
+    /// Finishes a sign-in with the parameters of the redirect (its query, or the form it posted): checks
+    /// `state`, redeems the code with the app's credential, validates the ID token, and caches the user's
+    /// tokens in their partition.
+    ///
+    /// - Throws: ``MSALError``: `invalidState` when `state` differs, the server's error when the redirect
+    ///   carries one (`userCanceled` for `access_denied`), `invalidIDToken`, token errors.
+    public func completeSignIn(_ flow: AuthorizationCodeFlow, response: [String: String]) async throws
+        -> AuthenticationResult
+    {
+        try await WebAppSignInFlow(app: core, cache: cache).complete(flow, response: response)
+    }
+
+    /// A signed-in user's token from their cache partition, refreshed with the refresh token (and the
+    /// app's credential) when needed.
+    ///
+    /// - Throws: ``MSALError`` `interactionRequired` when the user must sign in again.
+    public func acquireTokenSilently(_ parameters: SilentParameters) async throws -> AuthenticationResult {
+        let tokens = cache.cache(for: .user(homeAccountID: parameters.account.identifier))
+        return try await SilentFlow(app: core, cache: tokens).run(parameters)
+    }
+
+    /// The signed-in user with this ``Account/identifier`` (the home account id), if cached.
+    public func account(identifier: String) async throws -> Account? {
+        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
+        let tokens = cache.cache(for: .user(homeAccountID: identifier))
+        return try await AccountBuilder(cache: tokens, clientID: configuration.clientID)
+            .accounts(environments: endpoints.aliases)
+            .first { $0.identifier.caseInsensitiveCompare(identifier) == .orderedSame }
+    }
+
+    /// Signs a user out of the web app: forgets their tokens and returns the identity platform's
+    /// sign-out page, to redirect the browser to so the platform's session ends too.
+    ///
+    /// - Parameter postLogoutRedirectURI: where the platform sends the browser afterwards.
+    /// - Returns: the sign-out URL, or `nil` when the authority has no end-session endpoint.
+    public func signOut(_ account: Account, postLogoutRedirectURI: String? = nil) async throws -> URL? {
+        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
+        try await cache.cache(for: .user(homeAccountID: account.identifier)).removeAccount(
+            homeAccountID: account.identifier, clientID: configuration.clientID, familyID: nil)
+        return endpoints.endSession.map {
+            EndSessionRequest(clientID: configuration.clientID, postLogoutRedirectURI: postLogoutRedirectURI)
+                .url(endpoint: $0)
+        }
+    }
+
+    // MARK: Web APIs
+
+    /// A token for a downstream API on behalf of the user whose token this API received
+    /// (`userAssertion`, the raw bearer token): cached under the token's hash, refreshed with the
+    /// on-behalf-of refresh token, else exchanged again.
+    ///
+    /// - Throws: ``MSALError`` `interactionRequired` when the user must consent or satisfy a policy
+    ///   (`consent_required`, `interaction_required`), carrying the server's claims in
+    ///   ``MSALError/claimsChallenge`` for the API to send back to its client; `invalidParameter` for a
+    ///   multi-tenant authority; the server's other errors (`invalid_grant` for an expired or foreign
+    ///   assertion).
+    public func acquireTokenOnBehalfOf(
+        userAssertion: String, scopes: [String], forceRefresh: Bool = false, claims: String? = nil
+    ) async throws -> AuthenticationResult {
+        try await OnBehalfOfFlow(app: core, cache: cache).run(
+            userAssertion: userAssertion, scopes: scopes, forceRefresh: forceRefresh, claims: claims)
+    }
+}

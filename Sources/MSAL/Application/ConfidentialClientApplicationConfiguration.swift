@@ -1,0 +1,77 @@
+import Foundation
+import Logging
+
+/// How a ``ConfidentialClientApplication`` (a daemon, web app or web API) talks to the identity platform.
+/// Copied when the app is made.
+public struct ConfidentialClientApplicationConfiguration: Sendable {
+    /// The application (client) id from the app registration.
+    public var clientID: String
+    /// How the app proves its identity: a secret, a certificate or an assertion.
+    public var credential: ClientCredential
+    /// The app's authority. App tokens and on-behalf-of need a tenant
+    /// (`https://login.microsoftonline.com/{tenant}`); web-app sign-in may use `organizations` or `common`.
+    public var authority: Authority
+    /// The web redirect URI registered for sign-in (`https://app.example.com/auth/callback`); only
+    /// needed for ``ConfidentialClientApplication/startSignIn(_:)``.
+    public var redirectURI: String?
+    /// Authorities trusted without instance discovery.
+    public var knownAuthorities: [Authority]
+    /// Client capabilities sent in `claims`, e.g. `["cp1"]` for continuous access evaluation.
+    public var clientCapabilities: [String]
+    /// Cached access tokens with less than this left are not used (seconds; MSAL's default 300).
+    public var tokenExpirationBuffer: TimeInterval
+    /// Where the library logs (swift-log); logs nothing by default.
+    public var logger: Logger
+    /// Puts usernames and other personal data into log metadata. Tokens and secrets are never logged.
+    public var piiLoggingEnabled: Bool
+    /// Sends the library's HTTP requests; ``DefaultHTTPTransport`` by default.
+    public var transport: any HTTPTransport
+    /// Keeps tokens, one partition per client and tenant, incoming token or user; in memory by default.
+    public var cache: PartitionedTokenCache
+    /// Where discovered authority metadata persists between processes; in memory when `nil`.
+    public var authorityMetadataFile: AuthorityMetadataFile?
+    /// Tells the time, for token expiry and assertions; the system clock by default.
+    public var clock: any TimeSource
+    /// Makes `state`, `nonce`, PKCE verifiers and assertion ids; the system's secure generator by default.
+    public var random: any RandomSource
+    /// How the library waits before a retry; tests inject an instant one.
+    public var sleep: @Sendable (Duration) async throws -> Void
+
+    /// A configuration with the defaults described on each property.
+    ///
+    /// - Throws: ``MSALError`` `invalidParameter` when the default transport cannot be made.
+    public init(clientID: String, credential: ClientCredential, authority: Authority) throws {
+        self.clientID = clientID
+        self.credential = credential
+        self.authority = authority
+        redirectURI = nil
+        knownAuthorities = []
+        clientCapabilities = []
+        tokenExpirationBuffer = 300
+        logger = Logger(label: "MSAL", factory: { _ in SwiftLogNoOpLogHandler() })
+        piiLoggingEnabled = false
+        transport = try DefaultHTTPTransport()
+        cache = PartitionedTokenCache()
+        authorityMetadataFile = nil
+        clock = SystemTimeSource()
+        random = SystemRandomSource()
+        sleep = { try await Task.sleep(for: $0) }
+    }
+
+    /// The settings the shared core runs with; its browser, redirect receiver and single cache are not used.
+    func coreConfiguration() throws -> PublicClientApplicationConfiguration {
+        var core = try PublicClientApplicationConfiguration(
+            clientID: clientID, authority: authority, redirectURI: redirectURI ?? "")
+        core.knownAuthorities = knownAuthorities
+        core.clientCapabilities = clientCapabilities
+        core.tokenExpirationBuffer = tokenExpirationBuffer
+        core.logger = logger
+        core.piiLoggingEnabled = piiLoggingEnabled
+        core.transport = transport
+        core.authorityMetadataFile = authorityMetadataFile
+        core.clock = clock
+        core.random = random
+        core.sleep = sleep
+        return core
+    }
+}
