@@ -8,7 +8,8 @@ enum PEMBlocks {
         let end = "-----END \(label)-----"
         var blocks: [String] = []
         var rest = pem[...]
-        while let start = rest.range(of: begin), let stop = rest.range(of: end, range: start.upperBound..<rest.endIndex) {
+        while let start = rest.range(of: begin), let stop = rest.range(of: end, range: start.upperBound..<rest.endIndex)
+        {
             blocks.append(String(rest[start.lowerBound..<stop.upperBound]))
             rest = rest[stop.upperBound...]
         }

@@ -26,7 +26,8 @@ struct ClientCredentialsFlow: Sendable {
             do {
                 return try await request(tokens, endpoints, realm, scopes, forceRefresh: true, claims: nil)
             } catch let error as MSALError {
-                app.log.warning("proactive refresh of an app token failed; using the cached one", ["error": "\(error.code)"])
+                app.log.warning(
+                    "proactive refresh of an app token failed; using the cached one", ["error": "\(error.code)"])
                 return cached.result
             }
         }

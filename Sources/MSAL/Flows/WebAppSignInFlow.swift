@@ -49,7 +49,8 @@ struct WebAppSignInFlow: Sendable {
                 grant: redemption.grantType, usedRefreshToken: nil, correlationID: correlationID,
                 cacheForAccount: { [cache] in cache.cache(for: .user(homeAccountID: $0)) }))
         app.log.info(
-            "web sign-in finished", ["correlation_id": correlationID.uuidString, "tenant": result.tenantProfile.tenantID],
+            "web sign-in finished",
+            ["correlation_id": correlationID.uuidString, "tenant": result.tenantProfile.tenantID],
             pii: ["username": result.account.username])
         return result
     }
