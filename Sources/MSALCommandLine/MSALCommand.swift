@@ -21,7 +21,7 @@ public struct MSALCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Login.self, Me.self, Token.self, Accounts.self, Logout.self, DeviceInfo.self, Call.self, Native.self,
-            Demo.self,
+            App.self, Demo.self,
         ])
 
     /// The global options given before the subcommand. The parser keys a value by its property's path

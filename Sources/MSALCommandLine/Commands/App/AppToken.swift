@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MSAL
+
+/// `msal app token`: an app-only token (client credentials) for scripts.
+struct AppToken: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Print an app-only access token (client credentials).",
+        discussion: """
+            Give exactly one of --certificate, --client-secret-env or --federated-token-file. Example:
+              MY_SECRET=… msal app token --client-id ID --tenant contoso.onmicrosoft.com \\
+                --scopes https://graph.microsoft.com/.default --client-secret-env MY_SECRET
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("The tenant id or domain the app gets its token in.", valueName: "tenant"))
+    var tenant: String
+
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("The resource's scope, e.g. https://graph.microsoft.com/.default.", valueName: "scope"))
+    var scopes: [String]
+
+    @Option(
+        help: ArgumentHelp(
+            "A PEM file with the private key and the certificate registered on the app.", valueName: "file"))
+    var certificate: String?
+
+    @Option(
+        name: .customLong("client-secret-env"),
+        help: ArgumentHelp("The environment variable that holds the client secret.", valueName: "name"))
+    var clientSecretEnvironmentVariable: String?
+
+    @Option(
+        name: .customLong("federated-token-file"),
+        help: ArgumentHelp(
+            "A token another identity provider issued to this workload, read on every request.", valueName: "file"))
+    var federatedTokenFile: String?
+
+    @Flag(
+        name: .customLong("send-x5c"), help: "Send the certificate chain with the assertion (subject name and issuer).")
+    var sendX5C = false
+
+    @Flag(name: .customLong("force-refresh"), help: "Skip a cached token.")
+    var forceRefresh = false
+
+    func validate() throws {
+        let given = [certificate, clientSecretEnvironmentVariable, federatedTokenFile].compactMap { $0 }
+        guard given.count == 1 else {
+            throw ValidationError(
+                "Give exactly one credential: --certificate, --client-secret-env or --federated-token-file.")
+        }
+        guard !ScopeList.split(scopes).isEmpty else { throw ValidationError("Name the scope with --scopes.") }
+    }
+
+    func run() async throws {
+        let command = self
+        try await global.run { context in
+            let app = try command.application(context)
+            let result = try await app.acquireTokenForClient(
+                scopes: ScopeList.split(command.scopes), forceRefresh: command.forceRefresh)
+            if command.global.json {
+                try context.printJSON(TokenView.json(result))
+            } else {
+                context.console.out(result.accessToken)
+            }
+        }
+    }
+
+    /// The confidential client the options describe, on the settings' identity provider and transport.
+    ///
+    /// - Throws: ``UsageError`` for a missing client id, an unset secret variable or an unreadable certificate.
+    func application(_ context: CommandContext) throws -> ConfidentialClientApplication {
+        let settings = context.settings
+        guard settings.clientID.origin != .defaultValue else {
+            throw UsageError("msal app token needs the app's --client-id (or MSAL_CLIENT_ID).")
+        }
+        var configuration = try ConfidentialClientApplicationConfiguration(
+            clientID: settings.clientID.value, credential: try credential(),
+            authority: try Self.authority(settings.authority.value, tenant: tenant))
+        configuration.piiLoggingEnabled = global.logPII
+        if global.verbose {
+            var logger = Logger(label: "MSAL") { StreamLogHandler.standardError(label: $0) }
+            logger.logLevel = .debug
+            configuration.logger = logger
+        }
+        if let transport = try CommandContext.transport(trusting: settings) { configuration.transport = transport }
+        return try ConfidentialClientApplication(configuration: configuration)
+    }
+
+    private func credential() throws -> ClientCredential {
+        if let name = clientSecretEnvironmentVariable {
+            guard let secret = ProcessInfo.processInfo.environment[name], !secret.isEmpty else {
+                throw UsageError("The environment variable \(name) holds no client secret.")
+            }
+            return .secret(secret)
+        }
+        if let certificate {
+            do {
+                return .certificate(try ClientCertificate(pemFile: URL(fileURLWithPath: certificate)), sendX5C: sendX5C)
+            } catch let error as MSALError {
+                throw UsageError(error.message)
+            }
+        }
+        return .federatedTokenFile(URL(fileURLWithPath: federatedTokenFile ?? ""))
+    }
+
+    /// The settings' identity provider (scheme, host and port) with `tenant` as the path.
+    static func authority(_ base: String, tenant: String) throws -> Authority {
+        guard var components = URLComponents(string: base), components.host != nil else {
+            throw UsageError("The authority \(base) is not valid.")
+        }
+        components.path = "/\(tenant)"
+        components.query = nil
+        do {
+            return try Authority(components.string ?? base)
+        } catch {
+            throw UsageError("The tenant \(tenant) does not make a valid authority: \(ExitCodes.line(for: error))")
+        }
+    }
+}
