@@ -3,12 +3,13 @@ import IdentityEmulator
 
 /// `msal-bench`: release-mode benchmarks, one table, each figure next to its anchor.
 ///
-/// Run with `swift run -c release --static-swift-stdlib msal-bench [silent] [signin] [cli] [cache] [emulator]`
+/// Run with `swift run -c release --static-swift-stdlib msal-bench [silent] [signin] [cli] [cache] [emulator]
+/// [confidential]`
 /// (all sections without arguments; bench/README.md).
 @main
 struct MSALBench {
     static func main() async throws {
-        let all: Set<String> = ["silent", "signin", "cli", "cache", "emulator"]
+        let all: Set<String> = ["silent", "signin", "cli", "cache", "emulator", "confidential"]
         let sections = Set(CommandLine.arguments.dropFirst()).isEmpty ? all : Set(CommandLine.arguments.dropFirst())
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let duration = Duration.seconds(Int(ProcessInfo.processInfo.environment["MSAL_BENCH_SECONDS"] ?? "2") ?? 2)
@@ -18,6 +19,7 @@ struct MSALBench {
         // gigabytes of freed 100,000-account caches behind, which slows the next large allocations).
         if sections.contains("cache") { rows += try await cacheFileRows() }
         if sections.contains("silent") { rows += try await silentRows() }
+        if sections.contains("confidential") { rows += try await confidentialRows() }
         if sections.contains("signin") { rows += try await signInRows() }
         if sections.contains("cli") { rows += try await cliRows() }
         if sections.contains("emulator") {
@@ -87,6 +89,33 @@ struct MSALBench {
                 ))
         }
         return rows
+    }
+
+    /// App-token cache hits, one caller and 16 tasks, next to MSAL Python's `acquire_token_for_client`;
+    /// then 1,000 callers at expiry.
+    static func confidentialRows() async throws -> [(String, String, String)] {
+        let calls = ProcessInfo.processInfo.environment["MSAL_BENCH_SILENT_CALLS"].flatMap { Int($0) } ?? 20_000
+        let ours = try await ConfidentialBenchmark(calls: calls, callersAtExpiry: 1000).run()
+        let python = try? PythonAnchor.run(script: "bench/msal_python_client_credentials.py", arguments: ["2"])
+        let anchor: String
+        if let median = python?["median_us"] as? Double, let p99 = python?["p99_us"] as? Double {
+            anchor = String(
+                format: "MSAL Python %@ / %@: %.0f× faster (target ≤ 2 µs, ≥ 20×)", Self.micro(median), Self.micro(p99),
+                median / ours.single.median.microseconds)
+        } else {
+            anchor = "MSAL Python not found (set MSAL_PYTHON)"
+        }
+        func figure(_ pair: (median: Duration, p99: Duration)) -> String {
+            String(format: "%.2f / %.2f µs", pair.median.microseconds, pair.p99.microseconds)
+        }
+        return [
+            ("app-token cache hit, 1 caller (median / p99)", figure(ours.single), anchor),
+            ("app-token cache hit, 16 concurrent tasks (median / p99)", figure(ours.concurrent), "per call"),
+            (
+                "1,000 concurrent acquireTokenForClient at expiry", ours.expiryTotal.milliseconds,
+                "\(ours.requestsAtExpiry) token request\(ours.requestsAtExpiry == 1 ? "" : "s") (target: exactly 1)"
+            ),
+        ]
     }
 
     /// Interactive sign-in latency and single-flight refreshes through an in-process emulator.
