@@ -44,7 +44,9 @@ struct DemoCommandTests {
             "new access token from the identity platform", "device mode: private",
             "AdeleV@contoso.onmicrosoft.com signed in", "API 1: HTTP 200", "API 2: HTTP 200",
             "signed out", "Native auth: sign up", "New Customer signed up", "API 2: token from the refresh token",
-            "\"password\" refused (password_too_weak)", "signed in with the new password", "Done: 11 steps passed",
+            "\"password\" refused (password_too_weak)", "signed in with the new password", "roles: ToDoList.Read.All",
+            "API 1: HTTP 200 for app", "the same token again from the cache", "(on-behalf-of): /me is Sam Codeonly",
+            "Graph token from the cache", "Done: 13 steps passed",
         ] {
             #expect(output.contains(line), "missing '\(line)' in:\n\(output)")
         }

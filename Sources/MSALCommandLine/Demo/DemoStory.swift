@@ -103,7 +103,9 @@ struct DemoStory {
             )
         }
         try await NativeDemoSteps(emulator: emulator, http: http, clock: clock, narrator: narrator).run(from: 9)
-        return 8 + NativeDemoSteps.stepCount
+        let server = 9 + NativeDemoSteps.stepCount
+        try await ServerDemoSteps(emulator: emulator, http: http, clock: clock, narrator: narrator).run(from: server)
+        return server - 1 + ServerDemoSteps.stepCount
     }
 
     private func makeApp(clientID: String, tenant: String, user: AutomatedUser) throws -> PublicClientApplication {

@@ -1,0 +1,97 @@
+import AsyncHTTPClient
+import EmulatorAutomation
+import Foundation
+import IdentityEmulator
+import MSAL
+
+/// The server side of the demo: a daemon with a certificate calls API 1 with an app token, and API 1,
+/// itself a confidential client, calls Microsoft Graph on behalf of the customer who called it.
+struct ServerDemoSteps {
+    let emulator: RunningEmulator
+    let http: HTTPClient
+    let clock: DemoClock
+    let narrator: Narrator
+
+    private let ids = Directory.DemoIDs.self
+    static let stepCount = 2
+
+    func run(from first: Int) async throws {
+        let base = emulator.baseURL
+        try await narrator.step(
+            first, "A daemon with a certificate gets an app token and calls API 1, which checks its roles"
+        ) {
+            let certificate = try ClientCertificate(
+                privateKeyPEM: ids.daemonPrivateKeyPEM, certificatePEM: ids.daemonCertificatePEM)
+            let daemon = try makeApp(
+                clientID: ids.confidentialClient, credential: .certificate(certificate), tenant: ids.contosoTenant)
+            let scopes = ["api://\(ids.api1)/.default"]
+            let token = try await daemon.acquireTokenForClient(scopes: scopes)
+            narrator.detail(
+                "client assertion signed \(certificate.algorithm.rawValue) with certificate x5t#S256 \(certificate.sha256Thumbprint.prefix(12))…; roles: \(token.roles.joined(separator: ", "))"
+            )
+            let again = try await daemon.acquireTokenForClient(scopes: scopes)
+            narrator.detail("the same token again from the \(again.source == .cache ? "cache" : "network")")
+            let response = try await send(token.authorizationHeader, to: base.appendingPathComponent("api1/todolist"))
+            guard response.status == 200 else { throw DemoError("API 1 answered HTTP \(response.status)") }
+            let body = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+            narrator.detail(
+                "API 1: HTTP 200 for app \(body?["app"] ?? "?") with roles \((body?["roles"] as? [String])?.joined(separator: ", ") ?? "?")"
+            )
+        }
+        try await narrator.step(first + 1, "API 1 calls Microsoft Graph /me on behalf of the customer who called it") {
+            let customer = "sam@example.com"
+            let native = try makeNativeApp()
+            guard case .codeRequired(let state, _) = try await native.signIn(username: customer),
+                case .completed(let user) = try await state.submitCode(
+                    try await Outbox(base: base, http: http).lastCode(to: customer))
+            else {
+                throw DemoError("\(customer) could not sign in with an email code")
+            }
+            let incoming = try await user.getAccessToken(scopes: ["api://\(ids.api1)/ToDoList.Read"])
+            narrator.detail("\(customer) signed in with an email code and called API 1 with a token for it")
+            let api1 = try makeApp(
+                clientID: ids.api1, credential: .secret(ids.api1Secret), tenant: ids.externalTenant)
+            let graph = try await api1.acquireTokenOnBehalfOf(
+                userAssertion: incoming.accessToken, scopes: ["User.Read"])
+            let response = try await send(graph.authorizationHeader, to: base.appendingPathComponent("v1.0/me"))
+            guard response.status == 200,
+                let profile = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+            else {
+                throw DemoError("Graph answered HTTP \(response.status)")
+            }
+            narrator.detail(
+                "API 1 exchanged it for a Graph token (on-behalf-of): /me is \(profile["displayName"] ?? "?") <\(profile["mail"] ?? profile["userPrincipalName"] ?? "?")>"
+            )
+            let again = try await api1.acquireTokenOnBehalfOf(
+                userAssertion: incoming.accessToken, scopes: ["User.Read"])
+            narrator.detail(
+                "the next call with the same token: Graph token from the \(again.source == .cache ? "cache" : "network")"
+            )
+        }
+    }
+
+    private func send(_ authorization: String, to url: URL) async throws -> HTTPResponse {
+        try await DefaultHTTPTransport().send(
+            HTTPRequest(method: .get, url: url, headers: [("Authorization", authorization)]))
+    }
+
+    private func makeApp(clientID: String, credential: ClientCredential, tenant: String) throws
+        -> ConfidentialClientApplication
+    {
+        var configuration = try ConfidentialClientApplicationConfiguration(
+            clientID: clientID, credential: credential,
+            authority: Authority(emulator.authority(tenant).absoluteString))
+        configuration.clock = clock
+        configuration.sleep = { [clock] duration in await clock.sleep(duration) }
+        return try ConfidentialClientApplication(configuration: configuration)
+    }
+
+    private func makeNativeApp() throws -> NativeAuthApplication {
+        var configuration = try PublicClientApplicationConfiguration(
+            clientID: ids.externalPublicClient,
+            authority: Authority(emulator.authority("contosocustomers.onmicrosoft.com").absoluteString))
+        configuration.clock = clock
+        configuration.sleep = { [clock] duration in await clock.sleep(duration) }
+        return try NativeAuthApplication(configuration: configuration)
+    }
+}
