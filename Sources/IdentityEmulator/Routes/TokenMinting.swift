@@ -28,6 +28,9 @@ struct TokenMinting: Sendable {
         guard missing.isEmpty else {
             throw .consentRequired(client: c.client.clientId, scopes: missing.map(\.name).joined(separator: " "))
         }
+        if await core.scenario(for: .token, where: { $0.fault == .multifactorRequired }) != nil {
+            throw .multifactorRequired(resource: resource.identifierUri ?? resource.clientId)
+        }
         let fault = await core.scenario(for: .token, where: { Self.idTokenFaults.contains($0.fault) })?.fault
         if fault == .declineScopes, grants.count > 1 { grants.removeLast() }
         let now = core.state.now

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 
 /// `/{tenant}/oauth2/v2.0/token`: authorization code, refresh token, device code, password, client
-/// credentials grants, answering with Entra's bodies and headers.
+/// credentials and on-behalf-of grants, answering with Entra's bodies and headers.
 struct TokenRoutes: Sendable {
     let core: EmulatorCore
     let minting: TokenMinting
@@ -46,6 +46,7 @@ struct TokenRoutes: Sendable {
         case "urn:ietf:params:oauth:grant-type:device_code", "device_code": return try await deviceCode(context)
         case "password": return try await password(context)
         case "client_credentials": return try await clientCredentials(context)
+        case OnBehalfOfGrant.grantType: return try await OnBehalfOfGrant(core: core, minting: minting).token(context)
         default: throw .unsupportedGrantType
         }
     }
