@@ -12,12 +12,73 @@ extension Directory {
         public static let graph = "00000003-0000-0000-c000-000000000000"
         public static let confidentialClient = "2c9e5b7a-8f14-4d3c-b6a9-7e0d1f2c3b45"
         public static let confidentialSecret = "demo-daemon-secret-0c3f9e"
+        /// The daemon's certificate (RSA-2048, self-signed `CN=msal-demo-daemon`), registered as its key
+        /// credential. A demo credential, public like the demo secret: never trust it outside the emulator.
+        public static let daemonCertificatePEM = """
+            -----BEGIN CERTIFICATE-----
+            MIIDGTCCAgGgAwIBAgIUH/n1K9JsTyzRQCPI99xi+QnAxi4wDQYJKoZIhvcNAQEL
+            BQAwGzEZMBcGA1UEAwwQbXNhbC1kZW1vLWRhZW1vbjAgFw0yNjExMjMxMDU2NDJa
+            GA8yMTI2MTAzMDEwNTY0MlowGzEZMBcGA1UEAwwQbXNhbC1kZW1vLWRhZW1vbjCC
+            ASIwDQYJKoZIhvcNAQEBBQADggEPADCCAQoCggEBALDpCEVY3cAbCgpUPAbxZ0PL
+            0uKRd3owkJbDwc/xjuuK1WGvSqWj6OzqYHvz4bN8WpP5iYXdhNWYUx0N4nHNbpVE
+            BYq7VNmvtLEx6AsnG/AUBxMG+HsH24OJ+/jmLTzzZwqF7/Mx8c9YFUVLz3Z7Ohs6
+            nZGSiprVgJHbybTKEsnL9gM2yyOBHxI01gMCYRjw0X6NApweZEBOT64q+iA6kppe
+            w24dreZOhc+QX9PakfL599h3ScmGMuUo7wwjhibnLwaKGHzCw/W9egVHsFHS7xUl
+            pX5485bIqPjDQc63obQCejM/4opNCO3sOyLrTUs7NCNiGMX3qJcvrmyHa08ELlMC
+            AwEAAaNTMFEwHQYDVR0OBBYEFH87GNRaigzqTI/GRnGqWnhF5JvMMB8GA1UdIwQY
+            MBaAFH87GNRaigzqTI/GRnGqWnhF5JvMMA8GA1UdEwEB/wQFMAMBAf8wDQYJKoZI
+            hvcNAQELBQADggEBAB351rjAPZZb+wS53VluCVQ0GIEKkWgPXw2JAMWsoBuxdWyO
+            4bGUmu6P92NVUHILv/ABTf3WbDVLSQoAHW48+zbYeMq6NbgIT7sLpMvZEX26A7fW
+            Y/mG9LXwKw8z+kjI8JNbcpWOyL/XF+YNITmvoMw0L8wtYura90bf6QkJaAPRjZrY
+            mSnqT/xNHKv8ASnqpBUu5QiNgm9WUIxCYWGAjlh+qtx7vKWBit51DkOPQHa0al72
+            hVcJXG2LAn9f6H2u3AWWYW/GjvABKI3P4nlX/vcoiyroSLfjM0xQvcpzCbyYdT8P
+            dHGuUwccOO/xRem2T1qdt2DSIDQ0URNg8xunnWw=
+            -----END CERTIFICATE-----
+            """
+        /// The private key of ``daemonCertificatePEM`` (PKCS#8 PEM), to sign the daemon's client
+        /// assertions. A demo credential, public like the demo secret.
+        public static let daemonPrivateKeyPEM = """
+            -----BEGIN PRIVATE KEY-----
+            MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCw6QhFWN3AGwoK
+            VDwG8WdDy9LikXd6MJCWw8HP8Y7ritVhr0qlo+js6mB78+GzfFqT+YmF3YTVmFMd
+            DeJxzW6VRAWKu1TZr7SxMegLJxvwFAcTBvh7B9uDifv45i0882cKhe/zMfHPWBVF
+            S892ezobOp2Rkoqa1YCR28m0yhLJy/YDNssjgR8SNNYDAmEY8NF+jQKcHmRATk+u
+            KvogOpKaXsNuHa3mToXPkF/T2pHy+ffYd0nJhjLlKO8MI4Ym5y8Gihh8wsP1vXoF
+            R7BR0u8VJaV+ePOWyKj4w0HOt6G0AnozP+KKTQjt7Dsi601LOzQjYhjF96iXL65s
+            h2tPBC5TAgMBAAECggEAG+b9O3bLLs/08vEbMJslht9gaQS5e+ep/mVsrZ/zQzo3
+            8nrDwsFJ7QgAZLxv9i+gV6NtadQo7cljHnuAoiNdFCTQ3PMz7EuWq7Xr28p00RZP
+            kVQxn7H7ENGUEMs5Clp3f4Tldg2EDohdfnr5Az5nSUEi9gFPZCFVcGviceXHNdV2
+            U6TIEDjw2S0RONH6gLEcjFKzjQmwapUSdekPchQIOr88KznWH0Ve7/v0nsNaED7b
+            XVa0d8HWo6AQ+WAZG/W22ywgsuo1Iu5wo5a19h62b8dIm+6O9tHE/4xbsqHUCXf9
+            hLaUAAnztusqJmOE4v2SEXnGx7aqZcGNf8xHQlvGMQKBgQDxWLAiaNZYjnKN65t0
+            TxftIQRyQ+u4emKIe/V5L4yCoIIhlvWq7Vu3xAltMc3Mzhiz2h5GBbeQuSidAGDj
+            +mYcXEGsBAJIJD8jGgp/FrvKCaMgTGpkMrwhYphv1g9Ep51rYe4b9gkrINgsQB6e
+            EYfuNSopDcK6V3o41gmwQEh4MQKBgQC7psvD4roarlwMLwyX2OCzMWF8OmXT2eVD
+            cC/ZGxfh6mVe5bTgHF1oVQl9bpkTw2NfzTWEPhjZY9HxS/DvXrK1sbNuVyuycAj4
+            BmMPJ/qJslg4wq1kE7mdlXcIiEp7QZ4VU4PcYh0pjY4U3aGrok2XqMCElFiXgXpP
+            c3OvuTNxwwKBgQDkKLe6j+mzJlddm5MGzY8M+d2+OD+r0uc7qBRUUINBKoRbRN9S
+            i7ndbFKNDDxGlb/8pwNfpx/2jVS7uBPg8mN+BCmBePi/QqT9hizOIKu/QIUaj6M0
+            vlHkLdV2RKOCgALt9VKo1FuujgpPKv7G6EPdCh2lWgDxMKm2+YGHQf5AwQKBgC52
+            by+SXOgsUehGYgTbE0/rIysiPoJFCmo3RfGorrImWnEzySRQgaRKoe3ny4lEML/Q
+            zLZwtbBl8d6gIgjy1qb8V+QzO0OUT/QxiKeBC5y6hvOO6GXGKIhnMLDxJhf8uEqp
+            ghW4SWY3gX2THuujZTju9LQfEwx4Z7Nyb6uL3LwHAoGAW+cUe4GIGityWfRYkznF
+            19V0CHTDhYRsW//2DvQt+3nM+9ZpI8U112NnkY4cnFTI4vu7buSlHIOv7iE/eLFN
+            VJhZ2XRsRYFINtWhdMmJxiYrkSioF70EaOSRslwq6KhjEUeGHj7zYJVbluEIdtEh
+            4eK3LTyguQHh6/FF+UkCbRc=
+            -----END PRIVATE KEY-----
+            """
+        /// API 1's client secret, for on-behalf-of calls with API 1 as the middle tier. A demo credential.
+        public static let api1Secret = "demo-api1-secret-7d2e41"
+        /// The subject of the daemon's federated credential on the built-in workload issuer.
+        public static let daemonWorkloadSubject = "system:serviceaccount:demo:daemon"
         public static let familyClientOne = "d4a81f6c-2e7b-4c95-8a3d-6b0f1e9c7a52"
         public static let familyClientTwo = "f7b3e2c8-9a1d-4e6f-b0c4-5d8a2e1f9b37"
     }
 
     /// A workforce tenant (Contoso), a second one (Fabrikam) where Megan is a guest, an External ID
-    /// tenant, their users, the demo public clients, API 1, API 2, Graph, a daemon and a FOCI pair.
+    /// tenant, their users, the demo public clients, API 1 (also an on-behalf-of middle tier with a
+    /// secret), API 2, Graph, a daemon (secret, certificate and workload federation, with application
+    /// permissions on API 1 and Graph) and a FOCI pair.
     public static var demo: Directory {
         let ids = DemoIDs.self
         let loopback = [
@@ -79,8 +140,8 @@ extension Directory {
                     ]),
                 Application(
                     clientId: ids.api1, displayName: "ToDoList API 1", tenant: ids.externalTenant, kind: .api,
-                    identifierUri: api1, scopes: ["ToDoList.Read", "ToDoList.ReadWrite"],
-                    appRoles: ["ToDoList.Read.All"]),
+                    secret: ids.api1Secret, identifierUri: api1, scopes: ["ToDoList.Read", "ToDoList.ReadWrite"],
+                    appRoles: ["ToDoList.Read.All"], adminConsentedScopes: ["User.Read", "\(api2)/ToDoList.Read"]),
                 Application(
                     clientId: ids.api2, displayName: "ToDoList API 2", tenant: ids.externalTenant, kind: .api,
                     identifierUri: api2, scopes: ["ToDoList.Read", "ToDoList.ReadWrite"],
@@ -92,7 +153,14 @@ extension Directory {
                 Application(
                     clientId: ids.confidentialClient, displayName: "msal-demo-daemon", tenant: ids.contosoTenant,
                     kind: .confidentialClient, redirectUris: ["http://localhost/callback"],
-                    secret: ids.confidentialSecret),
+                    secret: ids.confidentialSecret,
+                    keyCredentials: [KeyCredential(certificate: ids.daemonCertificatePEM)],
+                    federatedCredentials: [
+                        FederatedCredential(
+                            name: "demo-workload", issuer: "{emulator}/_emulator/workload",
+                            subject: ids.daemonWorkloadSubject, audiences: ["api://AzureADTokenExchange"])
+                    ],
+                    grantedAppRoles: ["\(api1)/ToDoList.Read.All", "https://graph.microsoft.com/User.Read.All"]),
                 Application(
                     clientId: ids.familyClientOne, displayName: "Family App One", tenant: ids.contosoTenant,
                     kind: .publicClient, redirectUris: loopback, familyId: "1", adminConsentedScopes: ["User.Read"]),

@@ -133,9 +133,10 @@ public struct Application: Codable, Sendable {
     public enum Kind: String, Codable, Sendable {
         /// A native or CLI app; no secret.
         case publicClient
-        /// A web app or daemon with a secret.
+        /// A web app or daemon with a secret, a certificate or a federated credential.
         case confidentialClient
-        /// A resource that exposes delegated scopes (Graph, API 1, API 2).
+        /// A resource that exposes delegated scopes (Graph, API 1, API 2). With a credential it is also a
+        /// confidential client at the token endpoint (the middle tier of on-behalf-of).
         case api
     }
 
@@ -147,7 +148,7 @@ public struct Application: Codable, Sendable {
     public var kind: Kind
     /// Registered redirect URIs; loopback ones match on any port (RFC 8252 §7.3).
     public var redirectUris: [String]
-    /// The client secret of a confidential client.
+    /// The client secret of a confidential client (or of an API acting as one).
     public var secret: String?
     /// The FOCI family id (`"1"`) for family apps.
     public var familyId: String?
@@ -159,11 +160,20 @@ public struct Application: Codable, Sendable {
     public var appRoles: [String]
     /// Delegated scopes an administrator has consented to for every user (`User.Read`, or full URIs).
     public var adminConsentedScopes: [String]
+    /// Certificates and public keys the app signs client assertions with (`private_key_jwt`).
+    public var keyCredentials: [KeyCredential]
+    /// Workload identity federation: external tokens the app may present as client assertions.
+    public var federatedCredentials: [FederatedCredential]
+    /// Application permissions granted to this client, each `{resource identifierUri}/{role}`
+    /// (`api://<id>/ToDoList.Read.All`, `https://graph.microsoft.com/User.Read.All`): the `roles` of its
+    /// client-credentials tokens for that resource.
+    public var grantedAppRoles: [String]
 
     public init(
         clientId: String, displayName: String, tenant: String, kind: Kind, redirectUris: [String] = [],
         secret: String? = nil, familyId: String? = nil, identifierUri: String? = nil, scopes: [String] = [],
-        appRoles: [String] = [], adminConsentedScopes: [String] = []
+        appRoles: [String] = [], adminConsentedScopes: [String] = [], keyCredentials: [KeyCredential] = [],
+        federatedCredentials: [FederatedCredential] = [], grantedAppRoles: [String] = []
     ) {
         self.clientId = clientId
         self.displayName = displayName
@@ -176,11 +186,14 @@ public struct Application: Codable, Sendable {
         self.scopes = scopes
         self.appRoles = appRoles
         self.adminConsentedScopes = adminConsentedScopes
+        self.keyCredentials = keyCredentials
+        self.federatedCredentials = federatedCredentials
+        self.grantedAppRoles = grantedAppRoles
     }
 
     enum CodingKeys: String, CodingKey {
         case clientId, displayName, tenant, kind, redirectUris, secret, familyId, identifierUri, scopes
-        case appRoles, adminConsentedScopes
+        case appRoles, adminConsentedScopes, keyCredentials, federatedCredentials, grantedAppRoles
     }
 
     public init(from decoder: any Decoder) throws {
@@ -196,5 +209,23 @@ public struct Application: Codable, Sendable {
         scopes = try c.decodeIfPresent([String].self, forKey: .scopes) ?? []
         appRoles = try c.decodeIfPresent([String].self, forKey: .appRoles) ?? []
         adminConsentedScopes = try c.decodeIfPresent([String].self, forKey: .adminConsentedScopes) ?? []
+        keyCredentials = try c.decodeIfPresent([KeyCredential].self, forKey: .keyCredentials) ?? []
+        federatedCredentials = try c.decodeIfPresent([FederatedCredential].self, forKey: .federatedCredentials) ?? []
+        grantedAppRoles = try c.decodeIfPresent([String].self, forKey: .grantedAppRoles) ?? []
+    }
+
+    /// True when the app can authenticate at the token endpoint: a confidential client, or an API with a
+    /// credential (the middle tier of on-behalf-of).
+    var isConfidential: Bool {
+        switch kind {
+        case .publicClient: false
+        case .confidentialClient: true
+        case .api: hasCredential
+        }
+    }
+
+    /// True when the app has a secret, a key credential or a federated credential.
+    var hasCredential: Bool {
+        !(secret?.isEmpty ?? true) || !keyCredentials.isEmpty || !federatedCredentials.isEmpty
     }
 }

@@ -29,6 +29,7 @@ struct DirectoryIndex: Sendable {
     private let usersByID: [String: User]
     private let appsByID: [String: Application]
     private let apisByIdentifier: [String: Application]
+    private let keysByClient: [String: [RegisteredKey]]
 
     init(_ directory: Directory) {
         self.directory = directory
@@ -57,6 +58,11 @@ struct DirectoryIndex: Sendable {
             }
         }
         apisByIdentifier = apis
+        var keys: [String: [RegisteredKey]] = [:]
+        for app in directory.applications where !app.keyCredentials.isEmpty {
+            keys[app.clientId.lowercased()] = app.keyCredentials.compactMap { try? RegisteredKey($0) }
+        }
+        keysByClient = keys
     }
 
     /// Resolves the `{tenant}` path segment; `nil` for an unknown tenant.
@@ -82,6 +88,24 @@ struct DirectoryIndex: Sendable {
     func api(identifier: String) -> Application? { apisByIdentifier[identifier.lowercased()] }
 
     var graph: Application? { api(identifier: "https://graph.microsoft.com") }
+
+    /// The parsed key credentials of an application (validated when the directory was loaded).
+    func keys(of clientID: String) -> [RegisteredKey] { keysByClient[clientID.lowercased()] ?? [] }
+
+    /// The application permissions `client` was granted on `resource`, in the resource's casing.
+    func grantedRoles(of client: Application, on resource: Application) -> [String] {
+        var roles: [String] = []
+        for granted in client.grantedAppRoles {
+            guard let slash = granted.lastIndex(of: "/"),
+                api(identifier: String(granted[..<slash]))?.clientId.lowercased() == resource.clientId.lowercased()
+            else { continue }
+            let name = granted[granted.index(after: slash)...].lowercased()
+            if let role = resource.appRoles.first(where: { $0.lowercased() == name }), !roles.contains(role) {
+                roles.append(role)
+            }
+        }
+        return roles
+    }
 
     /// Where `user` signs in through `selector`: the tenant and the user's object id in it.
     ///

@@ -80,6 +80,11 @@ extension Directory {
                 throw fail("users[\(i)].guestOf[\(j)].tenant", "names no tenant in 'tenants'")
             }
         }
+        var apis: [String: Application] = [:]
+        for app in applications where app.kind == .api {
+            apis[app.clientId.lowercased()] = app
+            if let uri = app.identifierUri?.lowercased() { apis[uri] = app }
+        }
         var clientIDs = Set<String>()
         for (i, app) in applications.enumerated() {
             guard !app.clientId.isEmpty, clientIDs.insert(app.clientId.lowercased()).inserted else {
@@ -91,12 +96,15 @@ extension Directory {
             for (j, uri) in app.redirectUris.enumerated() where URL(string: uri)?.scheme == nil {
                 throw fail("applications[\(i)].redirectUris[\(j)]", "must be an absolute URI")
             }
-            if app.kind == .confidentialClient, app.secret?.isEmpty ?? true {
-                throw fail("applications[\(i)].secret", "a confidentialClient needs a secret")
+            if app.kind == .confidentialClient, !app.hasCredential {
+                throw fail(
+                    "applications[\(i)].secret",
+                    "a confidentialClient needs a secret, keyCredentials or federatedCredentials")
             }
             if app.kind == .api, app.identifierUri == nil {
                 throw fail("applications[\(i)].identifierUri", "an api needs an identifierUri")
             }
+            try app.validateCredentials(field: "applications[\(i)]", apis: apis)
         }
     }
 }

@@ -92,12 +92,6 @@ extension EntraError {
         )
     }
 
-    static let defaultRequiredForClientCredentials = EntraError(
-        error: "invalid_scope", code: 1_002_012,
-        message:
-            "The provided value for scope is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI)."
-    )
-
     static let unsupportedGrantType = EntraError(
         error: "unsupported_grant_type", code: 70003,
         message:

@@ -95,9 +95,11 @@ struct TokenIssuer: Sendable {
     }
 
     /// A delegated access token. Graph gets v1.0 claims, other APIs v2.0 ones.
+    ///
+    /// - Parameter clientClass: `appidacr`/`azpacr`: `"0"` public client, `"1"` secret, `"2"` certificate.
     func accessToken(
         origin: String, membership: Membership, client: Application, resource: Application,
-        scp: String, now: Date, lifetime: Int, capabilityCP1: Bool, uti: String
+        scp: String, now: Date, lifetime: Int, capabilityCP1: Bool, uti: String, clientClass: String
     ) throws -> String {
         let iat = now.epochSeconds
         let isGraph = resource.identifierUri?.lowercased() == "https://graph.microsoft.com"
@@ -113,7 +115,7 @@ struct TokenIssuer: Sendable {
                 ("amr", .array([.string("pwd")])),
                 ("app_displayname", .string(client.displayName)),
                 ("appid", .string(client.clientId)),
-                ("appidacr", .string("0")),
+                ("appidacr", .string(clientClass)),
                 ("family_name", .optional(user.surname)),
                 ("given_name", .optional(user.givenName)),
                 ("idtyp", .string("user")),
@@ -134,7 +136,7 @@ struct TokenIssuer: Sendable {
                 ("iat", .int(iat)), ("nbf", .int(iat)), ("exp", .int(iat + lifetime)),
                 ("aio", .string(Self.opaqueClaim("aio", membership.objectID, iat))),
                 ("azp", .string(client.clientId)),
-                ("azpacr", .string(client.kind == .confidentialClient ? "1" : "0")),
+                ("azpacr", .string(clientClass)),
                 ("idtyp", .string("user")),
                 ("name", .string(user.displayName)),
                 ("oid", .string(membership.objectID)),
@@ -150,25 +152,51 @@ struct TokenIssuer: Sendable {
         return try JWT.sign(.object(claims), with: key)
     }
 
-    /// An app-only access token (client credentials) carrying `roles`.
+    /// An app-only access token (client credentials): `idtyp` `app`, the granted application permissions as
+    /// `roles` (no `roles` claim when none is granted). Graph gets v1.0 claims (`appid`, `appidacr`, the
+    /// `sts.windows.net` issuer), other APIs v2.0 ones (`azp`, `azpacr`).
+    ///
+    /// - Parameter clientClass: `"1"` after a secret, `"2"` after a certificate or federated credential.
     func appToken(
-        origin: String, tenantID: String, client: Application, resource: Application, now: Date,
-        lifetime: Int, uti: String
+        origin: String, tenantID: String, client: Application, resource: Application, roles: [String],
+        clientClass: String, now: Date, lifetime: Int, uti: String
     ) throws -> String {
         let iat = now.epochSeconds
-        let claims: [(String, JSONValue)] = [
-            ("aud", .string(resource.clientId)),
-            ("iss", .string(Self.issuer(origin: origin, tenantID: tenantID))),
-            ("iat", .int(iat)), ("nbf", .int(iat)), ("exp", .int(iat + lifetime)),
-            ("azp", .string(client.clientId)),
-            ("azpacr", .string("1")),
-            ("idtyp", .string("app")),
-            ("oid", .string(Self.servicePrincipalID(client.clientId))),
-            ("roles", .array(resource.appRoles.map(JSONValue.string))),
-            ("sub", .string(Self.servicePrincipalID(client.clientId))),
+        let principal = Self.servicePrincipalID(client.clientId)
+        let aio = Self.opaqueClaim("aio", principal, iat)
+        let isGraph = resource.identifierUri?.lowercased() == "https://graph.microsoft.com"
+        var claims: [(String, JSONValue)]
+        if isGraph {
+            claims = [
+                ("aud", .string(resource.clientId)),
+                ("iss", .string("https://sts.windows.net/\(tenantID)/")),
+                ("iat", .int(iat)), ("nbf", .int(iat)), ("exp", .int(iat + lifetime)),
+                ("aio", .string(aio)),
+                ("app_displayname", .string(client.displayName)),
+                ("appid", .string(client.clientId)),
+                ("appidacr", .string(clientClass)),
+                ("idp", .string("https://sts.windows.net/\(tenantID)/")),
+                ("idtyp", .string("app")),
+                ("oid", .string(principal)),
+            ]
+        } else {
+            claims = [
+                ("aud", .string(resource.clientId)),
+                ("iss", .string(Self.issuer(origin: origin, tenantID: tenantID))),
+                ("iat", .int(iat)), ("nbf", .int(iat)), ("exp", .int(iat + lifetime)),
+                ("aio", .string(aio)),
+                ("azp", .string(client.clientId)),
+                ("azpacr", .string(clientClass)),
+                ("idtyp", .string("app")),
+                ("oid", .string(principal)),
+            ]
+        }
+        if !roles.isEmpty { claims.append(("roles", .array(roles.map(JSONValue.string)))) }
+        claims += [
+            ("sub", .string(principal)),
             ("tid", .string(tenantID)),
             ("uti", .string(uti)),
-            ("ver", .string("2.0")),
+            ("ver", .string(isGraph ? "1.0" : "2.0")),
         ]
         return try JWT.sign(.object(claims), with: key)
     }

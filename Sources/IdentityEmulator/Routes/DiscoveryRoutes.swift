@@ -47,7 +47,7 @@ struct DiscoveryRoutes: Sendable {
             ("token_endpoint", .string("\(base)/oauth2/v2.0/token")),
             (
                 "token_endpoint_auth_methods_supported",
-                .array(["client_secret_post", "client_secret_basic"].map(JSONValue.string))
+                .array(["client_secret_post", "private_key_jwt", "client_secret_basic"].map(JSONValue.string))
             ),
             ("jwks_uri", .string("\(base)/discovery/v2.0/keys")),
             ("response_modes_supported", .array(["query", "fragment", "form_post"].map(JSONValue.string))),

@@ -38,19 +38,30 @@ struct SampleAPIRoutes: Sendable {
         }
         let scopes = BearerValidator.scopes(claims)
         let roles: [String] = if case .array(let r)? = claims["roles"] { r.compactMap(\.stringValue) } else { [] }
-        let allowed = api.scopes.contains { scopes.contains($0.lowercased()) } || !roles.isEmpty
+        let isAppOnly = claims["idtyp"]?.stringValue == "app" || (scopes.isEmpty && claims["roles"] != nil)
+        // A user token needs one of the API's scopes; an app-only token one of its application roles.
+        let allowed =
+            isAppOnly
+            ? roles.contains { role in api.appRoles.contains { $0.lowercased() == role.lowercased() } }
+            : api.scopes.contains { scopes.contains($0.lowercased()) }
         guard allowed else {
             var headers = HTTPFields()
             headers[.wwwAuthenticate] =
-                #"Bearer error="insufficient_scope", error_description="The token has none of this API's scopes""#
+                #"Bearer error="insufficient_scope", error_description="The token has none of this API's scopes or application roles""#
             return HTTPExchange.json(
                 .object([("error", .string("insufficient_scope"))]), status: .forbidden, headers: headers)
         }
-        let body = JSONValue.object([
+        var members: [(String, JSONValue)] = [
             ("api", .string(api.displayName)),
             ("audience", .string(api.clientId)),
             ("user", .optional(claims["preferred_username"]?.stringValue)),
             ("scopes", .array(scopes.sorted().map(JSONValue.string))),
+        ]
+        if isAppOnly {
+            members.append(("roles", .array(roles.map(JSONValue.string))))
+            members.append(("app", .optional(claims["azp"]?.stringValue ?? claims["appid"]?.stringValue)))
+        }
+        members.append(
             (
                 "todos",
                 .array([
@@ -63,8 +74,7 @@ struct SampleAPIRoutes: Sendable {
                         ("done", .bool(false)),
                     ]),
                 ])
-            ),
-        ])
-        return HTTPExchange.json(body)
+            ))
+        return HTTPExchange.json(.object(members))
     }
 }

@@ -28,6 +28,9 @@ struct TokenMinting: Sendable {
         guard missing.isEmpty else {
             throw .consentRequired(client: c.client.clientId, scopes: missing.map(\.name).joined(separator: " "))
         }
+        if await core.scenario(for: .token, where: { $0.fault == .multifactorRequired }) != nil {
+            throw .multifactorRequired(resource: resource.identifierUri ?? resource.clientId)
+        }
         let fault = await core.scenario(for: .token, where: { Self.idTokenFaults.contains($0.fault) })?.fault
         if fault == .declineScopes, grants.count > 1 { grants.removeLast() }
         let now = core.state.now
@@ -53,7 +56,8 @@ struct TokenMinting: Sendable {
         do {
             accessToken = try issuer.accessToken(
                 origin: origin, membership: membership, client: c.client, resource: resource,
-                scp: scp.joined(separator: " "), now: now, lifetime: lifetime, capabilityCP1: cp1, uti: uti)
+                scp: scp.joined(separator: " "), now: now, lifetime: lifetime, capabilityCP1: cp1, uti: uti,
+                clientClass: c.credential?.authenticationClass ?? "0")
             idToken =
                 scopes.wantsIDToken
                 ? try issuer.idToken(
@@ -89,6 +93,8 @@ struct TokenMinting: Sendable {
         return success(.object(body), request: c.request)
     }
 
+    /// An app-only token (client credentials): `roles` are the client's granted application permissions on
+    /// `resource`; never a refresh token, ID token or `scope`.
     func appToken(_ c: GrantContext, tenantID: String, resource: Application) async throws(EntraError) -> Response {
         let now = core.state.now
         let lifetime = core.accessTokenLifetime ?? 3599
@@ -96,8 +102,9 @@ struct TokenMinting: Sendable {
         let token: String
         do {
             token = try core.issuer.appToken(
-                origin: core.issuerOrigin, tenantID: tenantID, client: c.client,
-                resource: resource, now: now, lifetime: lifetime, uti: uti)
+                origin: core.issuerOrigin, tenantID: tenantID, client: c.client, resource: resource,
+                roles: c.index.grantedRoles(of: c.client, on: resource),
+                clientClass: c.credential?.authenticationClass ?? "1", now: now, lifetime: lifetime, uti: uti)
         } catch {
             throw .serverError
         }

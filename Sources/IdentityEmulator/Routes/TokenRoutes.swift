@@ -2,8 +2,8 @@ import Crypto
 import Foundation
 import Hummingbird
 
-/// `/{tenant}/oauth2/v2.0/token`: authorization code, refresh token, device code, password and client
-/// credentials grants, answering with Entra's bodies and headers.
+/// `/{tenant}/oauth2/v2.0/token`: authorization code, refresh token, device code, password, client
+/// credentials and on-behalf-of grants, answering with Entra's bodies and headers.
 struct TokenRoutes: Sendable {
     let core: EmulatorCore
     let minting: TokenMinting
@@ -24,15 +24,18 @@ struct TokenRoutes: Sendable {
         let index = core.state.index
         guard let selector = index.selector(segment) else { throw .tenantNotFoundAtToken(segment) }
         guard let grantType = form.nonEmpty("grant_type") else { throw .missingParameter("grant_type") }
-        guard let clientID = form.nonEmpty("client_id") ?? basicCredentials(request)?.id else {
+        guard let clientID = form.nonEmpty("client_id") ?? ClientAuthentication.basicCredentials(request)?.id else {
             throw .missingParameter("client_id")
         }
-        guard let client = index.application(clientID: clientID), client.kind != .api else {
+        // An API is a client only when it has a credential: the middle tier of on-behalf-of.
+        guard let client = index.application(clientID: clientID), client.kind != .api || client.hasCredential else {
             throw .unknownClient(clientID, tenant: segment)
         }
-        try authenticate(client, form: form, request: request)
+        let credential = try await ClientAuthentication(core: core).authenticate(
+            client, form: form, request: request, selector: selector)
         let context = GrantContext(
-            request: request, selector: selector, segment: segment, form: form, client: client, index: index)
+            request: request, selector: selector, segment: segment, form: form, client: client, index: index,
+            credential: credential)
         if NativeTokenGrants.handles(grantType, form: form) {
             return try await NativeTokenGrants(support: NativeAuthSupport(core: core), minting: minting).token(
                 context, grantType: grantType)
@@ -43,31 +46,9 @@ struct TokenRoutes: Sendable {
         case "urn:ietf:params:oauth:grant-type:device_code", "device_code": return try await deviceCode(context)
         case "password": return try await password(context)
         case "client_credentials": return try await clientCredentials(context)
+        case OnBehalfOfGrant.grantType: return try await OnBehalfOfGrant(core: core, minting: minting).token(context)
         default: throw .unsupportedGrantType
         }
-    }
-
-    /// Confidential clients must prove their secret; public clients must not send one.
-    private func authenticate(_ client: Application, form: FormBody, request: Request) throws(EntraError) {
-        let secret = form.nonEmpty("client_secret") ?? basicCredentials(request)?.secret
-        switch client.kind {
-        case .publicClient:
-            if secret != nil || form.nonEmpty("client_assertion") != nil { throw .publicClientSentSecret }
-        case .confidentialClient:
-            guard let secret else { throw .secretRequired }
-            guard secret == client.secret else { throw .invalidSecret }
-        case .api:
-            throw .unknownClient(client.clientId, tenant: client.tenant)
-        }
-    }
-
-    private func basicCredentials(_ request: Request) -> (id: String, secret: String)? {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("basic "),
-            let data = Data(base64Encoded: String(header.dropFirst(6))), let text = String(data: data, encoding: .utf8),
-            let colon = text.firstIndex(of: ":")
-        else { return nil }
-        let decode = { (s: Substring) in s.removingPercentEncoding ?? String(s) }
-        return (decode(text[..<colon]), decode(text[text.index(after: colon)...]))
     }
 
     private func authorizationCode(_ c: GrantContext) async throws(EntraError) -> Response {
@@ -155,22 +136,28 @@ struct TokenRoutes: Sendable {
         return try await minting.userTokens(c, membership: membership, scopes: scopes, nonce: nil)
     }
 
+    /// App-only tokens: one resource's `/.default` (OpenID scopes next to it are ignored), on a tenant's
+    /// endpoint, for a client that authenticated.
     private func clientCredentials(_ c: GrantContext) async throws(EntraError) -> Response {
-        guard c.client.kind == .confidentialClient else { throw .secretRequired }
+        guard c.credential != nil else { throw .secretRequired }
+        guard case .tenant(let tenant) = c.selector else { throw .grantNotSupportedOverCommon }
         guard let rawScope = c.form.nonEmpty("scope") else { throw .missingParameter("scope") }
         let resourceScopes = rawScope.split(separator: " ").map(String.init)
             .filter { !ScopeSet.oidcScopes.contains($0.lowercased()) }
-        guard resourceScopes.count == 1, let scope = resourceScopes.first, scope.lowercased().hasSuffix("/.default")
-        else {
-            throw .defaultRequiredForClientCredentials
+        guard !resourceScopes.isEmpty else { throw .defaultRequiredForClientCredentials(rawScope) }
+        if let plain = resourceScopes.first(where: { !$0.lowercased().hasSuffix("/.default") }) {
+            throw .defaultRequiredForClientCredentials(plain)
         }
-        let identifier = String(scope.dropLast("/.default".count))
-        guard let resource = c.index.api(identifier: identifier) else { throw .resourceNotFound(identifier) }
-        guard case .tenant(let tenant) = c.selector else {
-            throw EntraError(
-                error: "invalid_request", code: 700011,
-                message:
-                    "Client credentials need a tenant-specific authority, not '\(c.segment)'.")
+        let identifiers = resourceScopes.map { String($0.dropLast("/.default".count)) }
+        var resources: [Application] = []
+        for identifier in identifiers {
+            guard let resource = c.index.api(identifier: identifier) else {
+                throw .resourceNotFound(identifier, tenantName: tenant.displayName)
+            }
+            if !resources.contains(where: { $0.clientId == resource.clientId }) { resources.append(resource) }
+        }
+        guard resources.count == 1, let resource = resources.first else {
+            throw .multipleResourcesForClientCredentials(resourceScopes.joined(separator: " "))
         }
         return try await minting.appToken(c, tenantID: tenant.id, resource: resource)
     }
@@ -184,4 +171,6 @@ struct GrantContext: Sendable {
     let form: FormBody
     let client: Application
     let index: DirectoryIndex
+    /// How a confidential client authenticated; `nil` for a public client.
+    var credential: ClientCredentialKind? = nil
 }

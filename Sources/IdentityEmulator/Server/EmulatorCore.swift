@@ -10,6 +10,8 @@ struct EmulatorCore: Sendable {
     let accessTokenLifetime: Int?
     /// The canonical origin and the host names requests may use.
     let address: ServedAddress
+    /// The built-in workload identity issuer (federated credentials), with a key of its own.
+    let workload = WorkloadIssuer()
 
     var key: SigningKey { issuer.key }
 

@@ -152,6 +152,7 @@ enum EmulatorRouter {
         GraphRoutes(core: core).register(on: router)
         SampleAPIRoutes(core: core).register(on: router)
         AdminRoutes(core: core).register(on: router)
+        WorkloadIssuerRoutes(core: core).register(on: router)
         let native = NativeAuthSupport(core: core)
         NativeSignInRoutes(support: native).register(on: router)
         NativeSignUpRoutes(support: native).register(on: router)

@@ -28,6 +28,7 @@ actor EmulatorState {
     private var scenarios: [Scenario] = []
     private var adminConsent: [String: Set<String>] = [:]
     private var nativeFlows: [String: NativeFlow] = [:]
+    private var assertions = AssertionLedger()
     /// How many scenarios are armed, readable without a hop onto the actor (the common case is none).
     nonisolated let armedScenarios = Atomic<Int>(0)
 
@@ -63,6 +64,7 @@ actor EmulatorState {
         scenarios = []
         adminConsent = [:]
         nativeFlows = [:]
+        assertions = AssertionLedger()
         armedScenarios.store(0, ordering: .relaxed)
     }
 
@@ -105,6 +107,13 @@ actor EmulatorState {
 
     func recordConsent(userID: String, clientID: String, grants: [ScopeSet.Grant]) {
         userConsents[consentKey(user: userID, client: clientID), default: []].formUnion(grants.map(\.key))
+    }
+
+    // MARK: Client assertions
+
+    /// Remembers a client assertion's `jti` until `expiresAt`; false when a different assertion used it.
+    func recordAssertion(issuer: String, jti: String, digest: String, expiresAt: Date) -> Bool {
+        assertions.record(key: "\(issuer)|\(jti)", digest: digest, expiresAt: expiresAt, now: now)
     }
 
     // MARK: Authorization requests and codes

@@ -72,6 +72,9 @@ public struct Scenario: Codable, Sendable {
         case slowDown
         /// The token grants every requested resource scope but the last (a declined scope).
         case declineScopes
+        /// A user-token grant (on-behalf-of, refresh, code…) answers `interaction_required` AADSTS50079 with a
+        /// `claims` challenge (a JSON string), as conditional access demanding MFA does.
+        case multifactorRequired
     }
 
     public var route: Route
