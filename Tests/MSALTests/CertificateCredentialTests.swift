@@ -22,8 +22,8 @@ struct CertificateCredentialTests {
         func json(_ segment: String) throws -> [String: Any] {
             var base64 = segment.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-            return try #require(
-                try JSONSerialization.jsonObject(with: #require(Data(base64Encoded: base64))) as? [String: Any])
+            let data = try #require(Data(base64Encoded: base64))
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         }
         #expect(segments.count == 3)
         return (try json(segments[0]), try json(segments[1]))
@@ -32,10 +32,8 @@ struct CertificateCredentialTests {
     @Test("PEM parsing: thumbprints, a key without its certificate, a small key and garbage are refused clearly")
     func parsing() throws {
         let certificate = try Self.demoCertificate()
-        let der = try #require(
-            Data(
-                base64Encoded: Self.ids.daemonCertificatePEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }
-                    .joined()))
+        let body = Self.ids.daemonCertificatePEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        let der = try #require(Data(base64Encoded: body))
         let sha256 = Data(SHA256.hash(data: der)).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

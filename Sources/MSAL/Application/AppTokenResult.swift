@@ -15,6 +15,8 @@ public struct AppTokenResult: Sendable {
     public let correlationID: UUID
     /// Whether the token came from the cache or from the identity provider.
     public let source: AuthenticationResult.Source
+    /// When the identity platform asked for the token to be renewed (`refresh_in`), if it did.
+    let refreshOn: Date?
 
     /// The application permissions granted to the app for the resource (the token's `roles` claim),
     /// read from the token; empty when none are granted.
@@ -23,6 +25,13 @@ public struct AppTokenResult: Sendable {
             return []
         }
         return roles.compactMap { $0 as? String }
+    }
+
+    /// The same token as a cache hit of another call.
+    func fromCache(correlationID: UUID) -> AppTokenResult {
+        AppTokenResult(
+            accessToken: accessToken, expiresOn: expiresOn, scopes: scopes, tenantID: tenantID,
+            correlationID: correlationID, source: .cache, refreshOn: refreshOn)
     }
 
     /// `Bearer <token>`, the `Authorization` header value.

@@ -10,6 +10,7 @@ public final class ConfidentialClientApplication: Sendable {
     /// The app's configuration.
     public let configuration: ConfidentialClientApplicationConfiguration
     private let appTokenRequests = SingleFlight<AppTokenResult>()
+    private let recentAppTokens = RecentAppTokens()
 
     /// Makes an app from its configuration.
     ///
@@ -39,8 +40,15 @@ public final class ConfidentialClientApplication: Sendable {
     public func acquireTokenForClient(scopes: [String], forceRefresh: Bool = false, claims: String? = nil)
         async throws -> AppTokenResult
     {
-        try await ClientCredentialsFlow(app: core, cache: cache, requests: appTokenRequests)
+        let now = configuration.clock.now()
+        if !forceRefresh, claims == nil, let recent = recentAppTokens.token(for: scopes, at: now) {
+            return recent.fromCache(correlationID: core.correlationIDs.next())
+        }
+        let result = try await ClientCredentialsFlow(app: core, cache: cache, requests: appTokenRequests)
             .run(scopes: scopes, forceRefresh: forceRefresh, claims: claims)
+        recentAppTokens.remember(
+            result, for: scopes, usableUntil: result.expiresOn - configuration.tokenExpirationBuffer)
+        return result
     }
 
     // MARK: Web apps

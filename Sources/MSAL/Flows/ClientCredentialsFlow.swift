@@ -58,7 +58,7 @@ struct ClientCredentialsFlow: Sendable {
         else { return nil }
         let result = AppTokenResult(
             accessToken: token.secret, expiresOn: token.expiresOn, scopes: scopes, tenantID: realm,
-            correlationID: app.correlationIDs.next(), source: .cache)
+            correlationID: app.correlationIDs.next(), source: .cache, refreshOn: token.refreshOn)
         return (result, token.refreshOn)
     }
 
@@ -107,6 +107,6 @@ struct ClientCredentialsFlow: Sendable {
         try await tokens.store(CacheArtefacts(accessToken: entry), replacingRefreshToken: nil)
         return AppTokenResult(
             accessToken: response.accessToken, expiresOn: entry.expiresOn, scopes: scopes, tenantID: realm,
-            correlationID: correlationID, source: .identityProvider)
+            correlationID: correlationID, source: .identityProvider, refreshOn: entry.refreshOn)
     }
 }
