@@ -33,6 +33,7 @@ public final class ConfidentialClientApplication: Sendable {
     /// platform, one request for all concurrent callers.
     ///
     /// - Parameters:
+    ///   - scopes: the resource's `/.default` scope.
     ///   - forceRefresh: skip the cached token.
     ///   - claims: a claims request (JSON), e.g. from a claims challenge; skips the cache.
     /// - Throws: ``MSALError``: `invalidParameter` for a multi-tenant authority; the server's errors
@@ -94,7 +95,9 @@ public final class ConfidentialClientApplication: Sendable {
     /// Signs a user out of the web app: forgets their tokens and returns the identity platform's
     /// sign-out page, to redirect the browser to so the platform's session ends too.
     ///
-    /// - Parameter postLogoutRedirectURI: where the platform sends the browser afterwards.
+    /// - Parameters:
+    ///   - account: the signed-in user.
+    ///   - postLogoutRedirectURI: where the platform sends the browser afterwards.
     /// - Returns: the sign-out URL, or `nil` when the authority has no end-session endpoint.
     public func signOut(_ account: Account, postLogoutRedirectURI: String? = nil) async throws -> URL? {
         let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)

@@ -20,8 +20,10 @@ public struct ClientCredential: Sendable, CustomStringConvertible {
     /// `aud` the token endpoint, `iss` and `sub` the client id, a unique `jti`, valid ten minutes) and
     /// reuses it until a minute before it expires.
     ///
-    /// - Parameter sendX5C: also send the certificate chain (`x5c`), for apps that trust a subject
-    ///   name and issuer instead of a registered thumbprint.
+    /// - Parameters:
+    ///   - certificate: the private key and certificate.
+    ///   - sendX5C: also send the certificate chain (`x5c`), for apps that trust a subject name and
+    ///     issuer instead of a registered thumbprint.
     public static func certificate(_ certificate: ClientCertificate, sendX5C: Bool = false) -> ClientCredential {
         ClientCredential(kind: .certificate(certificate, sendX5C: sendX5C))
     }
