@@ -25,15 +25,15 @@ struct OnBehalfOfTests {
     func exchangeCacheRefresh() async throws {
         try await Harness.with { h in
             let incoming = try await Self.incomingToken(h)
-            let store = RecordingPartitionStore()
-            let api = try Self.api1(h, cache: PartitionedTokenCache(store: store))
+            let store = RecordingPartitionStore(clock: h.clock)
+            let api = try Self.api1(h, cache: PartitionedTokenCache(store: store, clock: h.clock))
             let before = try await h.tokenRequests().count
             let graph = try await api.acquireTokenOnBehalfOf(userAssertion: incoming, scopes: ["User.Read"])
             #expect(graph.source == .identityProvider)
             #expect(graph.account.username == Harness.jane.username)
             let partition = TokenCachePartition.onBehalfOf(userAssertion: incoming)
             #expect(store.saves == [partition.description])
-            let stored = String(decoding: try #require(store.data(partition)), as: UTF8.self)
+            let stored = String(decoding: try #require(try await store.data(partition)), as: UTF8.self)
             #expect(stored.contains(#""user_assertion_hash""#))
             #expect(!stored.contains(incoming), "the incoming token is not stored")
 

@@ -19,46 +19,68 @@ struct PartitionedCacheTests {
     @Test("an app token is loaded from and saved to its own partition only")
     func appTokensTouchOnePartition() async throws {
         try await Harness.with { h in
-            let store = RecordingPartitionStore()
-            let app = try h.confidentialApp(cache: PartitionedTokenCache(store: store))
+            let store = RecordingPartitionStore(clock: h.clock)
+            let app = try h.confidentialApp(cache: PartitionedTokenCache(store: store, clock: h.clock))
             _ = try await app.acquireTokenForClient(scopes: h.graphDefault)
             let partition = TokenCachePartition.appTokens(
                 clientID: h.ids.confidentialClient, tenant: h.ids.contosoTenant)
-            #expect(store.loads == [partition.description])
+            #expect(Set(store.loads) == [partition.description])
             #expect(store.saves == [partition.description])
-            let json = try #require(
-                store.data(partition).flatMap { try JSONSerialization.jsonObject(with: $0) } as? [String: Any])
+            let stored = try #require(try await store.data(partition))
+            let json = try #require(try JSONSerialization.jsonObject(with: stored) as? [String: Any])
             #expect((json["AccessToken"] as? [String: Any])?.count == 1)
             #expect(json["RefreshToken"].map { ($0 as? [String: Any])?.isEmpty ?? true } ?? true)
 
             // A second app on the same store (another process of the fleet) reads the token without the network.
-            let peer = try h.confidentialApp(cache: PartitionedTokenCache(store: store))
+            let peer = try h.confidentialApp(cache: PartitionedTokenCache(store: store, clock: h.clock))
             #expect(try await peer.acquireTokenForClient(scopes: h.graphDefault).source == .cache)
             #expect(try await h.tokenRequests().count == 1)
         }
     }
 
-    @Test("memory holds at most the bound; an evicted partition comes back from the store")
+    @Test("memory holds at most the bound in bytes; an evicted partition comes back from the store")
     func bounded() async throws {
         try await Harness.with { h in
-            let store = RecordingPartitionStore()
-            let cache = PartitionedTokenCache(store: store, maximumPartitionsInMemory: 2)
+            let store = RecordingPartitionStore(clock: h.clock)
+            // About one partition with an app token (a little over 2 KB of JSON).
+            let cache = PartitionedTokenCache(store: store, maximumBytesInMemory: 3000, clock: h.clock)
             let contoso = try h.confidentialApp(cache: cache)
             _ = try await contoso.acquireTokenForClient(scopes: h.graphDefault)
+            #expect(cache.bytesInMemory > 0)
             for tenant in [h.ids.fabrikamTenant, "contoso.onmicrosoft.com", "fabrikam.onmicrosoft.com"] {
                 _ = try await h.confidentialApp(tenant: tenant, cache: cache).acquireTokenForClient(
                     scopes: h.graphDefault)
-                #expect(cache.partitionsInMemory <= 2)
+                #expect(cache.bytesInMemory <= 3000)
             }
-            let again = try await contoso.acquireTokenForClient(scopes: h.graphDefault)
+            #expect(cache.partitionsInMemory < 4)
+            // A new app on the same cache (no memory of recent tokens) reads the evicted partition from the store.
+            let again = try await h.confidentialApp(cache: cache).acquireTokenForClient(scopes: h.graphDefault)
             #expect(again.source == .cache)
             #expect(try await h.tokenRequests().count == 4)
 
-            let unstored = PartitionedTokenCache(maximumPartitionsInMemory: 1)
+            let unstored = PartitionedTokenCache(maximumBytesInMemory: 3000, clock: h.clock)
             _ = try await h.confidentialApp(cache: unstored).acquireTokenForClient(scopes: h.graphDefault)
             _ = try await h.confidentialApp(tenant: h.ids.fabrikamTenant, cache: unstored)
                 .acquireTokenForClient(scopes: h.graphDefault)
             #expect(unstored.partitionsInMemory == 1)
+            #expect(unstored.bytesInMemory <= 3000)
+        }
+    }
+
+    @Test("nothing is kept past its expiry: an expired partition is read again from the store")
+    func expiry() async throws {
+        try await Harness.with { h in
+            let store = RecordingPartitionStore(clock: h.clock)
+            let cache = PartitionedTokenCache(store: store, clock: h.clock)
+            _ = try await h.confidentialApp(cache: cache).acquireTokenForClient(scopes: h.graphDefault)
+            let loads = store.loads.count
+            h.clock.advance(by: 3601)
+            let renewed = try await h.confidentialApp(cache: cache).acquireTokenForClient(scopes: h.graphDefault)
+            #expect(renewed.source == .identityProvider)
+            #expect(store.loads.count > loads, "the expired partition was dropped from memory and looked up again")
+            #expect(try await store.purgeExpired(before: h.clock.now()) == 0)
+            h.clock.advance(by: 3601)
+            #expect(try await store.purgeExpired(before: h.clock.now()) == 1)
         }
     }
 }

@@ -30,9 +30,10 @@ struct WebAppSignInTests {
     func signInThenSilent() async throws {
         try await Harness.with { h in
             let transport = try IdentityPlatformClientTests.RecordingTransport()
-            let store = RecordingPartitionStore()
+            let store = RecordingPartitionStore(clock: h.clock)
             let app = try h.confidentialApp(
-                tenant: "organizations", cache: PartitionedTokenCache(store: store), transport: transport)
+                tenant: "organizations", cache: PartitionedTokenCache(store: store, clock: h.clock),
+                transport: transport)
             let (flow, posted) = try await Self.signIn(h, app: app)
             let query = try #require(
                 URLComponents(url: flow.authorizationURL, resolvingAgainstBaseURL: false)?.queryItems)

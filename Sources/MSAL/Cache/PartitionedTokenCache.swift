@@ -1,59 +1,123 @@
 import Foundation
 import Locking
+import Logging
 
-/// A confidential client's token cache: one ``TokenCache`` per ``TokenCachePartition``, so every read
-/// and write touches one partition (app tokens per client and tenant, on-behalf-of tokens per incoming
-/// token, web-app users per account).
+/// A confidential client's token cache in two levels: partitions in this process's memory (L1) in front
+/// of an optional shared ``TokenCachePartitionStore`` (L2), one ``TokenCache`` per ``TokenCachePartition``.
 ///
-/// Partitions live in memory, at most ``maximumPartitionsInMemory`` of them; beyond that the least
-/// recently used are dropped (and read again from the store, when there is one, on their next use).
+/// - A lookup that L1 answers touches nothing else.
+/// - A partition not in memory is read from the store; a change is written to both, as a conditional save:
+///   when another process saved the partition first, its version is read and the change applied again.
+/// - L1 holds at most ``maximumBytesInMemory`` bytes of partitions (their unified cache JSON); the least
+///   recently used go first, and none is kept past its expiry.
+/// - When the store is unreachable, tokens come from memory and the identity platform; the outage is logged
+///   once, and writes resume when the store is back.
 public final class PartitionedTokenCache: Sendable {
-    /// Where partitions persist; in memory only when `nil`.
+    /// The second level, shared by processes; `nil` keeps partitions in memory only.
     public let store: (any TokenCachePartitionStore)?
-    /// How many partitions stay in memory.
-    public let maximumPartitionsInMemory: Int
+    /// The bound on the bytes of partitions kept in memory.
+    public let maximumBytesInMemory: Int
+    /// How long a refresh waits for another process refreshing the same partition before it refreshes itself.
+    public let refreshLockWait: Duration
+
+    private struct Slot {
+        let cache: TokenCache
+        let link: PartitionLink
+        var bytes = 0
+        var expiresOn: Date?
+        var lastUse: UInt64
+    }
 
     private struct Resident {
-        var partitions: [TokenCachePartition: (cache: TokenCache, lastUse: UInt64)] = [:]
+        var slots: [TokenCachePartition: Slot] = [:]
+        var bytes = 0
         var uses: UInt64 = 0
     }
 
     private let resident = Locked(Resident())
+    private let clock: any TimeSource
+    private let outage: StoreOutage
 
-    /// A cache kept in memory, or loaded from and saved to `store` one partition at a time.
+    /// A cache in memory, or in front of `store`.
     ///
     /// - Parameters:
-    ///   - store: where partitions persist; `nil` keeps them in memory only.
-    ///   - maximumPartitionsInMemory: the bound on partitions in memory (10,000 by default).
-    public init(store: (any TokenCachePartitionStore)? = nil, maximumPartitionsInMemory: Int = 10_000) {
+    ///   - store: the shared second level; `nil` keeps partitions in memory only.
+    ///   - maximumBytesInMemory: the bound on partitions in memory (64 MiB by default).
+    ///   - refreshLockWait: how long a refresh waits for another process's (2 s by default).
+    ///   - logger: where store outages are reported (without tokens or keys).
+    ///   - clock: decides which partitions have expired.
+    public init(
+        store: (any TokenCachePartitionStore)? = nil, maximumBytesInMemory: Int = 64 << 20,
+        refreshLockWait: Duration = .seconds(2),
+        logger: Logger = Logger(label: "MSAL", factory: { _ in SwiftLogNoOpLogHandler() }),
+        clock: any TimeSource = SystemTimeSource()
+    ) {
         self.store = store
-        self.maximumPartitionsInMemory = max(1, maximumPartitionsInMemory)
-    }
-
-    /// The cache of one partition, made (empty, or loaded from the store on first use) when needed.
-    func cache(for partition: TokenCachePartition) -> TokenCache {
-        resident.withLock { resident in
-            resident.uses &+= 1
-            if let found = resident.partitions[partition] {
-                resident.partitions[partition]!.lastUse = resident.uses
-                return found.cache
-            }
-            let cache = TokenCache(persistence: store.map { PartitionPersistence(store: $0, partition: partition) })
-            resident.partitions[partition] = (cache, resident.uses)
-            if resident.partitions.count > maximumPartitionsInMemory { Self.evict(&resident, keeping: partition) }
-            return cache
-        }
+        self.maximumBytesInMemory = max(1, maximumBytesInMemory)
+        self.refreshLockWait = refreshLockWait
+        self.clock = clock
+        outage = StoreOutage(logger: logger)
     }
 
     /// How many partitions are in memory.
-    public var partitionsInMemory: Int { resident.withLock { $0.partitions.count } }
+    public var partitionsInMemory: Int { resident.withLock { $0.slots.count } }
 
-    /// Drops a tenth of the partitions (at least one), least recently used first, never `kept`.
-    private static func evict(_ resident: inout Resident, keeping kept: TokenCachePartition) {
-        let count = max(1, resident.partitions.count / 10)
-        let oldest = resident.partitions.lazy.filter { $0.key != kept }
-            .sorted { $0.value.lastUse < $1.value.lastUse }
-            .prefix(count)
-        for (partition, _) in oldest { resident.partitions[partition] = nil }
+    /// How many bytes of partitions are in memory.
+    public var bytesInMemory: Int { resident.withLock { $0.bytes } }
+
+    /// The first-level cache of one partition, made when needed (empty, or loaded from the store on first use).
+    func cache(for partition: TokenCachePartition) -> TokenCache {
+        slot(for: partition).cache
+    }
+
+    /// Runs `refresh` for a partition while holding the store's refresh lock for it, after reading what
+    /// another process may have stored meanwhile: of many processes refreshing one partition at once, one
+    /// asks the identity platform and the others find its token.
+    func whileRefreshing<T: Sendable>(_ partition: TokenCachePartition, _ refresh: () async throws -> T) async throws
+        -> T
+    {
+        let link = slot(for: partition).link
+        guard let store else { return try await refresh() }
+        return try await store.withRefreshLock(partition, timeout: refreshLockWait) {
+            await link.refresh()
+            return try await refresh()
+        }
+    }
+
+    private func slot(for partition: TokenCachePartition) -> Slot {
+        let now = clock.now()
+        return resident.withLock { resident in
+            resident.uses &+= 1
+            if let slot = resident.slots[partition], slot.expiresOn.map({ $0 > now }) ?? true {
+                resident.slots[partition]!.lastUse = resident.uses
+                return slot
+            }
+            if let expired = resident.slots.removeValue(forKey: partition) { resident.bytes -= expired.bytes }
+            let link = PartitionLink(
+                store: store, partition: partition, outage: outage, clock: clock,
+                measured: { [weak self] in self?.measured($0, bytes: $1, expiresOn: $2) })
+            let slot = Slot(cache: TokenCache(persistence: link), link: link, lastUse: resident.uses)
+            resident.slots[partition] = slot
+            return slot
+        }
+    }
+
+    /// Records a partition's size and expiry after a load or save, and keeps memory within its bound.
+    private func measured(_ partition: TokenCachePartition, bytes: Int, expiresOn: Date) {
+        resident.withLock { resident in
+            guard let slot = resident.slots[partition] else { return }
+            resident.bytes += bytes - slot.bytes
+            resident.slots[partition]!.bytes = bytes
+            resident.slots[partition]!.expiresOn = expiresOn
+            guard resident.bytes > maximumBytesInMemory else { return }
+            // Down to 90% of the bound at once, least recently used first, so eviction is not paid per write.
+            let target = maximumBytesInMemory / 10 * 9
+            for (key, old) in resident.slots.sorted(by: { $0.value.lastUse < $1.value.lastUse })
+            where key != partition {
+                guard resident.bytes > target else { break }
+                resident.slots[key] = nil
+                resident.bytes -= old.bytes
+            }
+        }
     }
 }

@@ -253,29 +253,41 @@ public actor TokenCache {
         }
     }
 
-    /// Applies `edit` to the latest stored cache and saves it, as one step under the lock.
+    /// How often a change is applied again when its save meets another process's (``MSALError/InternalCode-swift.enum/cacheConflict``).
+    static let attemptsOnConflict = 5
+
+    /// Applies `edit` to the latest stored cache and saves it, as one step under the lock; a save that
+    /// meets another writer's is applied again to the stored cache, up to ``attemptsOnConflict`` times.
     private func change(_ edit: (inout CacheIndex) -> Void) async throws {
         guard let persistence else {
             index.withLock { edit(&$0) }
             return
         }
         try await exclusively(persistence) {
-            let version = try await persistence.version()
-            if !index.withLock({ $0.isCurrent(version) }) {
-                try await reload(persistence, version: version, holdingLock: true)
+            for attempt in 1...Self.attemptsOnConflict {
+                let version = try await persistence.version()
+                if !index.withLock({ $0.isCurrent(version) }) {
+                    try await reload(persistence, version: version, holdingLock: true)
+                }
+                let contents = index.withLock { index in
+                    edit(&index)
+                    return index.entryGroups
+                }
+                do {
+                    try await persistence.save(try UnifiedCacheFormat.encode(contents, buffers: buffers))
+                } catch let error as MSALError where error.internalCode == .cacheConflict {
+                    // Another process saved first: read its version and apply the edit to it again.
+                    index.withLock { $0.loaded = false }
+                    if attempt < Self.attemptsOnConflict { continue }
+                    throw error
+                } catch {
+                    index.withLock { $0.loaded = false }  // the stored cache is the truth: forget the unsaved edit
+                    throw error
+                }
+                let saved = try await persistence.version()
+                index.withLock { $0.seenVersion = saved }
+                return
             }
-            let contents = index.withLock { index in
-                edit(&index)
-                return index.entryGroups
-            }
-            do {
-                try await persistence.save(try UnifiedCacheFormat.encode(contents, buffers: buffers))
-            } catch {
-                index.withLock { $0.loaded = false }  // the stored cache is the truth: forget the unsaved edit
-                throw error
-            }
-            let saved = try await persistence.version()
-            index.withLock { $0.seenVersion = saved }
         }
     }
 

@@ -84,6 +84,8 @@ public struct MSALError: Error, CustomNSError, CustomStringConvertible, Sendable
         case cacheUnavailable = -42608
         /// Another process held the cache's lock for longer than the wait allows.
         case cacheLocked = -42609
+        /// Another process saved the partition first; the change is applied again to its version.
+        case cacheConflict = -42610
     }
 
     /// `MSALErrorDomain`, the domain of the error bridged to `NSError`.

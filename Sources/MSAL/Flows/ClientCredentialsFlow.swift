@@ -16,7 +16,8 @@ struct ClientCredentialsFlow: Sendable {
                 .invalidParameter, "Name the resource's scope, e.g. https://graph.microsoft.com/.default.")
         }
         let endpoints = try await app.resolver.endpoints(for: authority)
-        let tokens = cache.cache(for: .appTokens(clientID: app.configuration.clientID, tenant: authority.tenant))
+        let partition = TokenCachePartition.appTokens(clientID: app.configuration.clientID, tenant: authority.tenant)
+        let tokens = cache.cache(for: partition)
         let realm = endpoints.issuerTenant ?? authority.tenant
         let useCache = !forceRefresh && claims == nil
         if useCache, let cached = try await cached(tokens, endpoints: endpoints, realm: realm, scopes: scopes) {
@@ -24,14 +25,15 @@ struct ClientCredentialsFlow: Sendable {
                 return cached.result
             }
             do {
-                return try await request(tokens, endpoints, realm, scopes, forceRefresh: true, claims: nil)
+                return try await request(partition, tokens, endpoints, realm, scopes, forceRefresh: true, claims: nil)
             } catch let error as MSALError {
                 app.log.warning(
                     "proactive refresh of an app token failed; using the cached one", ["error": "\(error.code)"])
                 return cached.result
             }
         }
-        return try await request(tokens, endpoints, realm, scopes, forceRefresh: forceRefresh, claims: claims)
+        return try await request(
+            partition, tokens, endpoints, realm, scopes, forceRefresh: forceRefresh, claims: claims)
     }
 
     /// Client credentials and on-behalf-of go to one tenant: `common`, `organizations` and `consumers`
@@ -62,26 +64,36 @@ struct ClientCredentialsFlow: Sendable {
         return (result, token.refreshOn)
     }
 
-    /// One request per scope set (and claims) at a time. A caller that waited for the lock of an earlier
-    /// request finds that request's token in the cache.
+    /// One request per scope set (and claims) at a time in this process, and, with a shared store, one
+    /// per partition across processes (``PartitionedTokenCache/whileRefreshing(_:_:)``). A caller that
+    /// waited for an earlier request finds its token in the cache, as does a process that waited for another.
     private func request(
-        _ tokens: TokenCache, _ endpoints: AuthorityEndpoints, _ realm: String, _ scopes: [String],
-        forceRefresh: Bool, claims: String?
+        _ partition: TokenCachePartition, _ tokens: TokenCache, _ endpoints: AuthorityEndpoints, _ realm: String,
+        _ scopes: [String], forceRefresh: Bool, claims: String?
     ) async throws -> AppTokenResult {
         let sorted = Scopes.lowercasedSet(scopes).sorted().joined(separator: " ")
         let key = "\(realm.lowercased())|\(sorted)|\(claims ?? "")|\(forceRefresh)"
         return try await requests.run(key) {
-            if !forceRefresh, claims == nil,
-                let cached = try await cached(tokens, endpoints: endpoints, realm: realm, scopes: scopes),
-                cached.refreshOn.map({ $0 > app.configuration.clock.now() }) ?? true
-            {
-                return cached.result
+            try await cache.whileRefreshing(partition) {
+                try await refresh(tokens, endpoints, realm, scopes, forceRefresh: forceRefresh, claims: claims)
             }
-            let current =
-                endpoints.discoveredOnline
-                ? endpoints : try await app.resolver.endpoints(for: endpoints.authority, online: true)
-            return try await redeem(tokens, current, realm, scopes, claims: claims)
         }
+    }
+
+    private func refresh(
+        _ tokens: TokenCache, _ endpoints: AuthorityEndpoints, _ realm: String, _ scopes: [String],
+        forceRefresh: Bool, claims: String?
+    ) async throws -> AppTokenResult {
+        if !forceRefresh, claims == nil,
+            let cached = try await cached(tokens, endpoints: endpoints, realm: realm, scopes: scopes),
+            cached.refreshOn.map({ $0 > app.configuration.clock.now() }) ?? true
+        {
+            return cached.result
+        }
+        let current =
+            endpoints.discoveredOnline
+            ? endpoints : try await app.resolver.endpoints(for: endpoints.authority, online: true)
+        return try await redeem(tokens, current, realm, scopes, claims: claims)
     }
 
     private func redeem(

@@ -32,23 +32,29 @@ extension Harness {
 
 /// A partition store in memory that records which partitions were loaded and saved.
 final class RecordingPartitionStore: TokenCachePartitionStore {
-    private let state = Locked<(data: [String: Data], loads: [String], saves: [String])>(([:], [], []))
+    let inner: InMemoryTokenCachePartitionStore
+    private let log = Locked<(loads: [String], saves: [String])>(([], []))
 
-    var loads: [String] { state.withLock { $0.loads } }
-    var saves: [String] { state.withLock { $0.saves } }
-    func data(_ partition: TokenCachePartition) -> Data? { state.withLock { $0.data[partition.key] } }
+    init(clock: any TimeSource = SystemTimeSource()) { inner = InMemoryTokenCachePartitionStore(clock: clock) }
 
-    func load(_ partition: TokenCachePartition) async throws -> Data? {
-        state.withLock {
-            $0.loads.append(partition.description)
-            return $0.data[partition.key]
-        }
+    var loads: [String] { log.withLock { $0.loads } }
+    var saves: [String] { log.withLock { $0.saves } }
+
+    func data(_ partition: TokenCachePartition) async throws -> Data? { try await inner.load(partition)?.data }
+
+    func load(_ partition: TokenCachePartition) async throws -> StoredTokenCachePartition? {
+        log.withLock { $0.loads.append(partition.description) }
+        return try await inner.load(partition)
     }
 
-    func save(_ data: Data, for partition: TokenCachePartition) async throws {
-        state.withLock {
-            $0.saves.append(partition.description)
-            $0.data[partition.key] = data
-        }
+    func save(_ data: Data, for partition: TokenCachePartition, expiresOn: Date, expectedVersion: Int64?)
+        async throws -> Int64?
+    {
+        log.withLock { $0.saves.append(partition.description) }
+        return try await inner.save(data, for: partition, expiresOn: expiresOn, expectedVersion: expectedVersion)
     }
+
+    func delete(_ partition: TokenCachePartition) async throws { try await inner.delete(partition) }
+
+    func purgeExpired(before date: Date) async throws -> Int { try await inner.purgeExpired(before: date) }
 }
