@@ -42,7 +42,11 @@ public final class EncryptedTokenCachePartitionStore: TokenCachePartitionStore {
 
     /// A store that seals with `key` and opens what `key` or one of `previousKeys` sealed.
     ///
-    /// - Parameter logger: where partitions that cannot be opened are reported (by kind, never their contents).
+    /// - Parameters:
+    ///   - store: the store that keeps the sealed partitions.
+    ///   - key: the key new saves are sealed with.
+    ///   - previousKeys: keys that still open partitions sealed before a rotation.
+    ///   - logger: where partitions that cannot be opened are reported (by kind, never their contents).
     public init(
         _ store: any TokenCachePartitionStore, key: TokenCacheEncryptionKey,
         previousKeys: [TokenCacheEncryptionKey] = [],

@@ -27,7 +27,11 @@ public protocol TokenCachePartitionStore: Sendable {
 
     /// Saves the partition if its stored version is still `expectedVersion` (`nil`: none is stored yet).
     ///
-    /// - Parameter expiresOn: when every token in it has expired; the partition may be purged after.
+    /// - Parameters:
+    ///   - data: the partition's bytes.
+    ///   - partition: the partition.
+    ///   - expiresOn: when every token in it has expired; the partition may be purged after.
+    ///   - expectedVersion: the version the save replaces; `nil` when none was stored (or it expired).
     /// - Returns: the new version, or `nil` when another writer saved first (a conflict).
     /// - Throws: when the store cannot be reached or written.
     nonisolated(nonsending) func save(
