@@ -90,7 +90,8 @@ struct NativeDemoSteps {
         }
     }
 
-    private func makeApp() throws -> NativeAuthApplication {
+    /// The External ID demo app on the emulator, with the demo's clock (the server steps sign a customer in too).
+    func makeApp() throws -> NativeAuthApplication {
         var configuration = try PublicClientApplicationConfiguration(
             clientID: ids.externalPublicClient,
             authority: Authority(emulator.authority("contosocustomers.onmicrosoft.com").absoluteString))

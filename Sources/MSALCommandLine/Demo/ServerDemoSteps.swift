@@ -40,7 +40,7 @@ struct ServerDemoSteps {
         }
         try await narrator.step(first + 1, "API 1 calls Microsoft Graph /me on behalf of the customer who called it") {
             let customer = "sam@example.com"
-            let native = try makeNativeApp()
+            let native = try NativeDemoSteps(emulator: emulator, http: http, clock: clock, narrator: narrator).makeApp()
             guard case .codeRequired(let state, _) = try await native.signIn(username: customer),
                 case .completed(let user) = try await state.submitCode(
                     try await Outbox(base: base, http: http).lastCode(to: customer))
@@ -84,14 +84,5 @@ struct ServerDemoSteps {
         configuration.clock = clock
         configuration.sleep = { [clock] duration in await clock.sleep(duration) }
         return try ConfidentialClientApplication(configuration: configuration)
-    }
-
-    private func makeNativeApp() throws -> NativeAuthApplication {
-        var configuration = try PublicClientApplicationConfiguration(
-            clientID: ids.externalPublicClient,
-            authority: Authority(emulator.authority("contosocustomers.onmicrosoft.com").absoluteString))
-        configuration.clock = clock
-        configuration.sleep = { [clock] duration in await clock.sleep(duration) }
-        return try NativeAuthApplication(configuration: configuration)
     }
 }
