@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "MSAL", targets: ["MSAL"]),
+        .library(name: "MSALPostgres", targets: ["MSALPostgres"]),
         .library(name: "IdentityEmulator", targets: ["IdentityEmulator"]),
         .executable(name: "identity-emulator", targets: ["identity-emulator"]),
         .executable(name: "msal", targets: ["msal-cli"]),
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .target(name: "CThreadSanitizerHooks"),
@@ -43,6 +45,20 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strict
+        ),
+        // The PostgreSQL token cache store, apart from MSAL so that apps without PostgreSQL do not link postgres-nio.
+        .target(
+            name: "MSALPostgres",
+            dependencies: [
+                "Locking",
+                "MSAL",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strict
@@ -89,6 +105,7 @@ let package = Package(
             dependencies: [
                 "Locking",
                 "MSAL",
+                "MSALPostgres",
                 "IdentityEmulator",
                 "EmulatorAutomation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -113,6 +130,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "fleet-worker",
+            dependencies: [
+                "MSAL",
+                "MSALPostgres",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "emulator-browser",
             dependencies: [
                 "EmulatorAutomation",
@@ -122,11 +148,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Servers the tests and benchmarks start for themselves: a throwaway PostgreSQL cluster, daemons spawned
+        // without other tests' descriptors.
+        .target(name: "TestServers", swiftSettings: strict),
         .executableTarget(
             name: "msal-bench",
             dependencies: [
                 "Locking",
                 "MSAL",
+                "MSALPostgres",
+                "TestServers",
                 "IdentityEmulator",
                 "EmulatorAutomation",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -142,6 +173,7 @@ let package = Package(
                 "MSAL",
                 "EmulatorAutomation",
                 "IdentityEmulator",
+                "TestServers",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -194,6 +226,20 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MSALPostgresTests",
+            dependencies: [
+                "Locking",
+                "MSAL",
+                "MSALPostgres",
+                "IdentityEmulator",
+                "fleet-worker",
+                "TestServers",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
     ],

@@ -63,6 +63,13 @@ struct CacheFileBenchmark {
     ///   - compact: short secrets, for files that only need the shape (the silent benchmark).
     ///   - issuedAt: when the tokens were cached (Unix seconds); they expire an hour later.
     static func document(accounts count: Int, compact: Bool = false, issuedAt: Int = 1_795_000_000) -> [String: Any] {
+        document(accounts: 0..<count, compact: compact, issuedAt: issuedAt)
+    }
+
+    /// The same, for the accounts numbered `indices` (one web-app user partition is one account).
+    static func document(accounts indices: Range<Int>, compact: Bool = false, issuedAt: Int = 1_795_000_000)
+        -> [String: Any]
+    {
         let scale = compact ? 0 : 1
         let environment = "login.microsoftonline.com"
         let client = "04b07795-8ddb-461a-bbee-02f9e1bf7b46"
@@ -70,7 +77,7 @@ struct CacheFileBenchmark {
         var sections: [String: [String: Any]] = [
             "AccessToken": [:], "RefreshToken": [:], "IdToken": [:], "Account": [:], "AppMetadata": [:],
         ]
-        for index in 0..<count {
+        for index in indices {
             let oid = String(format: "%08x-0000-4000-8000-%012x", index, index)
             let home = "\(oid).\(tenant)"
             let target = "User.Read email openid profile"

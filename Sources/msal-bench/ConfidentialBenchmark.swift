@@ -23,7 +23,7 @@ struct ConfidentialBenchmark {
     static let scopes = ["https://graph.microsoft.com/.default"]
 
     func run() async throws -> Result {
-        let transport = ClientCredentialsTransport(tenant: Self.tenant)
+        let transport = ClientCredentialsTransport()
         let clock = MovableTime(Date())
         var configuration = try ConfidentialClientApplicationConfiguration(
             clientID: Self.client, credential: .secret("bench-secret"),
@@ -88,14 +88,12 @@ final class MovableTime: TimeSource {
     func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
-/// Answers OpenID discovery and client-credentials grants for one tenant, counting token requests; a
+/// Answers OpenID discovery and client-credentials grants for any tenant, counting token requests; a
 /// token answer can be delayed so that concurrent callers meet at the single flight.
 final class ClientCredentialsTransport: HTTPTransport {
-    private let discovery: DiscoveryOnlyTransport
+    private let discovery = DiscoveryOnlyTransport()
     private let count = Atomic<Int>(0)
     private let delay = Locked<Duration>(.zero)
-
-    init(tenant: String) { discovery = DiscoveryOnlyTransport(tenant: tenant) }
 
     var tokenRequests: Int { count.load(ordering: .relaxed) }
     var tokenDelay: Duration {

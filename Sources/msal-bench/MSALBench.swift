@@ -4,12 +4,17 @@ import IdentityEmulator
 /// `msal-bench`: release-mode benchmarks, one table, each figure next to its anchor.
 ///
 /// Run with `swift run -c release --static-swift-stdlib msal-bench [silent] [signin] [cli] [cache] [emulator]
-/// [confidential]`
-/// (all sections without arguments; bench/README.md).
+/// [confidential] [distributed]` (all sections without arguments; bench/README.md).
 @main
 struct MSALBench {
     static func main() async throws {
-        let all: Set<String> = ["silent", "signin", "cli", "cache", "emulator", "confidential"]
+        let arguments = CommandLine.arguments
+        if arguments.count == 4, arguments[1] == "distributed-worker", let partitions = Int(arguments[2]),
+            let seconds = Int(arguments[3])
+        {
+            return try await DistributedWorker(partitions: partitions, seconds: seconds).run()
+        }
+        let all: Set<String> = ["silent", "signin", "cli", "cache", "emulator", "confidential", "distributed"]
         let sections = Set(CommandLine.arguments.dropFirst()).isEmpty ? all : Set(CommandLine.arguments.dropFirst())
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let duration = Duration.seconds(Int(ProcessInfo.processInfo.environment["MSAL_BENCH_SECONDS"] ?? "2") ?? 2)
@@ -20,6 +25,7 @@ struct MSALBench {
         if sections.contains("cache") { rows += try await cacheFileRows() }
         if sections.contains("silent") { rows += try await silentRows() }
         if sections.contains("confidential") { rows += try await confidentialRows() }
+        if sections.contains("distributed") { rows += try await distributedRows(duration) }
         if sections.contains("signin") { rows += try await signInRows() }
         if sections.contains("cli") { rows += try await cliRows() }
         if sections.contains("emulator") {
@@ -51,6 +57,41 @@ struct MSALBench {
                     + row.1.padding(toLength: max(12, rows.map(\.1.count).max() ?? 0), withPad: " ", startingAt: 0)
                     + "  " + row.2)
         }
+    }
+
+    /// The two-level cache on a loopback PostgreSQL, next to MSAL Python with a `SerializableTokenCache` per row.
+    static func distributedRows(_ duration: Duration) async throws -> [(String, String, String)] {
+        let partitions = ProcessInfo.processInfo.environment["MSAL_BENCH_PARTITIONS"].flatMap { Int($0) } ?? 10_000
+        let ours = try await DistributedBenchmark(partitions: partitions, seconds: Int(duration.components.seconds))
+            .run()
+        func figure(_ latency: DistributedBenchmark.Latency) -> String {
+            String(format: "%.2f / %.2f µs", latency.median.microseconds, latency.p99.microseconds)
+        }
+        let missing = "MSAL Python not found (set MSAL_PYTHON; psycopg from Tests/Interop/requirements.txt)"
+        let l2Anchor =
+            ours.python.l2.map {
+                String(
+                    format: "MSAL Python %@: %.0f× faster (target ≤ 300 µs median)", figure($0),
+                    $0.median.microseconds / ours.l2.median.microseconds)
+            } ?? missing
+        let fleetAnchor =
+            ours.python.fleet.map {
+                String(format: "MSAL Python %.0f /s: %.0f× (target ≥ 10×)", $0.rate, ours.fleet.rate / $0.rate)
+            } ?? missing
+        let count = partitions.formatted()
+        return [
+            ("web-app silent, L1 hit (median / p99)", figure(ours.l1), "target ≤ 2 µs"),
+            ("web-app silent, L2 hit: account and token from PostgreSQL", figure(ours.l2), l2Anchor),
+            (
+                "app tokens, 4 processes × 16 tasks, \(count) tenants", String(format: "%.0f /s", ours.fleet.rate),
+                fleetAnchor
+            ),
+            (
+                "token requests, 4 processes first reaching \(count) tenants", "\(ours.fleet.warmUpTokenRequests)",
+                "target \(count), one per tenant"
+                    + (ours.python.fleet.map { "; MSAL Python \($0.warmUpTokenRequests)" } ?? "")
+            ),
+        ]
     }
 
     /// Silent cache hits with 1 to 100,000 accounts, next to MSAL Python's `acquire_token_silent`.

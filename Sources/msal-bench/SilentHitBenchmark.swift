@@ -26,7 +26,7 @@ struct SilentHitBenchmark {
         try await cache.deserialize(
             JSONSerialization.data(
                 withJSONObject: CacheFileBenchmark.document(accounts: accounts, compact: true, issuedAt: issuedAt)))
-        let transport = DiscoveryOnlyTransport(tenant: Self.tenant)
+        let transport = DiscoveryOnlyTransport()
         let authority = try Authority("https://login.microsoftonline.com/\(Self.tenant)")
         var configuration = try PublicClientApplicationConfiguration(clientID: Self.client, authority: authority)
         configuration.transport = transport
@@ -63,26 +63,23 @@ struct FixedTime: TimeSource {
     func now() -> Date { date }
 }
 
-/// Answers only OpenID discovery for one tenant of login.microsoftonline.com, and counts requests.
+/// Answers only OpenID discovery, for the tenant the request's path names, and counts requests.
 final class DiscoveryOnlyTransport: HTTPTransport {
-    private let document: Data
     private let count = Atomic<Int>(0)
-
-    init(tenant: String) {
-        let base = "https://login.microsoftonline.com/\(tenant)"
-        document = Data(
-            """
-            {"issuer":"\(base)/v2.0","authorization_endpoint":"\(base)/oauth2/v2.0/authorize",
-             "token_endpoint":"\(base)/oauth2/v2.0/token","jwks_uri":"https://login.microsoftonline.com/\(tenant)/discovery/v2.0/keys",
-             "end_session_endpoint":"\(base)/oauth2/v2.0/logout","device_authorization_endpoint":"\(base)/oauth2/v2.0/devicecode"}
-            """.utf8)
-    }
 
     var requests: Int { count.load(ordering: .relaxed) }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         count.add(1, ordering: .relaxed)
-        guard request.url.path.hasSuffix("/.well-known/openid-configuration") else { return HTTPResponse(status: 404) }
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: document)
+        guard request.url.path.hasSuffix("/.well-known/openid-configuration"),
+            let tenant = request.url.pathComponents.dropFirst().first
+        else { return HTTPResponse(status: 404) }
+        let base = "https://login.microsoftonline.com/\(tenant)"
+        let document = """
+            {"issuer":"\(base)/v2.0","authorization_endpoint":"\(base)/oauth2/v2.0/authorize",
+             "token_endpoint":"\(base)/oauth2/v2.0/token","jwks_uri":"\(base)/discovery/v2.0/keys",
+             "end_session_endpoint":"\(base)/oauth2/v2.0/logout","device_authorization_endpoint":"\(base)/oauth2/v2.0/devicecode"}
+            """
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Data(document.utf8))
     }
 }

@@ -27,7 +27,7 @@ struct CommandContext: Sendable {
         settings = try Settings.resolve(options, environment: environment, native: native)
         if options.verbose {
             for (name, setting) in settings.origins {
-                console.err("msal: \(name): \(setting.value) (\(setting.origin.rawValue))")
+                console.err("msal: \(name): \(Self.withoutPassword(setting.value)) (\(setting.origin.rawValue))")
             }
         }
         let authority: Authority
@@ -73,6 +73,13 @@ struct CommandContext: Sendable {
             self.native = nil
             app = try PublicClientApplication(configuration: configuration)
         }
+    }
+
+    /// A setting as `--verbose` shows it: a URL's password (a PostgreSQL cache's) replaced by `***`.
+    static func withoutPassword(_ value: String) -> String {
+        guard var components = URLComponents(string: value), components.password != nil else { return value }
+        components.password = "***"
+        return components.string ?? "***"
     }
 
     /// A transport that trusts the CA bundle (`--ca-bundle`, `MSAL_CA_BUNDLE`, `ca_bundle`) and

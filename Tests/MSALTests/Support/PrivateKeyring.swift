@@ -1,5 +1,6 @@
 #if os(Linux)
     import Foundation
+    import TestServers
 
     /// A session bus of its own with an unlocked GNOME Keyring (Debian's `dbus-daemon` and `gnome-keyring`,
     /// installed by `scripts/test`), so Secret Service tests never touch the user's keyring.
@@ -67,6 +68,7 @@
             posix_spawn_file_actions_addclose(&actions, fds[1])
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            closeInheritedDescriptors(&actions)
             let argv = ([path] + arguments).map { strdup($0) } + [nil]
             let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
             defer { for pointer in argv + envp { free(pointer) } }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MSAL
+import MSALPostgres
 
 /// `msal app token`: an app-only token (client credentials) for scripts.
 struct AppToken: AsyncParsableCommand {
@@ -9,7 +10,9 @@ struct AppToken: AsyncParsableCommand {
         commandName: "token",
         abstract: "Print an app-only access token (client credentials).",
         discussion: """
-            Give exactly one of --certificate, --client-secret-env or --federated-token-file. Example:
+            Give exactly one of --certificate, --client-secret-env or --federated-token-file. With \
+            --cache postgres://user@host/db the app tokens are kept in PostgreSQL, shared by every process that \
+            uses the same database (sealed with AES-GCM when MSAL_TOKEN_CACHE_KEY holds a base64 32-byte key). Example:
               MY_SECRET=… msal app token --client-id ID --tenant contoso.onmicrosoft.com \\
                 --scopes https://graph.microsoft.com/.default --client-secret-env MY_SECRET
             """)
@@ -59,21 +62,30 @@ struct AppToken: AsyncParsableCommand {
     func run() async throws {
         let command = self
         try await global.run { context in
-            let app = try command.application(context)
-            let result = try await app.acquireTokenForClient(
-                scopes: ScopeList.split(command.scopes), forceRefresh: command.forceRefresh)
-            if command.global.json {
-                try context.printJSON(TokenView.json(result))
-            } else {
-                context.console.out(result.accessToken)
+            let store = try command.sharedStore(context)
+            do {
+                let app = try command.application(context, store: store)
+                let result = try await app.acquireTokenForClient(
+                    scopes: ScopeList.split(command.scopes), forceRefresh: command.forceRefresh)
+                if command.global.json {
+                    try context.printJSON(TokenView.json(result))
+                } else {
+                    context.console.out(result.accessToken)
+                }
+            } catch {
+                await store?.shutdown()
+                throw error
             }
+            await store?.shutdown()
         }
     }
 
     /// The confidential client the options describe, on the settings' identity provider and transport.
     ///
     /// - Throws: ``UsageError`` for a missing client id, an unset secret variable or an unreadable certificate.
-    func application(_ context: CommandContext) throws -> ConfidentialClientApplication {
+    func application(_ context: CommandContext, store: PostgresTokenCacheStore?) throws
+        -> ConfidentialClientApplication
+    {
         let settings = context.settings
         guard settings.clientID.origin != .defaultValue else {
             throw UsageError("msal app token needs the app's --client-id (or MSAL_CLIENT_ID).")
@@ -88,7 +100,37 @@ struct AppToken: AsyncParsableCommand {
             configuration.logger = logger
         }
         if let transport = try CommandContext.transport(trusting: settings) { configuration.transport = transport }
+        if let store {
+            configuration.cache = PartitionedTokenCache(
+                store: try Self.sealed(store, keyBase64: ProcessInfo.processInfo.environment["MSAL_TOKEN_CACHE_KEY"]),
+                logger: configuration.logger)
+        }
         return try ConfidentialClientApplication(configuration: configuration)
+    }
+
+    /// The PostgreSQL store `--cache postgres://…` names; `nil` for any other cache (app tokens then stay in memory).
+    ///
+    /// - Throws: ``UsageError`` for a URL that is not a PostgreSQL connection URL.
+    func sharedStore(_ context: CommandContext) throws -> PostgresTokenCacheStore? {
+        let cache = context.settings.cachePath.value
+        guard cache.hasPrefix("postgres://") || cache.hasPrefix("postgresql://") else { return nil }
+        do {
+            return try PostgresTokenCacheStore(url: PostgresConnectionURL(cache))
+        } catch {
+            throw UsageError("The cache URL is not valid: \(ExitCodes.line(for: error))")
+        }
+    }
+
+    /// The store sealed with the key in `MSAL_TOKEN_CACHE_KEY`, when set.
+    static func sealed(_ store: any TokenCachePartitionStore, keyBase64: String?) throws -> any TokenCachePartitionStore
+    {
+        guard let keyBase64 else { return store }
+        guard let raw = Data(base64Encoded: keyBase64),
+            let key = try? TokenCacheEncryptionKey(id: "msal-cli", rawKey: raw)
+        else {
+            throw UsageError("MSAL_TOKEN_CACHE_KEY must hold 32 bytes in base64 (e.g. openssl rand -base64 32).")
+        }
+        return EncryptedTokenCachePartitionStore(store, key: key)
     }
 
     private func credential() throws -> ClientCredential {

@@ -1,0 +1,102 @@
+import Locking
+import PostgresNIO
+
+/// Thrown by ``withDeadline(_:_:)`` when the operation did not finish in time.
+struct DeadlineExceeded: Error {}
+
+/// Returns what `operation` returns, or throws ``DeadlineExceeded`` once `timeout` has passed (or
+/// `CancellationError` when the caller's task is cancelled), cancelling the operation, without waiting for it to end.
+///
+/// The operation runs in a task of its own: postgres-nio does not always end soon after it is cancelled (a connection
+/// lease cancelled while the request is being queued waits for a connection all the same), and the caller's deadline
+/// must hold regardless. A query run under ``closingOnCancel(_:_:)`` stops when its connection closes.
+func withDeadline<T: Sendable>(
+    _ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let race = Race<T>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            race.start(continuation) {
+                Task { race.finish(with: await Result { try await operation() }) }
+            } timer: {
+                Task {
+                    try await Task.sleep(for: timeout)
+                    race.finish(with: .failure(DeadlineExceeded()))
+                }
+            }
+        }
+    } onCancel: {
+        race.finish(with: .failure(CancellationError()))
+    }
+}
+
+/// The first outcome of an operation and its timer; whichever comes second finds the continuation gone and cancels
+/// nothing more.
+private final class Race<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var outcome: Result<T, any Error>?
+        var operation: Task<Void, Never>?
+        var timer: Task<Void, any Error>?
+    }
+
+    private let state = Locked(State())
+
+    /// Starts both tasks, unless the race was decided before it began (the caller was cancelled).
+    func start(
+        _ continuation: CheckedContinuation<T, any Error>, operation: () -> Task<Void, Never>,
+        timer: () -> Task<Void, any Error>
+    ) {
+        let decided: Result<T, any Error>? = state.withLock { state in
+            if let outcome = state.outcome { return outcome }
+            state.continuation = continuation
+            return nil
+        }
+        if let decided { return continuation.resume(with: decided) }
+        let operationTask = operation()
+        let timerTask = timer()
+        let finished = state.withLock { state in
+            state.operation = operationTask
+            state.timer = timerTask
+            return state.continuation == nil
+        }
+        if finished {
+            operationTask.cancel()
+            timerTask.cancel()
+        }
+    }
+
+    /// Records the first outcome, resumes the caller with it and cancels both tasks.
+    func finish(with outcome: Result<T, any Error>) {
+        let (continuation, operation, timer) = state.withLock {
+            state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?, Task<Void, any Error>?) in
+            guard state.outcome == nil else { return (nil, nil, nil) }
+            state.outcome = outcome
+            defer { state.continuation = nil }
+            return (state.continuation, state.operation, state.timer)
+        }
+        continuation?.resume(with: outcome)
+        operation?.cancel()
+        timer?.cancel()
+    }
+}
+
+extension Result where Failure == any Error {
+    /// The outcome of an async throwing body.
+    init(catching body: () async throws -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
+}
+
+/// Runs `operation` on `connection`, closing the connection if the task is cancelled: postgres-nio's queries do not
+/// stop on cancellation, but they fail at once when their connection closes (and the server then ends the session,
+/// releasing its advisory locks).
+func closingOnCancel<T>(
+    _ connection: PostgresConnection, _ operation: () async throws -> T
+) async throws -> T {
+    try await withTaskCancellationHandler(operation: operation) { connection.close() }
+}

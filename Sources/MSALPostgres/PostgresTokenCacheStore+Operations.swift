@@ -1,0 +1,68 @@
+import Foundation
+import MSAL
+import PostgresNIO
+
+extension PostgresTokenCacheStore {
+    /// The partition's row, unless there is none or it has expired by the database's clock.
+    ///
+    /// - Throws: ``MSAL/MSALError`` `cacheUnavailable` when PostgreSQL fails or does not answer within
+    ///   ``operationTimeout``.
+    public nonisolated(nonsending) func load(_ partition: TokenCachePartition) async throws
+        -> StoredTokenCachePartition?
+    {
+        let query = table.select(partition.key)
+        return try await perform("load the \(partition.kind.rawValue) partition") { [driverLogger] connection in
+            var stored: StoredTokenCachePartition?
+            for try await (data, version) in try await connection.query(query, logger: driverLogger)
+                .decode((Data, Int64).self)
+            {
+                stored = StoredTokenCachePartition(data: data, version: version)
+            }
+            return stored
+        }
+    }
+
+    /// Saves the partition if its live row's version is `expectedVersion`; with `nil`, if it has no live row (an
+    /// expired one counts as none and is replaced). One statement does both the check and the write, so of two
+    /// processes saving over the same version exactly one succeeds.
+    ///
+    /// - Returns: the new version (1 for a new row, the old one + 1 otherwise), or `nil` on a conflict.
+    /// - Throws: ``MSAL/MSALError`` `cacheUnavailable` when PostgreSQL fails or does not answer within
+    ///   ``operationTimeout``.
+    public nonisolated(nonsending) func save(
+        _ data: Data, for partition: TokenCachePartition, expiresOn: Date, expectedVersion: Int64?
+    ) async throws -> Int64? {
+        let query =
+            if let expectedVersion {
+                table.update(partition.key, data: data, expiresOn: expiresOn, version: expectedVersion)
+            } else {
+                table.insert(partition.key, data: data, expiresOn: expiresOn)
+            }
+        return try await perform("save the \(partition.kind.rawValue) partition") { [driverLogger] connection in
+            try await connection.value(query, as: Int64.self, logger: driverLogger)
+        }
+    }
+
+    /// Deletes the partition's row, if any.
+    ///
+    /// - Throws: ``MSAL/MSALError`` `cacheUnavailable` when PostgreSQL fails or does not answer within
+    ///   ``operationTimeout``.
+    public nonisolated(nonsending) func delete(_ partition: TokenCachePartition) async throws {
+        let query = table.delete(partition.key)
+        try await perform("delete the \(partition.kind.rawValue) partition") { [driverLogger] connection in
+            try await connection.drain(query, logger: driverLogger)
+        }
+    }
+
+    /// Deletes the rows whose expiry is before `date` (the app's date, not the database's clock).
+    ///
+    /// - Returns: how many were deleted.
+    /// - Throws: ``MSAL/MSALError`` `cacheUnavailable` when PostgreSQL fails or does not answer within
+    ///   ``operationTimeout``.
+    public nonisolated(nonsending) func purgeExpired(before date: Date) async throws -> Int {
+        let query = table.purge(before: date)
+        return try await perform("purge expired partitions") { [driverLogger] connection in
+            Int(try await connection.value(query, as: Int64.self, logger: driverLogger) ?? 0)
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Locking
+import Logging
+import MSAL
+import PostgresNIO
+
+/// A ``MSAL/TokenCachePartitionStore`` in a PostgreSQL table, which every process naming the same database and table
+/// shares: one row per partition, its bytes, a version for optimistic saves and the time it expires.
+///
+///     let store = try PostgresTokenCacheStore(url: "postgres://msal:secret@db.internal/cache?sslmode=require")
+///     let cache = PartitionedTokenCache(store: store)
+///     …
+///     await store.shutdown()
+///
+/// The table (`msal_token_cache` unless told) is made on first use, with `CREATE TABLE IF NOT EXISTS`, unless it
+/// exists; a role that may not create tables can use one made for it with the same columns:
+/// `partition_key TEXT PRIMARY KEY, data BYTEA NOT NULL, version BIGINT NOT NULL, expires_at TIMESTAMPTZ NOT NULL,
+/// updated_at TIMESTAMPTZ NOT NULL DEFAULT now()`, indexed on `expires_at`. Whether a row has expired is decided by the
+/// database's clock (`now()`), so processes whose clocks disagree still agree; ``purgeExpired(before:)`` takes the
+/// app's date, as the protocol asks.
+///
+/// ## Running and shutting down
+///
+/// The store owns a postgres-nio `PostgresClient`, a pool of at most `maximumConnections` connections made on demand.
+/// A pool works only while its `run()` method runs: the store starts it in a task of its own when it is made, and
+/// ``shutdown()`` cancels that task, which closes the connections, and waits for it to end. Call ``shutdown()`` when
+/// the app stops; a store released without it cancels the task then, without waiting.
+///
+/// ## Failures
+///
+/// Every operation takes at most ``operationTimeout`` (2 seconds unless told): waiting for a connection, making one
+/// and running the statement. When PostgreSQL cannot be reached, refuses, or is slower than that, the operation
+/// throws ``MSAL/MSALError`` `cacheUnavailable` (the connection it was using is closed, and the server is asked, with
+/// `statement_timeout`, to give up too). A save that threw so may still have been applied, if the server ran it
+/// before giving up: the next load tells, by its version. Neither errors nor log lines carry token bytes or the URL's
+/// password.
+///
+/// ## Refresh lock
+///
+/// ``withRefreshLock(_:timeout:_:)`` holds a session-level advisory lock on a connection of its own while the body
+/// runs; see there.
+public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStringConvertible {
+    /// Where the store connects (its description hides the password).
+    public let url: PostgresConnectionURL
+    /// The most one operation may take.
+    public let operationTimeout: Duration
+    /// The table's name, possibly schema-qualified.
+    public var tableName: String { table.name }
+
+    let table: TokenCacheTable
+    let client: PostgresClient
+    /// The app's logger, for the store's own lines.
+    let logger: Logger
+    /// The logger handed to postgres-nio: the app's, but never below `debug`, since at `trace` the driver logs every
+    /// message it receives, rows of token bytes among them.
+    let driverLogger: Logger
+    /// The pool's `run()`.
+    private let running: Task<Void, Never>
+    private let state = Locked(State())
+
+    private struct State {
+        var tableReady = false
+        var isShutDown = false
+    }
+
+    /// A store for the database a `postgres://` or `postgresql://` URL names (see ``PostgresConnectionURL``).
+    ///
+    /// - Parameters:
+    ///   - url: `postgres://user:password@host:port/database?sslmode=require`, or with `?host=/socket/folder`.
+    ///   - tableName: the table, a lowercase SQL identifier, optionally schema-qualified.
+    ///   - operationTimeout: the most one operation may take (2 seconds by default).
+    ///   - maximumConnections: the pool's size (10 by default); each ``withRefreshLock(_:timeout:_:)`` in progress
+    ///     holds one.
+    ///   - logger: where the store logs (warnings when PostgreSQL fails, debug lines otherwise).
+    /// - Throws: ``MSAL/MSALError`` `invalidParameter` when the URL, the table name or the `sslrootcert` file is not
+    ///   valid. Nothing is connected yet: the first operation connects.
+    public convenience init(
+        url: String, tableName: String = "msal_token_cache", operationTimeout: Duration = .seconds(2),
+        maximumConnections: Int = 10,
+        logger: Logger = Logger(label: "msal.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
+        try self.init(
+            url: PostgresConnectionURL(url), tableName: tableName, operationTimeout: operationTimeout,
+            maximumConnections: maximumConnections, logger: logger)
+    }
+
+    /// A store for the database `url` names.
+    ///
+    /// - Parameters:
+    ///   - url: the server, the credentials, the database and TLS.
+    ///   - tableName: the table, a lowercase SQL identifier, optionally schema-qualified.
+    ///   - operationTimeout: the most one operation may take (2 seconds by default).
+    ///   - maximumConnections: the pool's size (10 by default).
+    ///   - logger: where the store logs.
+    /// - Throws: ``MSAL/MSALError`` `invalidParameter` when the table name or the `sslrootcert` file is not valid.
+    public init(
+        url: PostgresConnectionURL, tableName: String = "msal_token_cache", operationTimeout: Duration = .seconds(2),
+        maximumConnections: Int = 10,
+        logger: Logger = Logger(label: "msal.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
+        self.url = url
+        self.table = try TokenCacheTable(name: tableName)
+        self.operationTimeout = operationTimeout
+        self.logger = logger
+        var driverLogger = logger
+        driverLogger.logLevel = max(logger.logLevel, .debug)
+        self.driverLogger = driverLogger
+        let client = PostgresClient(
+            configuration: try PostgresClient.Configuration(
+                url: url, timeout: operationTimeout, maximumConnections: maximumConnections),
+            backgroundLogger: driverLogger)
+        self.client = client
+        running = Task { await client.run() }
+    }
+
+    deinit {
+        running.cancel()
+    }
+
+    /// Closes the pool's connections and waits until they are closed, at most ``operationTimeout``; operations after
+    /// it throw `cacheUnavailable`, and ``withRefreshLock(_:timeout:_:)`` runs its body without a lock.
+    public func shutdown() async {
+        state.withLock { $0.isShutDown = true }
+        running.cancel()
+        let running = running
+        do {
+            try await withDeadline(operationTimeout) { await running.value }
+        } catch {
+            logger.debug(
+                "The token cache's connections were still closing after \(operationTimeout); not waiting longer.")
+        }
+    }
+
+    /// `PostgresTokenCacheStore(postgres://user:***@host:5432/database?sslmode=require, table: msal_token_cache)`.
+    public var description: String { "PostgresTokenCacheStore(\(url), table: \(table.name))" }
+
+    var isShutDown: Bool { state.withLock { $0.isShutDown } }
+
+    /// Runs `work` on a pooled connection, all within ``operationTimeout``, after making the table on first use.
+    ///
+    /// - Throws: `cacheUnavailable` naming `operation` and why, or `CancellationError` when the task was cancelled.
+    func perform<T: Sendable>(
+        _ operation: String, _ work: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        do {
+            guard !isShutDown else { throw StoreShutDown() }
+            return try await withDeadline(operationTimeout) {
+                try await self.client.withConnection { connection in
+                    try await closingOnCancel(connection) {
+                        try await self.prepareTable(on: connection)
+                        return try await work(connection)
+                    }
+                }
+            }
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            let failure = cacheUnavailable(description, operation, error, timeout: operationTimeout)
+            // Debug only: the cache in front reports an outage once, not every failed operation.
+            logger.debug("\(failure.message)")
+            throw failure
+        }
+    }
+
+    /// Makes the table and its index unless this store saw it already, or it exists; under a transaction-level
+    /// advisory lock, since two `CREATE TABLE IF NOT EXISTS` at once can fail on the catalog's unique index.
+    private func prepareTable(on connection: PostgresConnection) async throws {
+        guard !state.withLock({ $0.tableReady }) else { return }
+        if try await connection.value(table.exists, as: Bool.self, logger: driverLogger) != true {
+            let lock = AdvisoryLockID.schema(table: table.name)
+            try await connection.withTransaction(logger: driverLogger) { connection in
+                try await connection.drain("SELECT pg_advisory_xact_lock(\(lock.value))", logger: driverLogger)
+                try await connection.drain(table.createTable, logger: driverLogger)
+                try await connection.drain(table.createIndex, logger: driverLogger)
+            }
+            logger.debug("Made the token cache table \(table.name), unless another process had.")
+        }
+        state.withLock { $0.tableReady = true }
+    }
+}

@@ -1,0 +1,291 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A throwaway PostgreSQL cluster: `initdb` into a temporary folder, `postgres` listening on a Unix socket in that
+/// folder and on a free loopback port (with TLS, from a self-signed certificate, when `openssl` is there), a
+/// password-protected role and a database. ``with(_:)`` removes it all afterwards, also when the body throws.
+///
+/// Run as root, the server's commands run as the `postgres` user (`runuser`, or `su`), since `initdb` and `postgres`
+/// refuse root; the folder is handed to that user.
+package final class PostgresCluster: Sendable {
+    /// The folder holding everything: `data/`, the socket, the password file, the server's log.
+    package let root: URL
+    package let port: Int
+    package let user = "msal_test"
+    /// Random, so that a test can look for it in what the store prints.
+    package let password = "pw-\(UUID().uuidString.prefix(8).lowercased())-secret"
+    package let database = "msal"
+    /// Whether the server serves TLS (and refuses TCP connections without it); its certificate is ``certificatePath``.
+    package let tls: Bool
+    private let binaries: URL
+    /// The user the server runs as when the tests run as root.
+    private let serverUser: String?
+
+    package var dataDirectory: URL { root.appendingPathComponent("data") }
+    package var certificatePath: String { dataDirectory.appendingPathComponent("server.crt").path }
+
+    /// Connects through the Unix socket.
+    package var socketURL: String { "postgres://\(user):\(password)@/\(database)?host=\(root.path)&port=\(port)" }
+
+    /// Connects over TCP to 127.0.0.1, with `query` appended (`sslmode=…`).
+    package func tcpURL(_ query: String) -> String {
+        "postgres://\(user):\(password)@127.0.0.1:\(port)/\(database)?\(query)"
+    }
+
+    /// Makes and starts a cluster, runs `body` with it, then stops it (`pg_ctl stop -m immediate`) and deletes it.
+    ///
+    /// - Parameter maximumConnections: the server's `max_connections`.
+    package static func with<T>(maximumConnections: Int = 60, _ body: (PostgresCluster) async throws -> T)
+        async throws -> T
+    {
+        let cluster = try PostgresCluster(maximumConnections: maximumConnections)
+        do {
+            try await cluster.create()
+            let result = try await body(cluster)
+            await cluster.destroy()
+            return result
+        } catch {
+            await cluster.destroy()
+            throw error
+        }
+    }
+
+    private let maximumConnections: Int
+
+    private init(maximumConnections: Int) throws {
+        self.maximumConnections = maximumConnections
+        binaries = try Self.findBinaries()
+        serverUser = getuid() == 0 ? (getpwnam("postgres") != nil ? "postgres" : "nobody") : nil
+        tls = FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
+        root = URL(fileURLWithPath: "/tmp/msal-pg-\(UUID().uuidString.prefix(8).lowercased())")
+        port = try Self.freePort()
+    }
+
+    /// The folder of `initdb`, `pg_ctl` and `postgres`: `pg_config --bindir`, else the newest
+    /// `/usr/lib/postgresql/*/bin`, else `initdb` on the `PATH` (its link resolved).
+    private static func findBinaries() throws -> URL {
+        var candidates: [URL] = []
+        if let bindir = try? runSync("/usr/bin/env", ["pg_config", "--bindir"]) {
+            candidates.append(URL(fileURLWithPath: bindir.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        for version in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) {
+            candidates.append(URL(fileURLWithPath: "/usr/lib/postgresql/\(version)/bin"))
+        }
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        for folder in path + ["/usr/local/bin"] {
+            let initdb = URL(fileURLWithPath: folder).appendingPathComponent("initdb")
+            if FileManager.default.isExecutableFile(atPath: initdb.path) {
+                candidates.append(initdb.resolvingSymlinksInPath().deletingLastPathComponent())
+            }
+        }
+        guard
+            let found = candidates.first(where: { folder in
+                ["initdb", "pg_ctl", "postgres"].allSatisfy {
+                    FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent($0).path)
+                }
+            })
+        else {
+            throw ClusterError(
+                "PostgreSQL's server binaries (initdb, pg_ctl, postgres) were not found; scripts/test installs them")
+        }
+        return found
+    }
+
+    /// A loopback port nothing listens on, below Linux's ephemeral range (32768–60999): other tests take "a port
+    /// that was bound and is now closed" from that range to stand for an unreachable server, and a PostgreSQL
+    /// server listening on such a port would leave their connections unanswered instead of refused.
+    private static func freePort() throws -> Int {
+        for _ in 0..<200 {
+            let candidate = Int.random(in: 20_000..<32_000)
+            if try isFree(candidate) { return candidate }
+        }
+        throw ClusterError("no free loopback port between 20000 and 32000")
+    }
+
+    private static func isFree(_ port: Int) throws -> Bool {
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw ClusterError("socket() failed") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 }
+        }
+    }
+
+    /// initdb, the configuration, the certificate, start, the database.
+    private func create() async throws {
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: false)
+        let passwordFile = root.appendingPathComponent("password")
+        try Data(password.utf8).write(to: passwordFile)
+        try handOver(root)
+        try handOver(passwordFile)
+        try await runServerCommand(
+            "initdb",
+            [
+                "-D", dataDirectory.path, "-U", user, "--pwfile=\(passwordFile.path)", "--auth=scram-sha-256",
+                "--no-sync", "--no-instructions", "-E", "UTF8", "--locale=C",
+            ])
+        var settings = [
+            "listen_addresses = '127.0.0.1'", "port = \(port)", "unix_socket_directories = '\(root.path)'",
+            "fsync = off", "synchronous_commit = off", "full_page_writes = off",
+            "max_connections = \(maximumConnections)",
+            "shared_buffers = 16MB",
+        ]
+        // TCP only with TLS, so that a connection the store says is TLS cannot have been a plain one.
+        var hba = ["local all all scram-sha-256", "hostssl all all 127.0.0.1/32 scram-sha-256"]
+        if tls {
+            try await makeCertificate()
+            settings += ["ssl = on", "ssl_cert_file = 'server.crt'", "ssl_key_file = 'server.key'"]
+        } else {
+            hba = ["local all all scram-sha-256", "host all all 127.0.0.1/32 scram-sha-256"]
+        }
+        try append(settings, to: "postgresql.conf")
+        try (hba.joined(separator: "\n") + "\n").write(
+            to: dataDirectory.appendingPathComponent("pg_hba.conf"), atomically: false, encoding: .utf8)
+        try await start()
+        try await Self.run(
+            binaries.appendingPathComponent("createdb").path,
+            ["-h", root.path, "-p", "\(port)", "-U", user, database], environment: ["PGPASSWORD": password])
+    }
+
+    /// Starts the server and waits (`pg_ctl -w`, which polls until it accepts connections, at most 60 s).
+    package func start() async throws {
+        try await runServerCommand(
+            "pg_ctl",
+            ["start", "-D", dataDirectory.path, "-l", root.appendingPathComponent("server.log").path, "-w", "-t", "60"])
+    }
+
+    /// Stops the server: `fast` ends sessions cleanly, `immediate` kills it.
+    package func stop(mode: String = "fast") async throws {
+        try await runServerCommand("pg_ctl", ["stop", "-D", dataDirectory.path, "-m", mode, "-w", "-t", "60"])
+    }
+
+    /// Stops the server if it runs and deletes the folder.
+    private func destroy() async {
+        if FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("postmaster.pid").path) {
+            try? await stop(mode: "immediate")
+        }
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    private func makeCertificate() async throws {
+        let key = dataDirectory.appendingPathComponent("server.key")
+        try await Self.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key.path, "-out", certificatePath,
+            ])
+        chmod(key.path, 0o600)
+        try handOver(key)
+        try handOver(URL(fileURLWithPath: certificatePath))
+    }
+
+    private func append(_ lines: [String], to file: String) throws {
+        let url = dataDirectory.appendingPathComponent(file)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(("\n" + lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// Gives a file or folder to the server's user, when the tests run as root.
+    private func handOver(_ url: URL) throws {
+        guard let serverUser, let account = getpwnam(serverUser) else { return }
+        guard chown(url.path, account.pointee.pw_uid, account.pointee.pw_gid) == 0 else {
+            throw ClusterError("chown \(url.path) to \(serverUser) failed")
+        }
+    }
+
+    /// Runs one of the server's binaries, as the server's user when the tests run as root.
+    private func runServerCommand(_ name: String, _ arguments: [String]) async throws {
+        let path = binaries.appendingPathComponent(name).path
+        guard let serverUser else { return try await Self.run(path, arguments) }
+        if FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") {
+            try await Self.run("/usr/sbin/runuser", ["-u", serverUser, "--", path] + arguments)
+        } else {
+            let command = ([path] + arguments).map { "'\($0.replacingOccurrences(of: "'", with: "'\\''"))'" }
+            try await Self.run("/bin/su", [serverUser, "-s", "/bin/sh", "-c", command.joined(separator: " ")])
+        }
+    }
+
+    /// Runs a program to its end and throws with its output when it fails. It is spawned with `posix_spawn` and
+    /// waited for on a Dispatch thread (not the tests' cooperative ones): Foundation's `Process` notices an exit
+    /// only when every holder of a descriptor it passes has closed it, and the server that `pg_ctl start` leaves
+    /// running holds it for good. For the same reason the program gets no descriptor but its standard ones: the
+    /// server would otherwise keep, for as long as it runs, the pipes of processes other tests are running at the
+    /// same moment, and those tests would never see their processes' output end.
+    private static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("msal-pg-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: output) }
+        #if canImport(Glibc)
+            var actions = posix_spawn_file_actions_t()
+        #else
+            var actions: posix_spawn_file_actions_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        #if canImport(Glibc)
+            closeInheritedDescriptors(&actions)
+        #endif
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = variables.map { strdup($0) } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard spawned == 0 else {
+            throw ClusterError("\(path) could not be started: \(String(cString: strerror(spawned)))")
+        }
+        let child = pid
+        let status: Int32 = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var status: Int32 = 0
+                while waitpid(child, &status, 0) == -1 && errno == EINTR {}
+                continuation.resume(returning: status)
+            }
+        }
+        guard status == 0 else {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            throw ClusterError("\(([path] + arguments).joined(separator: " ")) failed (wait status \(status)): \(text)")
+        }
+    }
+
+    /// Runs a quick program and returns its standard output (for `pg_config`).
+    private static func runSync(_ path: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ClusterError("\(path) failed") }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Why the cluster could not be made or run.
+package struct ClusterError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
+}

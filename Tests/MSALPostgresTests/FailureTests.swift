@@ -1,0 +1,188 @@
+import Foundation
+import Logging
+import MSAL
+import MSALPostgres
+import PostgresNIO
+import TestServers
+import Testing
+
+extension PostgresStoreTests {
+    @Suite("a slow database, TLS and secrets")
+    struct Failures {
+        @Test("a statement stuck behind another session's table lock throws cacheUnavailable within the timeout")
+        func slowDatabase() async throws {
+            let cluster = try PostgresCluster.current
+            let table = uniqueTableName()
+            try await withStore(table: table, timeout: .seconds(3)) { store async throws in
+                let partition = somePartition()
+                // Connected and the table made first: a save that timed out may still have been applied.
+                _ = try await whenAvailable { try await store.load(partition) }
+                _ = try await store.save(tokenBytes("a"), for: partition, expiresOn: inAnHour, expectedVersion: nil)
+
+                let blocker = try await PostgresConnection.connect(
+                    configuration: .init(
+                        unixSocketPath: "\(cluster.root.path)/.s.PGSQL.\(cluster.port)", username: cluster.user,
+                        password: cluster.password, database: cluster.database),
+                    id: 1, logger: Logger(label: "blocker"))
+                try await blocker.query("BEGIN", logger: Logger(label: "blocker"))
+                try await blocker.query(
+                    "LOCK TABLE \(unescaped: table) IN ACCESS EXCLUSIVE MODE", logger: Logger(label: "blocker"))
+
+                let error = await expectUnavailable { try await store.load(partition) }
+                // The store's timer or the server's statement_timeout, whichever fires first under load.
+                #expect(
+                    error?.message.contains("no answer within 3 s") == true
+                        || error?.message.contains("57014") == true, "\(String(describing: error))")
+                _ = await expectUnavailable {
+                    try await store.save(tokenBytes("b"), for: partition, expiresOn: inAnHour, expectedVersion: 1)
+                }
+
+                try await blocker.query("COMMIT", logger: Logger(label: "blocker"))
+                try await blocker.close()
+                // The save the store gave up on may still have run when the lock went (the server's
+                // statement_timeout races the commit): either way, the row is whole and its version says which.
+                let after = try #require(try await whenAvailable { try await store.load(partition) })
+                #expect(
+                    after == StoredTokenCachePartition(data: tokenBytes("a"), version: 1)
+                        || after == StoredTokenCachePartition(data: tokenBytes("b"), version: 2))
+            }
+        }
+
+        @Test(
+            "timeouts that pass while a connection is being made, leased or used end the operation; shutdown ends too",
+            arguments: [1, 5, 20, 50])
+        func timeoutsWhileConnecting(milliseconds: Int) async throws {
+            // Each store starts with no connection, so its first operations time out at some point of making one,
+            // leasing it or running the statement (a cancelled lease once waited for a connection all the same, and
+            // shutdown for that lease). The suite's time limit catches a hang.
+            for _ in 0..<3 {
+                try await withStore(timeout: .milliseconds(milliseconds)) { store async throws in
+                    for _ in 0..<2 {
+                        do {
+                            _ = try await store.load(somePartition())
+                        } catch let error as MSALError {
+                            #expect(error.internalCode == .cacheUnavailable)
+                        }
+                    }
+                }
+            }
+        }
+
+        @Test("sslmode=require connects over TLS trusting sslrootcert, and refuses a certificate it does not trust")
+        func tls() async throws {
+            let cluster = try PostgresCluster.current
+            try #require(cluster.tls, "openssl is needed to give the cluster a certificate")
+            let table = uniqueTableName()
+            // The cluster accepts TCP connections only with TLS (hostssl), so a working store used TLS.
+            for mode in ["require", "verify-ca", "verify-full"] {
+                try await withStore(
+                    url: cluster.tcpURL("sslmode=\(mode)&sslrootcert=\(cluster.certificatePath)"), table: table
+                ) {
+                    store async throws in
+                    let partition = somePartition()
+                    #expect(
+                        try await store.save(
+                            tokenBytes(mode), for: partition, expiresOn: inAnHour, expectedVersion: nil)
+                            == 1)
+                    #expect(try await store.load(partition)?.data == tokenBytes(mode))
+                }
+            }
+            // prefer takes TLS when offered, without checking the certificate.
+            try await withStore(url: cluster.tcpURL("sslmode=prefer"), table: table) { store async throws in
+                #expect(try await store.load(somePartition()) == nil)
+            }
+            // A self-signed certificate is not among the system's roots.
+            try await withStore(url: cluster.tcpURL("sslmode=require"), table: table, timeout: .seconds(1)) {
+                store async throws in
+                _ = await expectUnavailable { try await store.load(somePartition()) }
+            }
+            // Without TLS the server refuses the TCP connection (pg_hba.conf has hostssl only).
+            try await withStore(url: cluster.tcpURL("sslmode=disable"), table: table, timeout: .seconds(1)) {
+                store async throws in
+                _ = await expectUnavailable { try await store.load(somePartition()) }
+            }
+        }
+
+        @Test("neither the password nor token bytes appear in descriptions, errors or logs, even at trace level")
+        func secretsStayOut() async throws {
+            let cluster = try PostgresCluster.current
+            let lines = CapturingLogHandler.Lines()
+            var logger = Logger(label: "msal.postgres.test") { _ in CapturingLogHandler(store: lines) }
+            logger.logLevel = .trace
+            let secretToken = "tok-\(UUID().uuidString)"
+            try await withStore(logger: logger) { store async throws in
+                for text in [
+                    store.description, String(reflecting: store), "\(store.url)", String(reflecting: store.url),
+                ] {
+                    #expect(!text.contains(cluster.password), "\(text)")
+                }
+                var dumped = ""
+                dump(store.url, to: &dumped)
+                #expect(!dumped.contains(cluster.password))
+                #expect(store.description.contains(":***@"))
+
+                let partition = somePartition()
+                _ = try await store.save(
+                    tokenBytes(secretToken), for: partition, expiresOn: inAnHour, expectedVersion: nil)
+                #expect(try await store.load(partition)?.data == tokenBytes(secretToken))
+                #expect(!lines.all.contains(secretToken))
+            }
+            // A wrong password, and a port nothing listens on: the errors and logs name neither secret.
+            let wrong = cluster.socketURL.replacingOccurrences(of: cluster.password, with: "wrong-\(cluster.password)")
+            for url in [
+                wrong, cluster.tcpURL("sslmode=disable").replacingOccurrences(of: ":\(cluster.port)/", with: ":1/"),
+            ] {
+                try await withStore(url: url, timeout: .milliseconds(500), logger: logger) { store async throws in
+                    let error = await expectUnavailable {
+                        try await store.save(
+                            tokenBytes(secretToken), for: somePartition(), expiresOn: inAnHour, expectedVersion: nil)
+                    }
+                    let text =
+                        "\(String(describing: error)) \(String(reflecting: error)) \(error?.errorUserInfo ?? [:])"
+                    #expect(!text.contains(cluster.password), "\(text)")
+                    #expect(!text.contains(secretToken))
+                }
+            }
+            #expect(!lines.all.contains(cluster.password))
+            #expect(!lines.all.contains(secretToken))
+        }
+    }
+}
+
+@Suite("PostgreSQL token cache store: outages", .timeLimit(.minutes(5)))
+struct PostgresOutageTests {
+    @Test("with PostgreSQL stopped, operations throw cacheUnavailable within the timeout; after a restart they work")
+    func stoppedAndRestarted() async throws {
+        try await PostgresCluster.with { cluster in
+            let store = try PostgresTokenCacheStore(
+                url: cluster.socketURL, tableName: uniqueTableName(), operationTimeout: .seconds(1))
+            let partition = somePartition()
+            // Connected and the table made first: a save that timed out may still have been applied.
+            _ = try await whenAvailable { try await store.load(partition) }
+            #expect(
+                try await store.save(tokenBytes("a"), for: partition, expiresOn: inAnHour, expectedVersion: nil) == 1)
+
+            try await cluster.stop()
+            // Each operation ends with cacheUnavailable (the suite's time limit catches a hang).
+            for _ in 0..<3 {
+                _ = await expectUnavailable { try await store.load(partition) }
+            }
+            _ = await expectUnavailable {
+                try await store.save(tokenBytes("b"), for: partition, expiresOn: inAnHour, expectedVersion: 1)
+            }
+            _ = await expectUnavailable { try await store.delete(partition) }
+            // The refresh lock cannot be had: the body runs anyway.
+            #expect(try await store.withRefreshLock(partition, timeout: .seconds(10)) { 1 } == 1)
+
+            try await cluster.start()
+            // The pool reconnects with a growing backoff; each attempt waits at most the operation timeout.
+            var loaded: StoredTokenCachePartition?
+            for _ in 0..<30 where loaded == nil {
+                loaded = try? await store.load(partition)
+            }
+            #expect(loaded == StoredTokenCachePartition(data: tokenBytes("a"), version: 1))
+            #expect(try await store.save(tokenBytes("c"), for: partition, expiresOn: inAnHour, expectedVersion: 1) == 2)
+            await store.shutdown()
+        }
+    }
+}
