@@ -158,6 +158,7 @@ let package = Package(
                 "MSAL",
                 "MSALPostgres",
                 "TestServers",
+                .product(name: "Logging", package: "swift-log"),
                 "IdentityEmulator",
                 "EmulatorAutomation",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

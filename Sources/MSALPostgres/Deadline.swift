@@ -19,14 +19,21 @@ func withDeadline<T: Sendable>(
             race.start(continuation) {
                 Task { race.finish(with: await Result { try await operation() }) }
             } timer: {
-                Task {
-                    try await Task.sleep(for: timeout)
+                // An event-loop timer, not a task: cancelling it when the operation wins wakes no thread.
+                PostgresClient.defaultEventLoopGroup.any().scheduleTask(in: .nanoseconds(timeout.nanoseconds)) {
                     race.finish(with: .failure(DeadlineExceeded()))
                 }
             }
         }
     } onCancel: {
         race.finish(with: .failure(CancellationError()))
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds.
+    fileprivate var nanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }
 
@@ -37,15 +44,15 @@ private final class Race<T: Sendable>: Sendable {
         var continuation: CheckedContinuation<T, any Error>?
         var outcome: Result<T, any Error>?
         var operation: Task<Void, Never>?
-        var timer: Task<Void, any Error>?
+        var timer: Scheduled<Void>?
     }
 
     private let state = Locked(State())
 
-    /// Starts both tasks, unless the race was decided before it began (the caller was cancelled).
+    /// Starts the operation and the timer, unless the race was decided before it began (the caller was cancelled).
     func start(
         _ continuation: CheckedContinuation<T, any Error>, operation: () -> Task<Void, Never>,
-        timer: () -> Task<Void, any Error>
+        timer: () -> Scheduled<Void>
     ) {
         let decided: Result<T, any Error>? = state.withLock { state in
             if let outcome = state.outcome { return outcome }
@@ -66,10 +73,10 @@ private final class Race<T: Sendable>: Sendable {
         }
     }
 
-    /// Records the first outcome, resumes the caller with it and cancels both tasks.
+    /// Records the first outcome, resumes the caller with it and cancels the operation and the timer.
     func finish(with outcome: Result<T, any Error>) {
         let (continuation, operation, timer) = state.withLock {
-            state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?, Task<Void, any Error>?) in
+            state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?, Scheduled<Void>?) in
             guard state.outcome == nil else { return (nil, nil, nil) }
             state.outcome = outcome
             defer { state.continuation = nil }

@@ -3,7 +3,8 @@ import MSAL
 import PostgresNIO
 
 extension PostgresTokenCacheStore {
-    /// The partition's row, unless there is none or it has expired by the database's clock.
+    /// The partition's row (with the expiry it was saved with), unless there is none or it has expired by the
+    /// database's clock.
     ///
     /// - Throws: ``MSAL/MSALError`` `cacheUnavailable` when PostgreSQL fails or does not answer within
     ///   ``operationTimeout``.
@@ -13,10 +14,10 @@ extension PostgresTokenCacheStore {
         let query = table.select(partition.key)
         return try await perform("load the \(partition.kind.rawValue) partition") { [driverLogger] connection in
             var stored: StoredTokenCachePartition?
-            for try await (data, version) in try await connection.query(query, logger: driverLogger)
-                .decode((Data, Int64).self)
+            for try await (data, version, expiresOn) in try await connection.query(query, logger: driverLogger)
+                .decode((Data, Int64, Date).self)
             {
-                stored = StoredTokenCachePartition(data: data, version: version)
+                stored = StoredTokenCachePartition(data: data, version: version, expiresOn: expiresOn)
             }
             return stored
         }

@@ -4,12 +4,23 @@ import PostgresNIO
 
 extension PostgresTokenCacheStore {
     /// How far a lock holder has come; see ``withRefreshLock(_:timeout:_:)``.
-    enum LockProgress: Sendable, Equatable {
+    enum LockProgress: Sendable {
         /// It has a connection.
         case leased
-        /// It holds the lock.
-        case acquired
+        /// It holds the lock, on this connection.
+        case acquired(PostgresConnection)
     }
+
+    /// The connection that holds a refresh lock, for the store operations of the body run under it.
+    struct LockConnection: Sendable {
+        let store: ObjectIdentifier
+        let connection: PostgresConnection
+    }
+
+    /// Set while a body runs under a refresh lock: its loads and saves use the lock's connection instead of another
+    /// one from the pool, so that as many refreshes as the pool has connections can run at once without waiting for
+    /// a second connection each (which, with the pool full of lock holders, none would get).
+    @TaskLocal static var lockConnection: LockConnection?
 
     /// Runs `body` while holding the partition's refresh lock, a PostgreSQL session-level advisory lock, so that of
     /// the processes sharing the database one refreshes the partition's tokens while the others wait and then read
@@ -39,8 +50,11 @@ extension PostgresTokenCacheStore {
         // A task of its own, not a child: when the lock is not had in time it is cancelled and left to end, since
         // a connection lease does not always end soon after it is cancelled.
         let holder = Task { await self.holdRefreshLock(lock, progress: progressSignal, until: released) }
-        var held = await Self.reaches(.leased, progress, by: min(deadline, clock.now.advanced(by: operationTimeout)))
-        if held { held = await Self.reaches(.acquired, progress, by: deadline) }
+        let leased = await Self.next(progress, by: min(deadline, clock.now.advanced(by: operationTimeout)))
+        let acquired = leased == nil ? nil : await Self.next(progress, by: deadline)
+        var connection: PostgresConnection?
+        if case .acquired(let locked) = acquired { connection = locked }
+        let held = connection != nil
         if held {
             logger.debug("Holding the refresh lock of the \(partition.kind.rawValue) partition.")
         } else {
@@ -51,7 +65,12 @@ extension PostgresTokenCacheStore {
         }
         let outcome: Result<T, any Error>
         do {
-            outcome = .success(try await body())
+            if let connection {
+                let lockConnection = LockConnection(store: ObjectIdentifier(self), connection: connection)
+                outcome = .success(try await Self.$lockConnection.withValue(lockConnection) { try await body() })
+            } else {
+                outcome = .success(try await body())
+            }
         } catch {
             outcome = .failure(error)
         }
@@ -61,22 +80,22 @@ extension PostgresTokenCacheStore {
         return try outcome.get()
     }
 
-    /// Whether `progress` yields `stage` before `deadline` (it is read until then, or until it ends).
-    private static func reaches(
-        _ stage: LockProgress, _ progress: AsyncStream<LockProgress>, by deadline: ContinuousClock.Instant
-    ) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
+    /// The next stage `progress` yields before `deadline`; `nil` when it ends or the deadline passes first.
+    private static func next(_ progress: AsyncStream<LockProgress>, by deadline: ContinuousClock.Instant) async
+        -> LockProgress?
+    {
+        await withTaskGroup(of: LockProgress?.self) { group in
             group.addTask {
-                for await reached in progress where reached == stage { return true }
-                return false
+                for await stage in progress { return stage }
+                return nil
             }
             group.addTask {
                 try? await Task.sleep(until: deadline, clock: .continuous)
-                return false
+                return nil
             }
-            let reached = await group.next()!
+            let stage = await group.next()!
             group.cancelAll()
-            return reached
+            return stage
         }
     }
 
@@ -98,7 +117,7 @@ extension PostgresTokenCacheStore {
                         try await Task.sleep(for: pause)
                         pause = min(pause * 2, .milliseconds(100))
                     }
-                    progress.yield(.acquired)
+                    progress.yield(.acquired(connection))
                     for await _ in released {}
                     try Task.checkCancellation()
                     let unlocked = try await withDeadline(operationTimeout) { [driverLogger] in

@@ -136,21 +136,25 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
 
     var isShutDown: Bool { state.withLock { $0.isShutDown } }
 
-    /// Runs `work` on a pooled connection, all within ``operationTimeout``, after making the table on first use.
+    /// Runs `work` on a pooled connection, or on the connection of the refresh lock the task holds, all within
+    /// ``operationTimeout``, after making the table on first use.
     ///
     /// - Throws: `cacheUnavailable` naming `operation` and why, or `CancellationError` when the task was cancelled.
     func perform<T: Sendable>(
         _ operation: String, _ work: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
+        let locked = Self.lockConnection.flatMap { $0.store == ObjectIdentifier(self) ? $0.connection : nil }
         do {
             guard !isShutDown else { throw StoreShutDown() }
             return try await withDeadline(operationTimeout) {
-                try await self.client.withConnection { connection in
+                let run: @Sendable (PostgresConnection) async throws -> T = { connection in
                     try await closingOnCancel(connection) {
                         try await self.prepareTable(on: connection)
                         return try await work(connection)
                     }
                 }
+                if let locked { return try await run(locked) }
+                return try await self.client.withConnection(run)
             }
         } catch {
             if Task.isCancelled { throw CancellationError() }

@@ -60,9 +60,9 @@ struct TokenCacheTable: Sendable {
         "CREATE INDEX IF NOT EXISTS \(unescaped: indexName) ON \(unescaped: name) (expires_at)"
     }
 
-    /// The live row's `data` and `version`.
+    /// The live row's `data`, `version` and `expires_at`.
     func select(_ key: String) -> PostgresQuery {
-        "SELECT data, version FROM \(unescaped: name) WHERE partition_key = \(key) AND expires_at > now()"
+        "SELECT data, version, expires_at FROM \(unescaped: name) WHERE partition_key = \(key) AND expires_at > now()"
     }
 
     /// Inserts version 1, or replaces an expired row (which counts as absent) with its version + 1; returns no row

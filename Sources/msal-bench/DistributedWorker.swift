@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MSAL
 import MSALPostgres
 
@@ -19,8 +20,12 @@ struct DistributedWorker {
         guard let url = ProcessInfo.processInfo.environment["POSTGRES_URL"] else {
             throw BenchError("POSTGRES_URL is not set")
         }
-        let store = try PostgresTokenCacheStore(url: url, operationTimeout: .seconds(30))
-        let cache = PartitionedTokenCache(store: store, refreshLockWait: .seconds(30))
+        // MSAL_BENCH_LOG=debug shows the store's and the cache's lines on standard error.
+        var logger = Logger(label: "msal-bench") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["MSAL_BENCH_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
+        let store = try PostgresTokenCacheStore(url: url, operationTimeout: .seconds(30), logger: logger)
+        let cache = PartitionedTokenCache(store: store, refreshLockWait: .seconds(30), logger: logger)
         let transport = ClientCredentialsTransport()
         let apps = try (0..<partitions).map { index in
             var configuration = try ConfidentialClientApplicationConfiguration(

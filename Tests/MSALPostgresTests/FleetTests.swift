@@ -67,7 +67,10 @@ struct FleetTests {
                     url: PostgresConnectionURL(cluster.socketURL), operationTimeout: .seconds(3))
                 // Connected and the table made before the app starts, so that only the outage is one.
                 _ = try await whenAvailable { try await store.load(Self.partition) }
-                let cache = PartitionedTokenCache(store: store, logger: Logger(label: "t") { _ in log })
+                let clock = ManualClock()
+                let cache = PartitionedTokenCache(
+                    store: store, storeRetryInterval: .seconds(5), logger: Logger(label: "t") { _ in log },
+                    clock: clock)
                 let app = try Self.app(emulator, cache: cache)
                 let first = try await app.acquireTokenForClient(scopes: [Self.scopes[0]])
                 #expect(first.source == .identityProvider)
@@ -81,10 +84,12 @@ struct FleetTests {
 
                 try await cluster.start()
                 // The pool reconnects on its own; the first write after the restart may still meet a dead
-                // connection, so a few are made, each a new token that the cache saves.
+                // connection, so a few are made, each a new token that the cache saves, each after the interval
+                // in which the cache leaves a failed store alone.
                 let reader = try PostgresTokenCacheStore(url: PostgresConnectionURL(cluster.socketURL))
                 var landed = false
                 for _ in 0..<5 where !landed {
+                    clock.advance(by: 5)
                     let after = try await app.acquireTokenForClient(scopes: [Self.scopes[0]], forceRefresh: true)
                     let stored = try? await reader.load(Self.partition)
                     landed =
@@ -104,10 +109,14 @@ struct FleetTests {
             try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
                 try await cluster.stop(mode: "immediate")
                 let log = LogLines()
+                let storeLog = LogLines()
                 let store = try PostgresTokenCacheStore(
-                    url: PostgresConnectionURL(cluster.socketURL), operationTimeout: .seconds(3))
+                    url: PostgresConnectionURL(cluster.socketURL), operationTimeout: .seconds(3),
+                    logger: Logger(label: "s") { _ in storeLog })
+                let clock = ManualClock()
                 let cache = PartitionedTokenCache(
-                    store: store, refreshLockWait: .seconds(3), logger: Logger(label: "t") { _ in log })
+                    store: store, refreshLockWait: .seconds(3), storeRetryInterval: .seconds(5),
+                    logger: Logger(label: "t") { _ in log }, clock: clock)
                 let app = try Self.app(emulator, cache: cache)
                 var tokens: [String] = []
                 for scope in Self.scopes {
@@ -115,8 +124,11 @@ struct FleetTests {
                     #expect(result.source == .identityProvider)
                     tokens.append(result.accessToken)
                 }
-                // Answered from memory while the store is down.
+                // Answered from memory while the store is down, which was asked once: it is left alone for the
+                // retry interval, so only the first call waited for its timeout.
                 #expect(try await app.acquireTokenForClient(scopes: [Self.scopes[0]]).accessToken == tokens[0])
+                let failedOperations = storeLog.all.components(separatedBy: "The PostgreSQL token cache").count - 1
+                #expect(failedOperations == 1, "\(storeLog.all)")
                 #expect(log.warnings.count == 1, "\(log.warnings)")
                 for token in tokens { #expect(!log.all.contains(token)) }
 
@@ -124,6 +136,7 @@ struct FleetTests {
                 let reader = try PostgresTokenCacheStore(url: PostgresConnectionURL(cluster.socketURL))
                 var landed = false
                 for _ in 0..<5 where !landed {
+                    clock.advance(by: 5)
                     let after = try await app.acquireTokenForClient(scopes: [Self.scopes[1]], forceRefresh: true)
                     let stored = try? await reader.load(Self.partition)
                     landed =
@@ -184,6 +197,15 @@ struct FleetTests {
                 }
                 #expect(sources == ["identity_provider", "cache"])
                 #expect(try await Self.grants(emulator) == 1)
+
+                // The user commands keep their tokens in a file: a database URL is refused, naming no password.
+                do {
+                    _ = try await Self.run(msal, ["accounts"], environment: environment)
+                    Issue.record("msal accounts accepted a PostgreSQL cache")
+                } catch let failure as WorkerFailure {
+                    #expect(failure.description.contains("holds app tokens for msal app token"), "\(failure)")
+                    #expect(!failure.description.contains(cluster.password))
+                }
             }
         }
     }

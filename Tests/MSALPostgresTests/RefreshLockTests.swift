@@ -93,6 +93,39 @@ extension PostgresStoreTests {
             }
         }
 
+        @Test("more refreshes at once than the pool has connections: each body's loads and saves use its lock's")
+        func bodiesUseTheLockConnection() async throws {
+            let cluster = try PostgresCluster.current
+            let store = try PostgresTokenCacheStore(
+                url: cluster.socketURL, tableName: uniqueTableName(), operationTimeout: .seconds(10),
+                maximumConnections: 2)
+            do {
+                let partitions = (0..<8).map { _ in somePartition() }
+                // With both connections holding locks, a body that needed a second connection would wait out the
+                // operation timeout and fail with cacheUnavailable.
+                let versions = try await withThrowingTaskGroup(of: Int64?.self) { group in
+                    for (index, partition) in partitions.enumerated() {
+                        group.addTask {
+                            try await store.withRefreshLock(partition, timeout: .seconds(30)) {
+                                _ = try await store.load(partition)
+                                return try await store.save(
+                                    tokenBytes("\(index)"), for: partition, expiresOn: inAnHour, expectedVersion: nil)
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: [Int64?]()) { $0.append($1) }
+                }
+                #expect(versions == Array(repeating: 1, count: 8))
+                for (index, partition) in partitions.enumerated() {
+                    #expect(try await store.load(partition)?.data == tokenBytes("\(index)"))
+                }
+                await store.shutdown()
+            } catch {
+                await store.shutdown()
+                throw error
+            }
+        }
+
         @Test("the body can use the store while it holds the lock; a cancelled holder frees the lock")
         func bodyUsesStoreAndCancellation() async throws {
             try await withStores(2) { stores async throws in

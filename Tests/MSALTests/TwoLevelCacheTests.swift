@@ -42,32 +42,52 @@ struct TwoLevelCacheTests {
         }
     }
 
-    @Test("a store that fails: tokens come from memory and the network, one warning per outage, writes resume")
+    @Test(
+        "a store that fails: tokens come from memory and the network, one warning, the store left alone for the retry interval, writes resume"
+    )
     func outage() async throws {
         try await Harness.with { h in
             let store = FlakyStore(clock: h.clock)
             let log = CapturingLogHandler.Store()
             let cache = PartitionedTokenCache(
-                store: store, logger: Logger(label: "t") { _ in CapturingLogHandler(store: log) }, clock: h.clock)
+                store: store, storeRetryInterval: .seconds(5),
+                logger: Logger(label: "t") { _ in CapturingLogHandler(store: log) }, clock: h.clock)
             store.down = true
             let app = try h.confidentialApp(cache: cache)
             let first = try await app.acquireTokenForClient(scopes: h.graphDefault)
             #expect(first.source == .identityProvider)
+            let failed = store.attempts
+            #expect(failed >= 1)
             _ = try await h.confidentialApp(cache: cache).acquireTokenForClient(scopes: h.api1Default)
-            let warnings = log.lines.withLock { $0.filter { $0.hasPrefix("warning") } }
-            #expect(warnings.count == 1, "\(warnings)")
-            #expect(!log.all.contains(first.accessToken))
             // Memory still answers while the store is down.
             #expect(
                 try await h.confidentialApp(cache: cache).acquireTokenForClient(scopes: h.graphDefault).source == .cache
             )
+            #expect(store.attempts == failed, "the store was asked again within the retry interval")
+            let warnings = log.lines.withLock { $0.filter { $0.hasPrefix("warning") } }
+            #expect(warnings.count == 1, "\(warnings)")
+            #expect(!log.all.contains(first.accessToken))
 
-            store.down = false
+            // Still down after the interval: asked once more, no second warning.
+            h.clock.advance(by: 5)
             _ = try await h.confidentialApp(cache: cache).acquireTokenForClient(
                 scopes: h.graphDefault, forceRefresh: true)
+            #expect(store.attempts > failed)
+            #expect(log.lines.withLock { $0.filter { $0.hasPrefix("warning") } }.count == 1)
+
+            store.down = false
             let partition = TokenCachePartition.appTokens(
                 clientID: h.ids.confidentialClient, tenant: h.ids.contosoTenant)
-            #expect(try await store.inner.load(partition) != nil, "the write after the outage reached the store")
+            _ = try await h.confidentialApp(cache: cache).acquireTokenForClient(
+                scopes: h.graphDefault, forceRefresh: true)
+            #expect(try await store.inner.load(partition) == nil, "asked again before the interval passed")
+            h.clock.advance(by: 5)
+            let after = try await h.confidentialApp(cache: cache).acquireTokenForClient(
+                scopes: h.graphDefault, forceRefresh: true)
+            let stored = try #require(try await store.inner.load(partition), "the write after the outage")
+            #expect(String(decoding: stored.data, as: UTF8.self).contains(after.accessToken))
+            // The whole partition, the token fetched during the outage included.
+            #expect(String(decoding: stored.data, as: UTF8.self).contains("api://\(h.ids.api1)/.default"))
             #expect(log.all.contains("token cache store is back"))
         }
     }
@@ -132,6 +152,7 @@ struct TwoLevelCacheTests {
 final class FlakyStore: TokenCachePartitionStore {
     let inner: InMemoryTokenCachePartitionStore
     private let isDown = Locked(false)
+    private let calls = Locked(0)
 
     init(clock: any TimeSource) { inner = InMemoryTokenCachePartitionStore(clock: clock) }
 
@@ -140,7 +161,11 @@ final class FlakyStore: TokenCachePartitionStore {
         set { isDown.withLock { $0 = newValue } }
     }
 
+    /// How many operations were asked of it.
+    var attempts: Int { calls.withLock { $0 } }
+
     private func check() throws {
+        calls.withLock { $0 += 1 }
         if down { throw MSALError.internal(.cacheUnavailable, "The store is down.") }
     }
 

@@ -65,12 +65,13 @@ public final class EncryptedTokenCachePartitionStore: TokenCachePartitionStore {
     {
         guard let stored = try await store.load(partition) else { return nil }
         do {
-            return StoredTokenCachePartition(data: try open(stored.data, partition: partition), version: stored.version)
+            return StoredTokenCachePartition(
+                data: try open(stored.data, partition: partition), version: stored.version, expiresOn: stored.expiresOn)
         } catch {
             logger.warning(
                 "a token cache partition could not be decrypted; it is dropped and its tokens fetched again",
                 metadata: ["partition_kind": "\(partition.kind.rawValue)"])
-            return StoredTokenCachePartition(data: Data(), version: stored.version)
+            return StoredTokenCachePartition(data: Data(), version: stored.version, expiresOn: stored.expiresOn)
         }
     }
 

@@ -25,7 +25,7 @@ public final class InMemoryTokenCachePartitionStore: TokenCachePartitionStore {
         let now = clock.now()
         return rows.withLock { rows in
             guard let row = rows[partition.key], row.expiresOn > now else { return nil }
-            return StoredTokenCachePartition(data: row.data, version: row.version)
+            return StoredTokenCachePartition(data: row.data, version: row.version, expiresOn: row.expiresOn)
         }
     }
 

@@ -8,10 +8,15 @@ import Logging
 /// bytes (after a conflict, or before a refresh across processes). A save names the store version it
 /// replaces; when another process saved first, the link fetches that version and reports a conflict, and
 /// the cache applies its change again. When the store is unreachable the cache goes on in memory: the
-/// change is kept, the outage logged once, and the next save after it writes the whole partition again.
+/// change is kept, the outage logged once, the store left alone until ``StoreOutage`` says to try it again,
+/// and the next save after it writes the whole partition again.
 final class PartitionLink: TokenCachePersistence {
     private struct State {
-        var generation: Int64 = 0
+        var generation: Int64 = 0 {
+            didSet { version = StorageVersion([generation]) }
+        }
+        /// The generation as the cache compares it, made once per generation rather than on every lookup.
+        var version = StorageVersion([0])
         /// The store's version of the bytes the cache holds; `nil` when the store has none.
         var storeVersion: Int64?
         /// Bytes fetched ahead of the cache's next load (after a conflict or a refresh).
@@ -38,7 +43,7 @@ final class PartitionLink: TokenCachePersistence {
     }
 
     nonisolated(nonsending) func version() async throws -> StorageVersion? {
-        StorageVersion([state.withLock { $0.generation }])
+        state.withLock { $0.version }
     }
 
     nonisolated(nonsending) func load() async throws -> Data? {
@@ -48,12 +53,15 @@ final class PartitionLink: TokenCachePersistence {
         }) {
             return fetched
         }
-        guard let store else { return nil }
+        guard let store, !outage.isWaiting else { return nil }
         do {
             let stored = try await store.load(partition)
             outage.ended()
             state.withLock { $0.storeVersion = stored?.version }
-            if let stored { measured(partition, stored.data.count, PartitionExpiry.of(stored.data, now: clock.now())) }
+            if let stored {
+                let expiresOn = stored.expiresOn ?? PartitionExpiry.of(stored.data, now: clock.now())
+                measured(partition, stored.data.count, expiresOn)
+            }
             return stored?.data
         } catch {
             outage.began(error, partition: partition)
@@ -64,7 +72,7 @@ final class PartitionLink: TokenCachePersistence {
     nonisolated(nonsending) func save(_ data: Data) async throws {
         let expiresOn = PartitionExpiry.of(data, now: clock.now())
         measured(partition, data.count, expiresOn)
-        guard let store else { return }
+        guard let store, !outage.isWaiting else { return }  // kept in memory; the next save writes it all
         let expected = state.withLock { $0.storeVersion }
         let saved: Int64?
         do {
@@ -84,7 +92,7 @@ final class PartitionLink: TokenCachePersistence {
 
     /// Fetches the stored partition when it is newer than the cache's, so the cache's next lookup reads it.
     func refresh() async {
-        guard store != nil else { return }
+        guard store != nil, !outage.isWaiting else { return }
         do {
             try await fetchLatest()
         } catch {
@@ -102,37 +110,5 @@ final class PartitionLink: TokenCachePersistence {
             state.fetched = latest?.data ?? Data("{}".utf8)
             state.generation += 1
         }
-    }
-}
-
-/// Logs a store outage once when it begins and once when it ends, never with a token or partition key.
-final class StoreOutage: Sendable {
-    private let logger: Logger
-    private let down = Locked(false)
-
-    init(logger: Logger) { self.logger = logger }
-
-    func began(_ error: any Error, partition: TokenCachePartition) {
-        guard
-            down.withLock({ down in
-                defer { down = true }
-                return !down
-            })
-        else { return }
-        let reason =
-            (error as? MSALError).map { "\($0.code) \($0.internalCode.map { "\($0)" } ?? "")" } ?? "\(type(of: error))"
-        logger.warning(
-            "token cache store unavailable; tokens come from memory and the identity platform until it is back",
-            metadata: ["partition_kind": "\(partition.kind.rawValue)", "error": "\(reason)"])
-    }
-
-    func ended() {
-        guard
-            down.withLock({ down in
-                defer { down = false }
-                return down
-            })
-        else { return }
-        logger.notice("token cache store is back; changes are saved to it again")
     }
 }

@@ -19,6 +19,8 @@ public final class PartitionedTokenCache: Sendable {
     public let maximumBytesInMemory: Int
     /// How long a refresh waits for another process refreshing the same partition before it refreshes itself.
     public let refreshLockWait: Duration
+    /// After the store fails, how long it is left alone before it is asked again.
+    public let storeRetryInterval: Duration
 
     private struct Slot {
         let cache: TokenCache
@@ -44,19 +46,21 @@ public final class PartitionedTokenCache: Sendable {
     ///   - store: the shared second level; `nil` keeps partitions in memory only.
     ///   - maximumBytesInMemory: the bound on partitions in memory (64 MiB by default).
     ///   - refreshLockWait: how long a refresh waits for another process's (2 s by default).
+    ///   - storeRetryInterval: after the store fails, how long it is left alone (5 s by default).
     ///   - logger: where store outages are reported (without tokens or keys).
     ///   - clock: decides which partitions have expired.
     public init(
         store: (any TokenCachePartitionStore)? = nil, maximumBytesInMemory: Int = 64 << 20,
-        refreshLockWait: Duration = .seconds(2),
+        refreshLockWait: Duration = .seconds(2), storeRetryInterval: Duration = .seconds(5),
         logger: Logger = Logger(label: "MSAL", factory: { _ in SwiftLogNoOpLogHandler() }),
         clock: any TimeSource = SystemTimeSource()
     ) {
         self.store = store
         self.maximumBytesInMemory = max(1, maximumBytesInMemory)
         self.refreshLockWait = refreshLockWait
+        self.storeRetryInterval = storeRetryInterval
         self.clock = clock
-        outage = StoreOutage(logger: logger)
+        outage = StoreOutage(logger: logger, clock: clock, retryInterval: storeRetryInterval)
     }
 
     /// How many partitions are in memory.
@@ -77,7 +81,7 @@ public final class PartitionedTokenCache: Sendable {
         -> T
     {
         let link = slot(for: partition).link
-        guard let store else { return try await refresh() }
+        guard let store, !outage.isWaiting else { return try await refresh() }
         return try await store.withRefreshLock(partition, timeout: refreshLockWait) {
             await link.refresh()
             return try await refresh()
@@ -88,9 +92,12 @@ public final class PartitionedTokenCache: Sendable {
         let now = clock.now()
         return resident.withLock { resident in
             resident.uses &+= 1
-            if let slot = resident.slots[partition], slot.expiresOn.map({ $0 > now }) ?? true {
-                resident.slots[partition]!.lastUse = resident.uses
-                return slot
+            if let index = resident.slots.index(forKey: partition) {
+                let slot = resident.slots.values[index]
+                if slot.expiresOn.map({ $0 > now }) ?? true {
+                    resident.slots.values[index].lastUse = resident.uses
+                    return slot
+                }
             }
             if let expired = resident.slots.removeValue(forKey: partition) { resident.bytes -= expired.bytes }
             let link = PartitionLink(

@@ -38,7 +38,11 @@ public struct TokenCachePartition: Sendable, Hashable, CustomStringConvertible {
 
     /// The tokens of the user with this home account id (`uid.utid`).
     public static func user(homeAccountID: String) -> TokenCachePartition {
-        TokenCachePartition(kind: .user, key: homeAccountID.lowercased())
+        // Home account ids are lowercase as the platform issues them; lowercasing one allocates.
+        let isLowercase = homeAccountID.utf8.allSatisfy {
+            $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+        }
+        return TokenCachePartition(kind: .user, key: isLowercase ? homeAccountID : homeAccountID.lowercased())
     }
 
     /// SHA-256 of the assertion, base64url without padding (MSAL.NET's `user_assertion_hash`).

@@ -6,11 +6,15 @@ public struct StoredTokenCachePartition: Sendable, Equatable {
     public var data: Data
     /// Changes on every save; a save names the version it replaces.
     public var version: Int64
+    /// The expiry the partition was saved with, when the store keeps it: the cache then need not read it from
+    /// the data.
+    public var expiresOn: Date?
 
     /// A stored partition.
-    public init(data: Data, version: Int64) {
+    public init(data: Data, version: Int64, expiresOn: Date? = nil) {
         self.data = data
         self.version = version
+        self.expiresOn = expiresOn
     }
 }
 

@@ -15,11 +15,15 @@ struct CommandContext: Sendable {
     /// The same app for native authentication (`msal native …`); `nil` for the other commands.
     let native: NativeAuthApplication?
 
-    /// - Parameter native: make a native-auth app, with the External ID tenant as the default authority.
-    /// - Throws: ``UsageError`` for a bad config file, authority, redirect URI or CA bundle.
+    /// - Parameters:
+    ///   - native: make a native-auth app, with the External ID tenant as the default authority.
+    ///   - databaseCache: the command accepts a PostgreSQL URL as its cache (`msal app token`); the public
+    ///     app then keeps its tokens in memory.
+    /// - Throws: ``UsageError`` for a bad config file, authority, redirect URI or CA bundle, or a PostgreSQL
+    ///   cache for a command that keeps a signed-in user's tokens.
     init(
         options: GlobalOptions, console: Console, environment: [String: String], browser: BrowserChoice,
-        native: Bool = false
+        native: Bool = false, databaseCache: Bool = false
     ) throws {
         self.options = options
         self.console = console
@@ -40,18 +44,26 @@ struct CommandContext: Sendable {
             clientID: settings.clientID.value, authority: authority,
             redirectURI: settings.redirectURI.value)
         let cachePath = settings.cachePath.value
-        configuration.cache = TokenCache(
-            persistence: FileTokenCachePersistence(
-                url: URL(fileURLWithPath: cachePath),
-                onSetAside: { [console] copy, reason in
-                    console.err(
-                        "msal: warning: the token cache \(cachePath) could not be read (\(reason)); kept it as \(copy) and started with an empty cache."
-                    )
-                }))
-        // Beside the token cache, so each cache (and each test's folder) has its own.
-        configuration.authorityMetadataFile = AuthorityMetadataFile(
-            url: URL(fileURLWithPath: cachePath).deletingLastPathComponent().appendingPathComponent(
-                "msal_authority_metadata.json"))
+        if Self.isDatabaseURL(cachePath) {
+            guard databaseCache else {
+                throw UsageError(
+                    "A PostgreSQL token cache (\(Self.withoutPassword(cachePath))) holds app tokens for msal app token; "
+                        + "the other commands keep the signed-in user's tokens in a file (--cache PATH).")
+            }
+        } else {
+            configuration.cache = TokenCache(
+                persistence: FileTokenCachePersistence(
+                    url: URL(fileURLWithPath: cachePath),
+                    onSetAside: { [console] copy, reason in
+                        console.err(
+                            "msal: warning: the token cache \(cachePath) could not be read (\(reason)); kept it as \(copy) and started with an empty cache."
+                        )
+                    }))
+            // Beside the token cache, so each cache (and each test's folder) has its own.
+            configuration.authorityMetadataFile = AuthorityMetadataFile(
+                url: URL(fileURLWithPath: cachePath).deletingLastPathComponent().appendingPathComponent(
+                    "msal_authority_metadata.json"))
+        }
         configuration.piiLoggingEnabled = options.logPII
         if options.verbose {
             var logger = Logger(label: "MSAL") { StreamLogHandler.standardError(label: $0) }
@@ -73,6 +85,11 @@ struct CommandContext: Sendable {
             self.native = nil
             app = try PublicClientApplication(configuration: configuration)
         }
+    }
+
+    /// Whether a cache setting names a PostgreSQL database rather than a file.
+    static func isDatabaseURL(_ value: String) -> Bool {
+        value.hasPrefix("postgres://") || value.hasPrefix("postgresql://")
     }
 
     /// A setting as `--verbose` shows it: a URL's password (a PostgreSQL cache's) replaced by `***`.

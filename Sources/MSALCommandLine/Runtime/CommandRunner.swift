@@ -3,17 +3,17 @@ import Dispatch
 import Foundation
 
 extension GlobalOptions {
-    /// Runs a command's body with a ``CommandContext``: Ctrl-C cancels it (exit 130), and any error
+    /// Runs a command's body with a ``CommandContext`` (see there for `native` and `databaseCache`): Ctrl-C cancels it (exit 130), and any error
     /// becomes one line on standard error (`--verbose` adds details) and its documented exit code.
     func run(
-        browser: CommandContext.BrowserChoice = .system, native: Bool = false,
+        browser: CommandContext.BrowserChoice = .system, native: Bool = false, databaseCache: Bool = false,
         _ body: @escaping @Sendable (CommandContext) async throws -> Void
     ) async throws {
         let console = Console()
         do {
             let context = try CommandContext(
                 options: self, console: console, environment: ProcessInfo.processInfo.environment,
-                browser: browser, native: native)
+                browser: browser, native: native, databaseCache: databaseCache)
             try await cancellingOnInterrupt { try await body(context) }
         } catch {
             console.err("msal: \(ExitCodes.line(for: error))")

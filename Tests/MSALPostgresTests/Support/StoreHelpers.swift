@@ -45,6 +45,11 @@ func somePartition() -> TokenCachePartition {
     .appTokens(clientID: UUID().uuidString, tenant: "contoso.onmicrosoft.com")
 }
 
+extension StoredTokenCachePartition {
+    /// The bytes and version alone, to compare with what a test saved (the store adds the expiry it kept).
+    var withoutExpiry: Self { Self(data: data, version: version) }
+}
+
 /// Bytes standing for a partition's JSON.
 func tokenBytes(_ text: String) -> Data { Data(#"{"AccessToken":{"secret":"\#(text)"}}"#.utf8) }
 
@@ -78,6 +83,16 @@ func expectUnavailable<T>(
         Issue.record("expected an MSALError, got \(error)", sourceLocation: sourceLocation)
         return nil
     }
+}
+
+/// A clock that starts now and moves only when a test moves it: the partitioned cache's, so a test can pass the
+/// interval after which a failed store is asked again without waiting for it.
+final class ManualClock: TimeSource {
+    private let current = Locked(Date())
+
+    func now() -> Date { current.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
 /// Events in the order they happened.

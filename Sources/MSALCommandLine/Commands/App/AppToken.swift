@@ -61,7 +61,7 @@ struct AppToken: AsyncParsableCommand {
 
     func run() async throws {
         let command = self
-        try await global.run { context in
+        try await global.run(databaseCache: true) { context in
             let store = try command.sharedStore(context)
             do {
                 let app = try command.application(context, store: store)
@@ -113,7 +113,7 @@ struct AppToken: AsyncParsableCommand {
     /// - Throws: ``UsageError`` for a URL that is not a PostgreSQL connection URL.
     func sharedStore(_ context: CommandContext) throws -> PostgresTokenCacheStore? {
         let cache = context.settings.cachePath.value
-        guard cache.hasPrefix("postgres://") || cache.hasPrefix("postgresql://") else { return nil }
+        guard CommandContext.isDatabaseURL(cache) else { return nil }
         do {
             return try PostgresTokenCacheStore(url: PostgresConnectionURL(cache))
         } catch {
