@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "MSAL", targets: ["MSAL"]),
         .library(name: "MSALPostgres", targets: ["MSALPostgres"]),
+        .library(name: "MSALHummingbird", targets: ["MSALHummingbird"]),
         .library(name: "IdentityEmulator", targets: ["IdentityEmulator"]),
         .executable(name: "identity-emulator", targets: ["identity-emulator"]),
         .executable(name: "msal", targets: ["msal-cli"]),
@@ -60,6 +61,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strict
+        ),
+        // Identity for Hummingbird 2 web apps and APIs, apart from MSAL so that apps without Hummingbird do not link it.
+        .target(
+            name: "MSALHummingbird",
+            dependencies: [
+                "MSAL",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

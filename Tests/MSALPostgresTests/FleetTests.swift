@@ -8,7 +8,8 @@ import TestServers
 import Testing
 
 /// Processes of a fleet sharing one token cache in a real PostgreSQL (a throwaway cluster), and
-/// PostgreSQL going away under a running app.
+/// PostgreSQL going away under a running app. Stores wait up to 30 s unless a test is about timeouts: the suite
+/// shares two cores with the others, and a first connection slower than the default 2 s would count as an outage.
 @Suite("A fleet sharing a token cache in PostgreSQL", .timeLimit(.minutes(5)))
 struct FleetTests {
     static let ids = Directory.DemoIDs.self
@@ -28,7 +29,8 @@ struct FleetTests {
                     4, emulator: emulator, store: cluster.socketURL, arguments: ["--operations", "250"])
                 let network = reports.map(\.network).reduce(0, +)
                 #expect(reports.map(\.calls) == [250, 250, 250, 250])
-                let store = try PostgresTokenCacheStore(url: PostgresConnectionURL(cluster.socketURL))
+                let store = try PostgresTokenCacheStore(
+                    url: PostgresConnectionURL(cluster.socketURL), operationTimeout: .seconds(30))
                 let stored = try #require(try await store.load(Self.partition))
                 await store.shutdown()
                 // Every token fetched was saved exactly once: each save is one version, conflicts were applied again.
@@ -86,7 +88,8 @@ struct FleetTests {
                 // The pool reconnects on its own; the first write after the restart may still meet a dead
                 // connection, so a few are made, each a new token that the cache saves, each after the interval
                 // in which the cache leaves a failed store alone.
-                let reader = try PostgresTokenCacheStore(url: PostgresConnectionURL(cluster.socketURL))
+                let reader = try PostgresTokenCacheStore(
+                    url: PostgresConnectionURL(cluster.socketURL), operationTimeout: .seconds(30))
                 var landed = false
                 for _ in 0..<5 where !landed {
                     clock.advance(by: 5)
@@ -133,7 +136,8 @@ struct FleetTests {
                 for token in tokens { #expect(!log.all.contains(token)) }
 
                 try await cluster.start()
-                let reader = try PostgresTokenCacheStore(url: PostgresConnectionURL(cluster.socketURL))
+                let reader = try PostgresTokenCacheStore(
+                    url: PostgresConnectionURL(cluster.socketURL), operationTimeout: .seconds(30))
                 var landed = false
                 for _ in 0..<5 where !landed {
                     clock.advance(by: 5)
@@ -153,7 +157,8 @@ struct FleetTests {
     func sealedRows() async throws {
         try await PostgresCluster.with { cluster in
             try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
-                let store = try PostgresTokenCacheStore(url: PostgresConnectionURL(cluster.socketURL))
+                let store = try PostgresTokenCacheStore(
+                    url: PostgresConnectionURL(cluster.socketURL), operationTimeout: .seconds(30))
                 let key = try TokenCacheEncryptionKey(id: "k1", rawKey: Data(repeating: 3, count: 32))
                 let sealed = EncryptedTokenCachePartitionStore(store, key: key)
                 let token = try await Self.app(emulator, cache: PartitionedTokenCache(store: sealed))

@@ -115,7 +115,8 @@ struct AppToken: AsyncParsableCommand {
         let cache = context.settings.cachePath.value
         guard CommandContext.isDatabaseURL(cache) else { return nil }
         do {
-            return try PostgresTokenCacheStore(url: PostgresConnectionURL(cache))
+            // One run, one connection: waiting longer than a server's 2 s for it beats a run without the cache.
+            return try PostgresTokenCacheStore(url: PostgresConnectionURL(cache), operationTimeout: .seconds(10))
         } catch {
             throw UsageError("The cache URL is not valid: \(ExitCodes.line(for: error))")
         }

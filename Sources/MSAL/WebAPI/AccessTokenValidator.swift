@@ -1,0 +1,155 @@
+import Crypto
+import Foundation
+import _CryptoExtras
+
+/// Validates the bearer tokens a web API receives, as Microsoft.Identity.Web does: an RS256 signature from the
+/// authority's published keys, the issuer (v1 `https://sts.windows.net/{tid}/` or v2 `{instance}/{tid}/v2.0`),
+/// the tenant (one, or an allow-list for multi-tenant APIs), the audience (the API's client id or app id URI), and
+/// `exp`/`nbf` with clock skew.
+///
+///     let validator = try AccessTokenValidator(
+///         authority: "https://login.microsoftonline.com/contoso.onmicrosoft.com",
+///         audiences: ["api://b7c4e1a9-…", "b7c4e1a9-…"])
+///     let token = try await validator.validate(bearer)   // throws AccessTokenRejection
+///     guard token.scopes.contains("ToDoList.Read") else { … }
+///
+/// Keys are fetched once and again on rollover, at most once per ``Configuration/keyRefetchInterval`` however
+/// many unknown key ids arrive. A token that passed is remembered by its SHA-256 until it expires, so a client
+/// sending the same token again costs a hash and a lookup, not an RSA verification.
+public final class AccessTokenValidator: Sendable {
+    /// What the API accepts.
+    public struct Configuration: Sendable {
+        /// The authority whose tokens are accepted: a tenant, or `organizations`/`common` for a multi-tenant API.
+        public var authority: Authority
+        /// The API's client id and app id URI (`aud` must be one of them; compared ignoring case).
+        public var audiences: [String]
+        /// For a multi-tenant authority, the tenants (`tid`) accepted; `nil` accepts any.
+        public var allowedTenants: Set<String>?
+        /// Allowed difference between the issuer's clock and this one, for `exp` and `nbf` (5 minutes).
+        public var clockSkew: TimeInterval = 300
+        /// The least time between two fetches of the keys caused by unknown key ids (5 minutes).
+        public var keyRefetchInterval: TimeInterval = 300
+        /// How many validated tokens are remembered (by hash) until they expire.
+        public var rememberedTokens = 10_000
+        /// Where metadata and keys are fetched.
+        public var transport: any HTTPTransport
+        /// The time `exp` and `nbf` are compared with.
+        public var clock: any TimeSource = SystemTimeSource()
+
+        /// What an API at `authority` with these audiences accepts, fetching keys with a ``DefaultHTTPTransport``.
+        ///
+        /// - Throws: ``MSALError`` when the default transport cannot be made (its TLS configuration).
+        public init(authority: Authority, audiences: [String], allowedTenants: Set<String>? = nil) throws {
+            self.authority = authority
+            self.audiences = audiences
+            self.allowedTenants = allowedTenants
+            transport = try DefaultHTTPTransport()
+        }
+    }
+
+    /// What the API accepts.
+    public let configuration: Configuration
+    private let keys: IssuerSigningKeys
+    private let remembered: RememberedTokens
+    private let audiences: Set<String>
+
+    /// A validator for `configuration`; nothing is fetched until the first token.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        keys = IssuerSigningKeys(
+            discoveryURL: configuration.authority.discoveryURL, transport: configuration.transport,
+            clock: configuration.clock, refetchInterval: configuration.keyRefetchInterval)
+        remembered = RememberedTokens(capacity: configuration.rememberedTokens)
+        audiences = Set(configuration.audiences.map { $0.lowercased() })
+    }
+
+    /// A validator for the tokens of `authority` (a URL) meant for `audiences`.
+    ///
+    /// - Throws: ``MSALError`` `invalidParameter` when `authority` is not a valid authority URL.
+    public convenience init(authority: String, audiences: [String], allowedTenants: Set<String>? = nil) throws {
+        try self.init(
+            configuration: try Configuration(
+                authority: try Authority(authority), audiences: audiences, allowedTenants: allowedTenants))
+    }
+
+    /// The token, validated.
+    ///
+    /// - Throws: ``AccessTokenRejection`` naming the check that failed.
+    public func validate(_ token: String) async throws -> ValidatedAccessToken {
+        let now = configuration.clock.now()
+        let hash = SHA256.hash(data: Data(token.utf8))
+        if let known = remembered.token(hash, now: now) {
+            try checkLifetime(known.claims, now: now)
+            return known
+        }
+        let jwt: JWT
+        do {
+            jwt = try JWT(token)
+        } catch {
+            throw AccessTokenRejection(.malformed, "The token is not a well-formed JWT.")
+        }
+        guard jwt.header["alg"] as? String == "RS256" else {
+            throw AccessTokenRejection(
+                .unsupportedAlgorithm, "The token's algorithm '\(jwt.header["alg"] as? String ?? "none")' is not RS256."
+            )
+        }
+        guard let kid = jwt.header["kid"] as? String else {
+            throw AccessTokenRejection(.unknownKey, "The token's header names no key (kid).")
+        }
+        let key = try await keys.key(kid)
+        guard
+            key.isValidSignature(
+                _RSA.Signing.RSASignature(rawRepresentation: jwt.signature),
+                for: SHA256.hash(data: Data(jwt.signingInput.utf8)), padding: .insecurePKCS1v1_5)
+        else { throw AccessTokenRejection(.badSignature, "The token's signature does not verify.") }
+        try await checkIssuer(jwt)
+        guard jwt.audiences.contains(where: { audiences.contains($0.lowercased()) }) else {
+            throw AccessTokenRejection(.wrongAudience, "The token is for another audience than this API.")
+        }
+        try checkLifetime(jwt.claims, now: now)
+        let validated = ValidatedAccessToken(rawValue: token, claims: jwt.claims)
+        remembered.remember(validated, hash: hash, until: validated.expiresOn + configuration.clockSkew, now: now)
+        return validated
+    }
+
+    /// `iss` is the authority's v2 issuer or Entra's v1 issuer for the token's tenant, and the tenant is accepted.
+    private func checkIssuer(_ jwt: JWT) async throws {
+        let metadata = try await keys.issuerMetadata()
+        guard let tid = jwt.string("tid"), let iss = jwt.string("iss") else {
+            throw AccessTokenRejection(.wrongIssuer, "The token has no issuer or tenant.")
+        }
+        let templated = metadata.issuer.contains("{tenantid}")
+        let v2 = metadata.issuer.replacingOccurrences(of: "{tenantid}", with: tid)
+        guard iss == v2 || iss == "https://sts.windows.net/\(tid)/" else {
+            throw AccessTokenRejection(.wrongIssuer, "The token's issuer is not this API's authority.")
+        }
+        if templated {
+            if let allowed = configuration.allowedTenants,
+                !allowed.contains(where: { $0.lowercased() == tid.lowercased() })
+            {
+                throw AccessTokenRejection(.tenantNotAllowed, "The token's tenant is not among those this API accepts.")
+            }
+        } else if !metadata.issuer.lowercased().contains("/\(tid.lowercased())/") {
+            // A single-tenant authority: a v1 token must come from its tenant too.
+            throw AccessTokenRejection(.tenantNotAllowed, "The token's tenant is not this API's.")
+        }
+    }
+
+    private func checkLifetime(_ claims: [String: any Sendable], now: Date) throws {
+        let skew = configuration.clockSkew
+        guard let exp = Self.seconds(claims["exp"]), exp + skew > now.timeIntervalSince1970 else {
+            throw AccessTokenRejection(.expired, "The token has expired.")
+        }
+        if let nbf = Self.seconds(claims["nbf"]), nbf - skew > now.timeIntervalSince1970 {
+            throw AccessTokenRejection(.notYetValid, "The token is not valid yet.")
+        }
+    }
+
+    private static func seconds(_ value: (any Sendable)?) -> TimeInterval? {
+        switch value {
+        case let seconds as Int: TimeInterval(seconds)
+        case let seconds as Double where seconds.isFinite: seconds
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// An access token a web API accepted: signature, issuer, tenant, audience and lifetime checked.
+public struct ValidatedAccessToken: Sendable {
+    /// The token itself, for an on-behalf-of request; never log it.
+    public let rawValue: String
+    /// Every claim of the token.
+    public let claims: [String: any Sendable]
+
+    init(rawValue: String, claims: [String: any Sendable]) {
+        self.rawValue = rawValue
+        self.claims = claims
+    }
+
+    /// The delegated permissions (`scp`, split on spaces); empty for an app-only token.
+    public var scopes: Set<String> {
+        Set((claims["scp"] as? String)?.split(separator: " ").map(String.init) ?? [])
+    }
+
+    /// The app roles (`roles`) granted to the calling app, or to the user.
+    public var roles: Set<String> {
+        Set((claims["roles"] as? [any Sendable])?.compactMap { $0 as? String } ?? [])
+    }
+
+    /// Whether the token was issued to an app for itself (client credentials) rather than for a user:
+    /// `idtyp` is `app`, or the token has roles and no `scp` (Microsoft's rule when `idtyp` is absent).
+    public var isAppOnly: Bool {
+        if let type = claims["idtyp"] as? String { return type == "app" }
+        return claims["scp"] == nil && !roles.isEmpty
+    }
+
+    /// The tenant that issued the token (`tid`).
+    public var tenantID: String? { claims["tid"] as? String }
+    /// The user's, or the calling app's service principal's, object id (`oid`).
+    public var objectID: String? { claims["oid"] as? String }
+    /// The calling app's client id (`azp` in v2 tokens, `appid` in v1 tokens).
+    public var clientID: String? { (claims["azp"] ?? claims["appid"]) as? String }
+    /// The token format, `1.0` or `2.0` (`ver`).
+    public var version: String? { claims["ver"] as? String }
+    /// The user's sign-in name (`preferred_username`, or `upn` in v1 tokens), when the token has one. It is
+    /// personal data: log it only when PII logging is on.
+    public var username: String? { (claims["preferred_username"] ?? claims["upn"]) as? String }
+
+    /// When the token expires (`exp`).
+    public var expiresOn: Date {
+        switch claims["exp"] {
+        case let seconds as Int: Date(timeIntervalSince1970: TimeInterval(seconds))
+        case let seconds as Double: Date(timeIntervalSince1970: seconds)
+        default: .distantPast
+        }
+    }
+}

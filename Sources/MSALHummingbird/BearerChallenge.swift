@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import MSAL
+
+/// An RFC 6750 answer to a request the API refuses: 401 with `WWW-Authenticate: Bearer …` for a missing or invalid
+/// token (or a claims challenge), 403 with `error="insufficient_scope"` for a token that lacks the permission, 503
+/// when the authority's keys cannot be fetched. The body is JSON with `error` and `error_description`; neither
+/// quotes the token.
+public struct BearerChallenge: HTTPResponseError, Sendable {
+    /// The HTTP status.
+    public let status: HTTPResponse.Status
+    /// The `WWW-Authenticate` parameters, in order (`error`, `error_description`, `scope`, `claims`…).
+    public let parameters: [(name: String, value: String)]
+
+    /// A challenge with these parameters.
+    public init(status: HTTPResponse.Status, parameters: [(name: String, value: String)]) {
+        self.status = status
+        self.parameters = parameters
+    }
+
+    /// No bearer token in the request (RFC 6750 §3.1: no error code).
+    public static let missingToken = BearerChallenge(status: .unauthorized, parameters: [])
+
+    /// The token was refused: `invalid_token` with the reason, or 503 when it could not be checked.
+    public static func invalidToken(_ rejection: AccessTokenRejection) -> BearerChallenge {
+        if rejection.reason == .keysUnavailable {
+            return BearerChallenge(
+                status: .serviceUnavailable,
+                parameters: [("error", "temporarily_unavailable"), ("error_description", rejection.message)])
+        }
+        return BearerChallenge(
+            status: .unauthorized, parameters: [("error", "invalid_token"), ("error_description", rejection.message)])
+    }
+
+    /// The token lacks every permission the route accepts.
+    ///
+    /// - Parameter scope: the permissions that would do, space-separated.
+    public static func insufficientScope(_ scope: String) -> BearerChallenge {
+        BearerChallenge(
+            status: .forbidden,
+            parameters: [
+                ("error", "insufficient_scope"),
+                ("error_description", "The token has none of the permissions this route accepts."), ("scope", scope),
+            ])
+    }
+
+    /// A claims challenge (conditional access, continuous access evaluation): the client must get a new token
+    /// with these claims. Entra's form: `error="insufficient_claims"` and the claims request in base64.
+    ///
+    /// - Parameters:
+    ///   - claims: the claims request (JSON), as the identity platform gave it.
+    ///   - clientID: the API's client id, for the client to name in its next request.
+    ///   - authorizationURI: the authority's authorize endpoint.
+    public static func claims(_ claims: String, clientID: String? = nil, authorizationURI: URL? = nil)
+        -> BearerChallenge
+    {
+        var parameters: [(name: String, value: String)] = [("realm", "")]
+        if let authorizationURI { parameters.append(("authorization_uri", authorizationURI.absoluteString)) }
+        if let clientID { parameters.append(("client_id", clientID)) }
+        parameters += [("error", "insufficient_claims"), ("claims", Data(claims.utf8).base64EncodedString())]
+        return BearerChallenge(status: .unauthorized, parameters: parameters)
+    }
+
+    /// The `WWW-Authenticate` value: `Bearer` and the parameters, quoted.
+    public var wwwAuthenticate: String {
+        guard !parameters.isEmpty else { return "Bearer" }
+        let quoted = parameters.map { name, value in
+            let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                of: "\"", with: "\\\"")
+            return "\(name)=\"\(escaped)\""
+        }
+        return "Bearer " + quoted.joined(separator: ", ")
+    }
+
+    /// The response: the status, `WWW-Authenticate`, and a JSON body with `error` and `error_description`.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var body: [String: String] = [:]
+        for (name, value) in parameters where name == "error" || name == "error_description" { body[name] = value }
+        if body["error"] == nil { body["error"] = status == .unauthorized ? "unauthorized" : "forbidden" }
+        let json = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        return Response(
+            status: status,
+            headers: [.wwwAuthenticate: wwwAuthenticate, .contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
+    }
+}

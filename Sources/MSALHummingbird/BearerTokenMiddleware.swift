@@ -1,0 +1,46 @@
+import Hummingbird
+import Logging
+import MSAL
+
+/// Protects the routes after it: a request needs `Authorization: Bearer <token>` with a token the
+/// ``AccessTokenValidator`` accepts, else it is answered with a ``BearerChallenge`` (401, or 503 when the authority's
+/// keys cannot be fetched) and the handler never runs. The validated token is put in the context.
+///
+///     let validator = try AccessTokenValidator(authority: authority, audiences: [clientID, appIDURI])
+///     let api = router.group("api").add(middleware: BearerTokenMiddleware<APIContext>(validator: validator))
+///     api.get("todolist", use: list)   // context.accessToken is set
+public struct BearerTokenMiddleware<Context: AccessTokenRequestContext>: RouterMiddleware {
+    /// What tokens are accepted.
+    public let validator: AccessTokenValidator
+
+    /// A middleware that accepts the tokens `validator` accepts.
+    public init(validator: AccessTokenValidator) {
+        self.validator = validator
+    }
+
+    /// Validates the bearer token and calls `next` with it in the context, or answers with a challenge.
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        guard let token = Self.bearerToken(request) else { throw BearerChallenge.missingToken }
+        var context = context
+        do {
+            context.accessToken = try await validator.validate(token)
+        } catch let rejection as AccessTokenRejection {
+            context.logger.info(
+                "bearer token refused",
+                metadata: ["reason": "\(rejection.reason.rawValue)", "path": "\(request.uri.path)"])
+            throw BearerChallenge.invalidToken(rejection)
+        }
+        return try await next(request, context)
+    }
+
+    /// The token of an `Authorization: Bearer` header (the scheme in any case, RFC 7235).
+    static func bearerToken(_ request: Request) -> String? {
+        guard let header = request.headers[.authorization] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+}
