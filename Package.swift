@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "msal", targets: ["msal-cli"]),
         .executable(name: "emulator-browser", targets: ["emulator-browser"]),
         .executable(name: "msal-bench", targets: ["msal-bench"]),
+        .executable(name: "todo-api", targets: ["todo-api"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -71,6 +72,19 @@ let package = Package(
                 "MSAL",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The sample to-do service (the tutorials' API 1 and API 2), behind the todo-api executable and its tests.
+        .target(
+            name: "TodoAPI",
+            dependencies: [
+                "Locking",
+                "MSAL",
+                "MSALHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -137,6 +151,17 @@ let package = Package(
                 "EmulatorAutomation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "todo-api",
+            dependencies: [
+                "MSAL",
+                "TodoAPI",
+                "IdentityEmulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -1,0 +1,99 @@
+import Foundation
+import Hummingbird
+import Logging
+import MSAL
+import MSALHummingbird
+import ServiceLifecycle
+
+/// The sample to-do service: API 1 and API 2 in one Hummingbird server.
+public enum TodoAPIServer {
+    /// The routes for `configuration`.
+    ///
+    /// - Throws: ``MSALError`` when API 1's confidential client cannot be made.
+    static func router(_ configuration: TodoAPIConfiguration) throws -> Router<TodoContext> {
+        let router = Router(context: TodoContext.self)
+        for api in configuration.apis {
+            var validation = try AccessTokenValidator.Configuration(
+                authority: configuration.authority, audiences: [api.clientID, "api://\(api.clientID)"],
+                allowedTenants: configuration.allowedTenants)
+            validation.transport = configuration.transport
+            var graph: DownstreamAPI?
+            if api.name == "api1", let credential = configuration.api1Credential {
+                graph = DownstreamAPI(
+                    app: try onBehalfOfClient(api, credential: credential, configuration),
+                    baseURL: configuration.graphBaseURL, scopes: ["User.Read"], transport: configuration.transport)
+            }
+            TodoRoutes(api: api, validator: AccessTokenValidator(configuration: validation), graph: graph)
+                .add(to: router)
+        }
+        return router
+    }
+
+    private static func onBehalfOfClient(
+        _ api: TodoAPIConfiguration.API, credential: ClientCredential, _ configuration: TodoAPIConfiguration
+    ) throws -> ConfidentialClientApplication {
+        let base = configuration.authority.url.deletingLastPathComponent().absoluteString
+        var client = try ConfidentialClientApplicationConfiguration(
+            clientID: api.clientID, credential: credential,
+            authority: try Authority(base + configuration.api1Tenant))
+        client.transport = configuration.transport
+        return try ConfidentialClientApplication(configuration: client)
+    }
+
+    /// Serves until `body` returns (or throws), with the base URL it listens on.
+    ///
+    /// - Throws: what `body` throws, or why the server could not start.
+    public static func withRunning<Result: Sendable>(
+        _ configuration: TodoAPIConfiguration, logger: Logger = Logger(label: "todo-api"),
+        _ body: @Sendable (URL) async throws -> Result
+    ) async throws -> Result {
+        let (ports, portSignal) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: try router(configuration),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
+            onServerRunning: { channel in
+                portSignal.yield(channel.localAddress?.port ?? configuration.port)
+                portSignal.finish()
+            },
+            logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                defer { portSignal.finish() }
+                try await group.run()
+            }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else {
+                try await tasks.next()
+                throw HTTPError(.internalServerError, message: "todo-api stopped before it was listening")
+            }
+            do {
+                let result = try await body(URL(string: "http://\(configuration.host):\(port)")!)
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                return result
+            } catch {
+                await group.triggerGracefulShutdown()
+                try? await tasks.waitForAll()
+                throw error
+            }
+        }
+    }
+
+    /// Serves until SIGINT or SIGTERM, calling `onReady` with the base URL once listening.
+    ///
+    /// - Throws: why the server could not start.
+    public static func run(
+        _ configuration: TodoAPIConfiguration, logger: Logger, onReady: @escaping @Sendable (URL) -> Void
+    ) async throws {
+        let app = Application(
+            router: try router(configuration),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
+            onServerRunning: { channel in
+                onReady(
+                    URL(string: "http://\(configuration.host):\(channel.localAddress?.port ?? configuration.port)")!)
+            },
+            logger: logger)
+        try await app.runService()
+    }
+}
