@@ -266,6 +266,21 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "MSALHummingbirdTests",
+            dependencies: [
+                "Locking",
+                "MSAL",
+                "MSALHummingbird",
+                "TodoAPI",
+                "IdentityEmulator",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "MSALPostgresTests",
             dependencies: [
                 "Locking",

@@ -1,0 +1,138 @@
+import Crypto
+import Foundation
+import Locking
+import MSAL
+import _CryptoExtras
+
+/// An identity provider for validation tests: RSA keys it publishes (or not), the tokens it signs, and the
+/// OpenID configuration and key set a validator fetches, served by ``transport`` without a network.
+final class TokenForge: Sendable {
+    static let instance = "https://login.example.test"
+    static let api = "b7c4e1a9-6d2f-4e8b-a3c5-1f9d0e7b2a64"
+    static let otherAPI = "e3f9a6d2-1c8b-4a7e-b5d0-9c2e4f6a8b13"
+    static let tenant = "c1a2b3d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+    static let otherTenant = "3f6c9a2e-7b14-4d8e-a5c2-91e0b7d4f386"
+
+    struct Key {
+        let id: String
+        let privateKey: _RSA.Signing.PrivateKey
+    }
+
+    private struct State {
+        var published: [Key]
+        var keySetFetches = 0
+        var discoveryFails = false
+    }
+
+    let signing: Key
+    private let state: Locked<State>
+
+    init() throws {
+        signing = Key(id: "key-1", privateKey: try _RSA.Signing.PrivateKey(keySize: .bits2048))
+        state = Locked(State(published: [signing]))
+    }
+
+    /// How many times the key set was fetched.
+    var keySetFetches: Int { state.withLock { $0.keySetFetches } }
+
+    /// Publishes `key` besides the others (a rollover).
+    func publish(_ key: Key) { state.withLock { $0.published.append(key) } }
+
+    /// Makes discovery answer 500.
+    func failDiscovery() { state.withLock { $0.discoveryFails = true } }
+
+    /// A new key, not yet published.
+    static func newKey(_ id: String) throws -> Key {
+        Key(id: id, privateKey: try _RSA.Signing.PrivateKey(keySize: .bits2048))
+    }
+
+    /// Claims of a delegated v2 token for the API, from the tenant, valid for an hour from `now`.
+    static func userClaims(now: Date, scopes: String = "ToDoList.Read") -> [String: Any] {
+        let seconds = Int(now.timeIntervalSince1970)
+        return [
+            "aud": api, "iss": "\(instance)/\(tenant)/v2.0", "tid": tenant, "oid": "user-oid", "sub": "user-sub",
+            "azp": "client-app", "scp": scopes, "ver": "2.0", "iat": seconds, "nbf": seconds, "exp": seconds + 3600,
+            "preferred_username": "jane@example.com",
+        ]
+    }
+
+    /// Claims of an app-only v2 token for the API with `roles`.
+    static func appClaims(now: Date, roles: [String]) -> [String: Any] {
+        let seconds = Int(now.timeIntervalSince1970)
+        return [
+            "aud": api, "iss": "\(instance)/\(tenant)/v2.0", "tid": tenant, "oid": "daemon-sp", "sub": "daemon-sp",
+            "azp": "daemon-app", "roles": roles, "idtyp": "app", "ver": "2.0", "iat": seconds, "nbf": seconds,
+            "exp": seconds + 3600,
+        ]
+    }
+
+    /// A JWS over `claims`: RS256 with `key` (the signing key unless told), or the header given.
+    func token(_ claims: [String: Any], key: Key? = nil, header: [String: Any]? = nil) throws -> String {
+        let key = key ?? signing
+        let header = header ?? ["typ": "JWT", "alg": "RS256", "kid": key.id]
+        let input =
+            Self.base64URL(try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])) + "."
+            + Self.base64URL(try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys]))
+        let signature = try key.privateKey.signature(
+            for: SHA256.hash(data: Data(input.utf8)), padding: .insecurePKCS1v1_5)
+        return input + "." + Self.base64URL(signature.rawRepresentation)
+    }
+
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Answers `/{tenant}/v2.0/.well-known/openid-configuration` (the issuer with `{tenantid}` for `organizations`)
+    /// and `/discovery/v2.0/keys`.
+    var transport: any HTTPTransport { ForgeTransport(forge: self) }
+
+    fileprivate func answer(_ request: HTTPRequest) throws -> HTTPResponse {
+        let path = request.url.path
+        if path.hasSuffix("/v2.0/.well-known/openid-configuration") {
+            if state.withLock({ $0.discoveryFails }) { return HTTPResponse(status: 500) }
+            let segment = path.split(separator: "/").first.map(String.init) ?? ""
+            let tenant = segment == "organizations" || segment == "common" ? "{tenantid}" : segment
+            return try Self.json([
+                "issuer": "\(Self.instance)/\(tenant)/v2.0", "jwks_uri": "\(Self.instance)/discovery/v2.0/keys",
+            ])
+        }
+        if path == "/discovery/v2.0/keys" {
+            let keys = state.withLock { state in
+                state.keySetFetches += 1
+                return state.published
+            }
+            return try Self.json([
+                "keys": try keys.map { key -> [String: Any] in
+                    let primitives = try key.privateKey.publicKey.getKeyPrimitives()
+                    return [
+                        "kty": "RSA", "use": "sig", "kid": key.id, "n": Self.base64URL(primitives.modulus),
+                        "e": Self.base64URL(primitives.publicExponent),
+                    ]
+                }
+            ])
+        }
+        return HTTPResponse(status: 404)
+    }
+
+    private static func json(_ object: [String: Any]) throws -> HTTPResponse {
+        HTTPResponse(
+            status: 200, headers: [("Content-Type", "application/json")],
+            body: try JSONSerialization.data(withJSONObject: object))
+    }
+}
+
+private struct ForgeTransport: HTTPTransport {
+    let forge: TokenForge
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse { try forge.answer(request) }
+}
+
+/// A clock tests move.
+final class ManualClock: TimeSource {
+    private let current = Locked(Date(timeIntervalSince1970: 1_795_000_000))
+
+    func now() -> Date { current.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
+}
