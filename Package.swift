@@ -273,6 +273,8 @@ let package = Package(
                 "MSALHummingbird",
                 "TodoAPI",
                 "IdentityEmulator",
+                "EmulatorAutomation",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

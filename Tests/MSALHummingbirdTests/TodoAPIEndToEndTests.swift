@@ -1,0 +1,149 @@
+import AsyncHTTPClient
+import EmulatorAutomation
+import Foundation
+import IdentityEmulator
+import MSAL
+import Testing
+import TodoAPI
+
+/// `todo-api` (the tutorials' API 1 and API 2 as a Hummingbird service) against the emulator's real tokens: a user
+/// signed in as the CLI signs in, a daemon with the read-all role, a token for the other API, and API 1 calling
+/// Microsoft Graph on the user's behalf.
+@Suite("todo-api with the emulator's tokens", .timeLimit(.minutes(2)))
+struct TodoAPIEndToEndTests {
+    typealias IDs = Directory.DemoIDs
+
+    /// The emulator and todo-api (accepting the External ID and Contoso tenants), and an HTTP client.
+    static func withServices(
+        _ body: @Sendable (_ emulator: RunningEmulator, _ api: URL, _ http: HTTPClient) async throws -> Void
+    ) async throws {
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+            let configuration = try TodoAPIConfiguration(
+                authority: Authority(emulator.authority("organizations").absoluteString),
+                allowedTenants: [IDs.externalTenant, IDs.contosoTenant],
+                apis: [.init(name: "api1", clientID: IDs.api1), .init(name: "api2", clientID: IDs.api2)],
+                api1Credential: .secret(IDs.api1Secret), api1Tenant: IDs.externalTenant,
+                graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"))
+            try await TodoAPIServer.withRunning(configuration) { api in
+                let http = HTTPClient(
+                    eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                    configuration: .init(redirectConfiguration: .disallow))
+                do {
+                    try await body(emulator, api, http)
+                    try await http.shutdown()
+                } catch {
+                    try? await http.shutdown()
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Jane's token, signed in interactively through the emulator's pages with the External ID app the CLI uses.
+    static func userToken(_ emulator: RunningEmulator, http: HTTPClient, scopes: [String]) async throws -> String {
+        var configuration = try PublicClientApplicationConfiguration(
+            clientID: IDs.externalPublicClient,
+            authority: Authority(emulator.authority(IDs.externalTenant).absoluteString))
+        configuration.browser = AutomatedUser(
+            http: http, choices: [.signIn(username: "jane@example.com", password: "Jane-Demo-Pass4")])
+        configuration.interactiveTimeout = .seconds(30)
+        let app = try PublicClientApplication(configuration: configuration)
+        return try await app.acquireTokenInteractively(InteractiveParameters(scopes: scopes)).accessToken
+    }
+
+    /// The demo daemon's app token for `resource` (its `/.default`), from `tenant`.
+    static func daemonToken(_ emulator: RunningEmulator, resource: String, tenant: String) async throws -> String {
+        let configuration = try ConfidentialClientApplicationConfiguration(
+            clientID: IDs.confidentialClient, credential: .secret(IDs.confidentialSecret),
+            authority: Authority(emulator.authority(tenant).absoluteString))
+        return try await ConfidentialClientApplication(configuration: configuration)
+            .acquireTokenForClient(scopes: ["\(resource)/.default"]).accessToken
+    }
+
+    static func send(
+        _ method: HTTPRequest.Method, _ url: URL, token: String?, body: String? = nil
+    ) async throws -> (status: Int, body: [String: Any], challenge: String?) {
+        var headers: [(name: String, value: String)] = []
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        let response = try await DefaultHTTPTransport().send(
+            HTTPRequest(method: method, url: url, headers: headers, body: body.map { Data($0.utf8) }))
+        let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+        let challenge = response.headers.first { $0.name.lowercased() == "www-authenticate" }?.value
+        return (response.status, json, challenge)
+    }
+
+    @Test("a signed-in user's token: read, add and remove to-dos in API 1; API 1 refuses their token for API 2")
+    func userToken() async throws {
+        try await Self.withServices { emulator, api, http in
+            let list = api.appendingPathComponent("api1/todolist")
+            let writer = try await Self.userToken(
+                emulator, http: http, scopes: ["api://\(IDs.api1)/ToDoList.ReadWrite"])
+            let created = try await Self.send(.post, list, token: writer, body: #"{"description":"Buy milk"}"#)
+            #expect(created.status == 201)
+            let id = try #require(created.body["id"] as? Int)
+            let listed = try await Self.send(.get, list, token: writer)
+            #expect(listed.status == 200)
+            #expect(
+                (listed.body["todos"] as? [[String: Any]])?.compactMap { $0["description"] as? String } == ["Buy milk"])
+            #expect(try await Self.send(.delete, list.appendingPathComponent("\(id)"), token: writer).status == 204)
+            #expect(try await Self.send(.delete, list.appendingPathComponent("\(id)"), token: writer).status == 404)
+            #expect(try await Self.send(.post, list, token: writer, body: #"{"description":"  "}"#).status == 400)
+
+            let forAPI2 = try await Self.userToken(emulator, http: http, scopes: ["api://\(IDs.api2)/ToDoList.Read"])
+            let refused = try await Self.send(.get, list, token: forAPI2)
+            #expect(refused.status == 401)
+            #expect(refused.challenge?.contains("invalid_token") == true)
+            #expect(
+                try await Self.send(.get, api.appendingPathComponent("api2/todolist"), token: forAPI2).status == 200)
+            // Read-only: no writing.
+            let write = try await Self.send(
+                .post, api.appendingPathComponent("api2/todolist"), token: forAPI2, body: #"{"description":"x"}"#)
+            #expect(write.status == 403)
+            #expect(write.challenge?.contains("insufficient_scope") == true)
+            #expect(try await Self.send(.get, list, token: nil).status == 401)
+        }
+    }
+
+    @Test("a daemon's app token: every list with its read-all role, no writing, nothing from an API it has no role on")
+    func daemonToken() async throws {
+        try await Self.withServices { emulator, api, http in
+            let writer = try await Self.userToken(
+                emulator, http: http, scopes: ["api://\(IDs.api1)/ToDoList.ReadWrite"])
+            _ = try await Self.send(
+                .post, api.appendingPathComponent("api1/todolist"), token: writer, body: #"{"description":"Ship it"}"#)
+
+            let daemon = try await Self.daemonToken(emulator, resource: "api://\(IDs.api1)", tenant: IDs.contosoTenant)
+            let all = try await Self.send(.get, api.appendingPathComponent("api1/todolist"), token: daemon)
+            #expect(all.status == 200)
+            #expect(all.body["app"] as? String == IDs.confidentialClient)
+            let lists = try #require(all.body["lists"] as? [String: [[String: Any]]])
+            #expect(lists.values.flatMap { $0 }.compactMap { $0["description"] as? String } == ["Ship it"])
+            let write = try await Self.send(
+                .post, api.appendingPathComponent("api1/todolist"), token: daemon, body: #"{"description":"x"}"#)
+            #expect(write.status == 403)
+
+            // The daemon holds no role on API 2.
+            let forAPI2 = try await Self.daemonToken(emulator, resource: "api://\(IDs.api2)", tenant: IDs.contosoTenant)
+            let refused = try await Self.send(.get, api.appendingPathComponent("api2/todolist"), token: forAPI2)
+            #expect(refused.status == 403)
+            // A tenant the API does not accept.
+            let fabrikam = try await Self.daemonToken(
+                emulator, resource: "api://\(IDs.api1)", tenant: IDs.fabrikamTenant)
+            #expect(
+                try await Self.send(.get, api.appendingPathComponent("api1/todolist"), token: fabrikam).status == 401)
+        }
+    }
+
+    @Test("API 1 calls Microsoft Graph on the user's behalf: the user's profile comes back")
+    func onBehalfOf() async throws {
+        try await Self.withServices { emulator, api, http in
+            let token = try await Self.userToken(emulator, http: http, scopes: ["api://\(IDs.api1)/ToDoList.Read"])
+            let me = try await Self.send(.get, api.appendingPathComponent("api1/me"), token: token)
+            #expect(me.status == 200)
+            #expect(me.body["userPrincipalName"] as? String == "jane@example.com")
+            let daemon = try await Self.daemonToken(emulator, resource: "api://\(IDs.api1)", tenant: IDs.contosoTenant)
+            #expect(try await Self.send(.get, api.appendingPathComponent("api1/me"), token: daemon).status == 403)
+        }
+    }
+}
