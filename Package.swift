@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
     ],
     targets: [
         .target(name: "CThreadSanitizerHooks"),
@@ -71,6 +72,7 @@ let package = Package(
             dependencies: [
                 "MSAL",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -83,6 +85,19 @@ let package = Package(
                 "MSAL",
                 "MSALHummingbird",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // The sample web app, behind the webapp-sample executable and its tests.
+        .target(
+            name: "WebAppSample",
+            dependencies: [
+                "MSAL",
+                "MSALHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -185,8 +200,16 @@ let package = Package(
             swiftSettings: strict
         ),
         // Servers the tests and benchmarks start for themselves: a throwaway PostgreSQL cluster, daemons spawned
-        // without other tests' descriptors.
-        .target(name: "TestServers", swiftSettings: strict),
+        // without other tests' descriptors, headless Chromium over WebDriver.
+        .target(
+            name: "TestServers",
+            dependencies: [
+                "Locking",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "msal-bench",
             dependencies: [
@@ -245,6 +268,7 @@ let package = Package(
                 "cache-stress",
                 "IdentityEmulator",
                 "EmulatorAutomation",
+                "TestServers",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
@@ -272,8 +296,10 @@ let package = Package(
                 "MSAL",
                 "MSALHummingbird",
                 "TodoAPI",
+                "WebAppSample",
                 "IdentityEmulator",
                 "EmulatorAutomation",
+                "TestServers",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -1,5 +1,6 @@
 import Foundation
 import IdentityEmulator
+import TestServers
 import Testing
 
 /// `msal login` completed by a real browser: headless Chromium, driven over WebDriver, fills in the

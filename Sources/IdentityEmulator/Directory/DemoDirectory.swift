@@ -69,6 +69,10 @@ extension Directory {
             """
         /// API 1's client secret, for on-behalf-of calls with API 1 as the middle tier. A demo credential.
         public static let api1Secret = "demo-api1-secret-7d2e41"
+        /// The sample web app (`webapp-sample`), a confidential client in the External ID tenant.
+        public static let webApp = "a6d3f1c8-4b2e-4f7a-9c5d-3e8b1a7f2c60"
+        /// The sample web app's client secret. A demo credential.
+        public static let webAppSecret = "demo-webapp-secret-5a8c13"
         /// The subject of the daemon's federated credential on the built-in workload issuer.
         public static let daemonWorkloadSubject = "system:serviceaccount:demo:daemon"
         public static let familyClientOne = "d4a81f6c-2e7b-4c95-8a3d-6b0f1e9c7a52"
@@ -78,7 +82,7 @@ extension Directory {
     /// A workforce tenant (Contoso), a second one (Fabrikam) where Megan is a guest, an External ID
     /// tenant, their users, the demo public clients, API 1 (also an on-behalf-of middle tier with a
     /// secret), API 2, Graph, a daemon (secret, certificate and workload federation, with application
-    /// permissions on API 1 and Graph) and a FOCI pair.
+    /// permissions on API 1 and Graph), a FOCI pair and the sample web app.
     public static var demo: Directory {
         let ids = DemoIDs.self
         let loopback = [
@@ -167,6 +171,14 @@ extension Directory {
                 Application(
                     clientId: ids.familyClientTwo, displayName: "Family App Two", tenant: ids.contosoTenant,
                     kind: .publicClient, redirectUris: loopback, familyId: "1", adminConsentedScopes: ["User.Read"]),
+                Application(
+                    clientId: ids.webApp, displayName: "webapp-sample", tenant: ids.externalTenant,
+                    kind: .confidentialClient,
+                    redirectUris: [
+                        "http://localhost/auth/redirect", "http://127.0.0.1/auth/redirect", "http://localhost/",
+                        "http://127.0.0.1/",
+                    ],
+                    secret: ids.webAppSecret, adminConsentedScopes: ["User.Read", "\(api1)/ToDoList.Read"]),
             ])
     }
 }

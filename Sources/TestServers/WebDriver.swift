@@ -5,17 +5,17 @@ import NIOCore
 /// Just enough of W3C WebDriver to drive headless Chromium through chromedriver: open a page, type
 /// into fields, click buttons, read the page. Chromium and chromedriver come from Debian's packages
 /// (`scripts/test` installs them).
-final class WebDriver: Sendable {
+package final class WebDriver: Sendable {
     static let chromedriver = "/usr/bin/chromedriver"
     static let chromium = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]
 
-    private let driver: CLIProcess
+    private let driver: DriverProcess
     private let base: URL
     private let session: String
     private let http: HTTPClient
     private let profile: URL
 
-    private init(driver: CLIProcess, base: URL, session: String, http: HTTPClient, profile: URL) {
+    private init(driver: DriverProcess, base: URL, session: String, http: HTTPClient, profile: URL) {
         self.driver = driver
         self.base = base
         self.session = session
@@ -27,11 +27,11 @@ final class WebDriver: Sendable {
     /// stops both whatever happens.
     ///
     /// - Throws: with the install command when Chromium or chromedriver is missing.
-    static func withHeadlessChromium<T: Sendable>(_ body: (WebDriver) async throws -> T) async throws -> T {
+    package static func withHeadlessChromium<T: Sendable>(_ body: (WebDriver) async throws -> T) async throws -> T {
         guard FileManager.default.isExecutableFile(atPath: chromedriver),
             let browser = chromium.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
         else {
-            throw CLITestFailure(
+            throw BrowserFailure(
                 "Chromium is not installed: run scripts/test once, or `apt-get install -y chromium chromium-driver`.")
         }
         let (driver, port) = try await startDriver()
@@ -55,7 +55,7 @@ final class WebDriver: Sendable {
             ]
             let created = try await request(http, "POST", base.appendingPathComponent("session"), capabilities)
             guard let session = (created["value"] as? [String: Any])?["sessionId"] as? String else {
-                throw CLITestFailure("chromedriver did not start a session: \(created)")
+                throw BrowserFailure("chromedriver did not start a session: \(created)")
             }
             let webDriver = WebDriver(driver: driver, base: base, session: session, http: http, profile: profile)
             do {
@@ -68,7 +68,7 @@ final class WebDriver: Sendable {
             }
         } catch {
             driver.kill()
-            _ = try? await driver.finish()
+            driver.finish()
             try? await http.shutdown()
             throw error
         }
@@ -79,50 +79,47 @@ final class WebDriver: Sendable {
     /// that port in between, as the suite's many port-0 listeners sometimes do; it is then started again.
     ///
     /// - Returns: the running chromedriver and its port.
-    private static func startDriver(attempts: Int = 3) async throws -> (CLIProcess, String) {
+    private static func startDriver(attempts: Int = 3) async throws -> (DriverProcess, String) {
         var attempt = 1
         while true {
-            let driver = try CLIProcess(
-                URL(fileURLWithPath: chromedriver), ["--port=0"], environment: ProcessInfo.processInfo.environment,
-                streamingStdout: true)
+            let driver = try DriverProcess(chromedriver, ["--port=0"])
             do {
-                return (
-                    driver,
-                    try await driver.waitForOutput {
-                        CLICommandTests.match(#"started successfully on port (\d+)"#, in: $0)
-                    }
-                )
+                return (driver, try await driver.port())
             } catch {
                 driver.kill()
-                _ = try? await driver.finish()
-                guard attempt < attempts, (error as? CLITestFailure)?.description.contains("port not available") == true
+                driver.finish()
+                guard attempt < attempts, (error as? BrowserFailure)?.description.contains("port not available") == true
                 else { throw error }
                 attempt += 1
             }
         }
     }
 
-    func open(_ url: URL) async throws {
+    package func open(_ url: URL) async throws {
         _ = try await command("POST", "url", ["url": url.absoluteString])
     }
 
     /// Types into the field that `selector` (CSS) finds.
-    func type(_ text: String, into selector: String) async throws {
+    package func type(_ text: String, into selector: String) async throws {
         _ = try await command("POST", "element/\(try await element(selector))/value", ["text": text])
     }
 
-    func click(_ selector: String) async throws {
+    package func click(_ selector: String) async throws {
         _ = try await command("POST", "element/\(try await element(selector))/click", [:])
     }
 
-    var currentURL: String { get async throws { try await command("GET", "url", nil)["value"] as? String ?? "" } }
+    package var currentURL: String {
+        get async throws { try await command("GET", "url", nil)["value"] as? String ?? "" }
+    }
 
-    var pageSource: String { get async throws { try await command("GET", "source", nil)["value"] as? String ?? "" } }
+    package var pageSource: String {
+        get async throws { try await command("GET", "source", nil)["value"] as? String ?? "" }
+    }
 
     private func element(_ selector: String) async throws -> String {
         let found = try await command("POST", "element", ["using": "css selector", "value": selector])
         guard let value = found["value"] as? [String: Any], let id = value.values.first as? String else {
-            throw CLITestFailure("no element \(selector) on \(try await currentURL): \(found)")
+            throw BrowserFailure("no element \(selector) on \(try await currentURL): \(found)")
         }
         return id
     }
@@ -134,7 +131,7 @@ final class WebDriver: Sendable {
     private func quit() async {
         _ = try? await Self.request(http, "DELETE", base.appendingPathComponent("session/\(session)"), nil)
         driver.kill()
-        _ = try? await driver.finish()
+        driver.finish()
         try? await http.shutdown()
         try? FileManager.default.removeItem(at: profile)
     }
@@ -152,7 +149,7 @@ final class WebDriver: Sendable {
         let data = try await response.body.collect(upTo: 16 << 20)
         let object = try JSONSerialization.jsonObject(with: Data(data.readableBytesView)) as? [String: Any] ?? [:]
         guard response.status == .ok else {
-            throw CLITestFailure("WebDriver \(method) \(url.path): HTTP \(response.status.code) \(object)")
+            throw BrowserFailure("WebDriver \(method) \(url.path): HTTP \(response.status.code) \(object)")
         }
         return object
     }

@@ -1,0 +1,69 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A test failure in starting or driving the browser.
+package struct BrowserFailure: Error, CustomStringConvertible {
+    package let description: String
+
+    package init(_ description: String) { self.description = description }
+}
+
+/// chromedriver, started with its standard output read line by line until it says which port it took.
+final class DriverProcess: Sendable {
+    private let process: Process
+    private let lines: AsyncStream<String>
+
+    init(_ path: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let (lines, continuation) = AsyncStream<String>.makeStream()
+        let reader = output.fileHandleForReading
+        // A thread of its own reads until the end of the output, so no task waits in a blocking read.
+        Thread.detachNewThread {
+            var pending = Data()
+            while true {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    continuation.yield(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending.removeSubrange(pending.startIndex...newline)
+                }
+            }
+            continuation.finish()
+        }
+        try process.run()
+        self.process = process
+        self.lines = lines
+    }
+
+    /// The port chromedriver reports ("… started successfully on port N"), or the line that says why it did not
+    /// start ("IPv4 port not available", for example).
+    ///
+    /// - Throws: ``BrowserFailure`` when it stops or says something else first.
+    func port() async throws -> String {
+        var said: [String] = []
+        for await line in lines {
+            if let range = line.range(of: "started successfully on port ") {
+                return String(line[range.upperBound...].prefix(while: \.isNumber))
+            }
+            said.append(line)
+            if line.contains("not available") { break }
+        }
+        throw BrowserFailure("chromedriver did not start: \(said.joined(separator: " / "))")
+    }
+
+    /// Ends chromedriver at once (it outlives SIGTERM while its browser session winds down).
+    func kill() {
+        if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    func finish() { process.waitUntilExit() }
+}
