@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "emulator-browser", targets: ["emulator-browser"]),
         .executable(name: "msal-bench", targets: ["msal-bench"]),
         .executable(name: "todo-api", targets: ["todo-api"]),
+        .executable(name: "webapp-sample", targets: ["webapp-sample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -174,6 +175,17 @@ let package = Package(
             dependencies: [
                 "MSAL",
                 "TodoAPI",
+                "IdentityEmulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "webapp-sample",
+            dependencies: [
+                "MSAL",
+                "WebAppSample",
                 "IdentityEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import IdentityEmulator
+import Logging
+import MSAL
+import WebAppSample
+
+/// `webapp-sample`: a Hummingbird web app where users sign in with the identity platform and see their Microsoft
+/// Graph profile and their to-dos from API 1.
+@main
+struct WebAppSampleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "webapp-sample",
+        abstract: "Serve a web app that signs users in and shows their Graph profile and API 1's to-dos.",
+        discussion: """
+            The app's client secret comes from WEBAPP_CLIENT_SECRET; against an emulator on loopback the demo \
+            directory's is used when it is unset. With identity-emulator (and todo-api) running:
+              swift run webapp-sample      # then open http://127.0.0.1:8600 and sign in as jane@example.com
+            """)
+
+    @Option(help: "The identity provider's base URL.") var identityProvider = "http://127.0.0.1:8400"
+    @Option(help: "The tenant users sign in to (default: the demo's External ID tenant).")
+    var tenant = Directory.DemoIDs.externalTenant
+    @Option(help: "The web app's client id.") var clientID = Directory.DemoIDs.webApp
+    @Option(help: "Microsoft Graph's base URL (default: the identity provider's on loopback).") var graph: String?
+    @Option(help: "API 1's to-do list (default: todo-api on 127.0.0.1:8500).")
+    var todoList = "http://127.0.0.1:8500/api1/todolist"
+    @Option(help: "API 1's client id, for its ToDoList.Read scope.") var api1 = Directory.DemoIDs.api1
+    @Option(help: "The port to listen on, on 127.0.0.1 (0 picks a free one).") var port = 8600
+
+    func run() async throws {
+        let base = identityProvider.hasSuffix("/") ? String(identityProvider.dropLast()) : identityProvider
+        let authority = try Authority("\(base)/\(tenant)")
+        let loopback = ["127.0.0.1", "localhost", "::1"].contains(authority.url.host ?? "")
+        guard
+            let secret = ProcessInfo.processInfo.environment["WEBAPP_CLIENT_SECRET"]
+                ?? (loopback ? Directory.DemoIDs.webAppSecret : nil)
+        else { throw ValidationError("Set WEBAPP_CLIENT_SECRET to the app's client secret.") }
+        let graphBase = graph ?? (loopback ? "\(base)/v1.0/" : "https://graph.microsoft.com/v1.0/")
+        guard let graphURL = URL(string: graphBase.hasSuffix("/") ? graphBase : graphBase + "/"),
+            let todoURL = URL(string: todoList)
+        else { throw ValidationError("--graph and --todo-list must be URLs.") }
+        var configuration = WebAppSampleConfiguration(
+            client: try ConfidentialClientApplicationConfiguration(
+                clientID: clientID, credential: .secret(secret), authority: authority),
+            graphBaseURL: graphURL, todoListURL: todoURL, todoScope: "api://\(api1)/ToDoList.Read")
+        configuration.port = port
+        var logger = Logger(label: "webapp-sample")
+        logger.logLevel = .info
+        try await WebAppSampleServer.run(configuration, logger: logger) { url in
+            print("webapp-sample listening on \(url)")
+        }
+    }
+}

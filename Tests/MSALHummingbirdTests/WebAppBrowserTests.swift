@@ -1,0 +1,82 @@
+import Foundation
+import IdentityEmulator
+import MSAL
+import TestServers
+import Testing
+import TodoAPI
+import WebAppSample
+
+/// `webapp-sample` in a real browser: headless Chromium over WebDriver signs in through the emulator's pages, sees
+/// the Graph profile and the to-dos that todo-api keeps, signs out and is signed out.
+@Suite("webapp-sample in a real browser", .timeLimit(.minutes(5)))
+struct WebAppBrowserTests {
+    typealias IDs = Directory.DemoIDs
+
+    @Test("sign in, profile, to-dos through todo-api, sign out")
+    func signInAndOut() async throws {
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+            let todo = try TodoAPIConfiguration(
+                authority: Authority(emulator.authority("organizations").absoluteString),
+                allowedTenants: [IDs.externalTenant],
+                apis: [.init(name: "api1", clientID: IDs.api1), .init(name: "api2", clientID: IDs.api2)],
+                api1Credential: nil, api1Tenant: IDs.externalTenant,
+                graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"))
+            try await TodoAPIServer.withRunning(todo) { api in
+                try await Self.addTodo("Read the External ID tutorial", emulator: emulator, api: api)
+                let web = WebAppSampleConfiguration(
+                    client: try ConfidentialClientApplicationConfiguration(
+                        clientID: IDs.webApp, credential: .secret(IDs.webAppSecret),
+                        authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)),
+                    graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"),
+                    todoListURL: api.appendingPathComponent("api1/todolist"),
+                    todoScope: "api://\(IDs.api1)/ToDoList.Read")
+                try await WebAppSampleServer.withRunning(web) { site in
+                    try await WebDriver.withHeadlessChromium { browser in
+                        try await browser.open(site)
+                        #expect(try await browser.pageSource.contains("You are not signed in."))
+                        // A page that needs a token sends the browser to sign in, then back to it.
+                        try await browser.open(site.appendingPathComponent("profile"))
+                        #expect(try await browser.pageSource.contains("id=\"signin\""))
+                        try await browser.type("jane@example.com", into: "#username")
+                        try await browser.type("Jane-Demo-Pass4", into: "#password")
+                        try await browser.click("#signin")
+                        #expect(try await browser.currentURL == site.appendingPathComponent("profile").absoluteString)
+                        #expect(try await browser.pageSource.contains("Jane Customer"))
+
+                        try await browser.open(site.appendingPathComponent("todos"))
+                        #expect(try await browser.pageSource.contains("<li>Read the External ID tutorial</li>"))
+                        #expect(try await browser.pageSource.contains("1 to-do"))
+                        try await browser.open(site)
+                        #expect(try await browser.pageSource.contains("Signed in as jane@example.com"))
+
+                        try await browser.click("#signout")
+                        #expect(try await browser.pageSource.contains("You are not signed in."))
+                        try await browser.open(site.appendingPathComponent("profile"))
+                        #expect(try await browser.pageSource.contains("id=\"signin\""), "signed out in Entra too")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds a to-do to Jane's list in API 1, with a token from the password grant the emulator allows.
+    static func addTodo(_ description: String, emulator: RunningEmulator, api: URL) async throws {
+        let transport = try DefaultHTTPTransport()
+        let form = [
+            "grant_type=password", "client_id=\(IDs.externalPublicClient)", "username=jane%40example.com",
+            "password=Jane-Demo-Pass4", "scope=api%3A%2F%2F\(IDs.api1)%2FToDoList.ReadWrite",
+        ].joined(separator: "&")
+        let answer = try await transport.send(
+            HTTPRequest(
+                method: .post, url: emulator.authority(IDs.externalTenant).appendingPathComponent("oauth2/v2.0/token"),
+                headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Data(form.utf8)))
+        let token = try #require(
+            (try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["access_token"] as? String)
+        let created = try await transport.send(
+            HTTPRequest(
+                method: .post, url: api.appendingPathComponent("api1/todolist"),
+                headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
+                body: try JSONSerialization.data(withJSONObject: ["description": description])))
+        #expect(created.status == 201)
+    }
+}
