@@ -131,8 +131,12 @@ public struct WebAppAuthentication<Context: WebAppRequestContext>: Sendable {
             result = try await app.completeSignIn(flow, response: parameters)
         } catch let error as MSALError {
             context.logger.info("web sign-in failed", metadata: ["code": "\(error.code)"])
+            // Answered, not thrown: the session middleware saves a cleared session only with a response, and a
+            // pending sign-in must not survive a forged or failed redirect.
             context.sessions.clearSession()
-            throw HTTPError(.unauthorized, message: "The sign-in did not complete (\(error.code)); start again.")
+            return Response(
+                status: .unauthorized, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "The sign-in did not complete; start again.\n")))
         }
         var session = WebAppSession()
         session.accountID = result.account.identifier
@@ -178,7 +182,7 @@ public struct WebAppAuthentication<Context: WebAppRequestContext>: Sendable {
     }
 
     /// `path` when it is a path on this site (`/…`, not `//host` or a URL), else `nil`.
-    static func localPath(_ path: String?) -> String? {
+    package static func localPath(_ path: String?) -> String? {
         guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.hasPrefix("/\\"),
             !path.contains(where: { $0.isNewline })
         else { return nil }
