@@ -4,7 +4,7 @@ import IdentityEmulator
 /// `msal-bench`: release-mode benchmarks, one table, each figure next to its anchor.
 ///
 /// Run with `swift run -c release --static-swift-stdlib msal-bench [silent] [signin] [cli] [cache] [emulator]
-/// [confidential] [distributed]` (all sections without arguments; bench/README.md).
+/// [confidential] [distributed] [webapi]` (all sections without arguments; bench/README.md).
 @main
 struct MSALBench {
     static func main() async throws {
@@ -14,7 +14,9 @@ struct MSALBench {
         {
             return try await DistributedWorker(partitions: partitions, seconds: seconds).run()
         }
-        let all: Set<String> = ["silent", "signin", "cli", "cache", "emulator", "confidential", "distributed"]
+        let all: Set<String> = [
+            "silent", "signin", "cli", "cache", "emulator", "confidential", "distributed", "webapi",
+        ]
         let sections = Set(CommandLine.arguments.dropFirst()).isEmpty ? all : Set(CommandLine.arguments.dropFirst())
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let duration = Duration.seconds(Int(ProcessInfo.processInfo.environment["MSAL_BENCH_SECONDS"] ?? "2") ?? 2)
@@ -26,6 +28,27 @@ struct MSALBench {
         if sections.contains("silent") { rows += try await silentRows() }
         if sections.contains("confidential") { rows += try await confidentialRows() }
         if sections.contains("distributed") { rows += try await distributedRows(duration) }
+        if sections.contains("webapi") {
+            let count = 9
+            let rounds = try await WebAPIBenchmark(duration: duration, connections: 32, rounds: count).run()
+            let open = rounds.map(\.open).sorted()
+            let protected = rounds.map(\.protected).sorted()
+            let ratios = rounds.map(\.ratio).sorted()
+            let failures = rounds.map(\.failures).reduce(0, +)
+            rows += [
+                (
+                    "trivial route, 32 connections on loopback", String(format: "%.0f /s", open[count / 2]),
+                    "anchor; median of \(count) rounds"
+                ),
+                (
+                    "same route behind the bearer-token middleware", String(format: "%.0f /s", protected[count / 2]),
+                    String(
+                        format: "%.0f%% of it, median of %d paired rounds (%.0f–%.0f%%; target ≥ 90%%)",
+                        100 * ratios[count / 2], count, 100 * ratios[0], 100 * ratios[count - 1])
+                        + (failures == 0 ? "" : ", \(failures) failed")
+                ),
+            ]
+        }
         if sections.contains("signin") { rows += try await signInRows() }
         if sections.contains("cli") { rows += try await cliRows() }
         if sections.contains("emulator") {

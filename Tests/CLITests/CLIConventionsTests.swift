@@ -2,6 +2,7 @@ import ArgumentParser
 import EmulatorAutomation
 import Foundation
 import IdentityEmulator
+import TestServers
 import Testing
 
 @testable import MSALCommandLine
@@ -267,11 +268,18 @@ struct CLIConventionsTests {
 
     @Test("(d) with nobody signed in and the authority unreachable, exit 3 (not 5 \"Cannot connect\")")
     func nobodySignedInOffline() async throws {
-        // The sandbox outlives its emulator: its authority is a port that was bound and is now closed.
-        let sandbox = try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) {
-            try CLISandbox(emulator: $0)
+        // The sandbox outlives its emulator: its authority is the emulator's port, held closed from then on so that
+        // no other test's server takes it (a new emulator when another one did in between).
+        var held: (CLISandbox, ClosedPort)?
+        for _ in 0..<5 where held == nil {
+            let (sandbox, port) = try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) {
+                (try CLISandbox(emulator: $0), $0.port)
+            }
+            if let closed = ClosedPort(port) { held = (sandbox, closed) } else { sandbox.remove() }
         }
+        let (sandbox, closed) = try #require(held, "no emulator port could be held closed")
         defer { sandbox.remove() }
+        defer { withExtendedLifetime(closed) {} }
         let accounts = try await sandbox.msal(["accounts"])
         #expect(accounts.status == 5 && accounts.stderr.contains("Cannot connect"), "unreachable: \(accounts.stderr)")
         for (arguments, line) in Self.notSignedIn(authority: sandbox.authority) {
