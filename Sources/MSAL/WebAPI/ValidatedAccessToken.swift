@@ -7,26 +7,25 @@ public struct ValidatedAccessToken: Sendable {
     /// Every claim of the token.
     public let claims: [String: any Sendable]
 
+    /// The delegated permissions (`scp`, split on spaces); empty for an app-only token.
+    public let scopes: Set<String>
+    /// The app roles (`roles`) granted to the calling app, or to the user.
+    public let roles: Set<String>
+    /// Whether the token was issued to an app for itself (client credentials) rather than for a user:
+    /// `idtyp` is `app`, or the token has roles and no `scp` (Microsoft's rule when `idtyp` is absent).
+    public let isAppOnly: Bool
+
+    /// Reads the permissions once: a remembered token is checked against routes on every request.
     init(rawValue: String, claims: [String: any Sendable]) {
         self.rawValue = rawValue
         self.claims = claims
-    }
-
-    /// The delegated permissions (`scp`, split on spaces); empty for an app-only token.
-    public var scopes: Set<String> {
-        Set((claims["scp"] as? String)?.split(separator: " ").map(String.init) ?? [])
-    }
-
-    /// The app roles (`roles`) granted to the calling app, or to the user.
-    public var roles: Set<String> {
-        Set((claims["roles"] as? [any Sendable])?.compactMap { $0 as? String } ?? [])
-    }
-
-    /// Whether the token was issued to an app for itself (client credentials) rather than for a user:
-    /// `idtyp` is `app`, or the token has roles and no `scp` (Microsoft's rule when `idtyp` is absent).
-    public var isAppOnly: Bool {
-        if let type = claims["idtyp"] as? String { return type == "app" }
-        return claims["scp"] == nil && !roles.isEmpty
+        scopes = Set((claims["scp"] as? String)?.split(separator: " ").map(String.init) ?? [])
+        roles = Set((claims["roles"] as? [any Sendable])?.compactMap { $0 as? String } ?? [])
+        if let type = claims["idtyp"] as? String {
+            isAppOnly = type == "app"
+        } else {
+            isAppOnly = claims["scp"] == nil && !roles.isEmpty
+        }
     }
 
     /// The tenant that issued the token (`tid`).
