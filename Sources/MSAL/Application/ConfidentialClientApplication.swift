@@ -43,10 +43,13 @@ public final class ConfidentialClientApplication: Sendable {
     {
         let now = configuration.clock.now()
         if !forceRefresh, claims == nil, let recent = recentAppTokens.token(for: scopes, at: now) {
+            Telemetry.cacheLookup("client_credentials", hit: true)
             return recent.fromCache(correlationID: core.correlationIDs.next())
         }
-        let result = try await ClientCredentialsFlow(app: core, cache: cache, requests: appTokenRequests)
-            .run(scopes: scopes, forceRefresh: forceRefresh, claims: claims)
+        let result = try await Telemetry.acquisition("msal.acquire_token_for_client", flow: "client_credentials") {
+            try await ClientCredentialsFlow(app: core, cache: cache, requests: appTokenRequests)
+                .run(scopes: scopes, forceRefresh: forceRefresh, claims: claims)
+        }
         recentAppTokens.remember(
             result, for: scopes, usableUntil: result.expiresOn - configuration.tokenExpirationBuffer)
         return result
@@ -123,7 +126,9 @@ public final class ConfidentialClientApplication: Sendable {
     public func acquireTokenOnBehalfOf(
         userAssertion: String, scopes: [String], forceRefresh: Bool = false, claims: String? = nil
     ) async throws -> AuthenticationResult {
-        try await OnBehalfOfFlow(app: core, cache: cache).run(
-            userAssertion: userAssertion, scopes: scopes, forceRefresh: forceRefresh, claims: claims)
+        try await Telemetry.acquisition("msal.acquire_token_on_behalf_of", flow: "on_behalf_of") {
+            try await OnBehalfOfFlow(app: core, cache: cache).run(
+                userAssertion: userAssertion, scopes: scopes, forceRefresh: forceRefresh, claims: claims)
+        }
     }
 }

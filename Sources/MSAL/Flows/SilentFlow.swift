@@ -12,7 +12,12 @@ struct SilentFlow: Sendable {
         self.cache = cache ?? app.cache
     }
 
+    /// The token, inside an `msal.acquire_token_silent` span that says whether the cache answered.
     func run(_ parameters: SilentParameters) async throws -> AuthenticationResult {
+        try await Telemetry.acquisition("msal.acquire_token_silent", flow: "silent") { try await acquire(parameters) }
+    }
+
+    private func acquire(_ parameters: SilentParameters) async throws -> AuthenticationResult {
         let requested = parameters.authority ?? app.configuration.authority
         let homeTenant = parameters.account.homeAccountID.tenantID
         let authority = requested.isMultiTenant ? requested.replacingTenant(homeTenant) : requested

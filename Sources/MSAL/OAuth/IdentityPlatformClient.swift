@@ -53,7 +53,7 @@ struct IdentityPlatformClient: Sendable {
                 metadata: [
                     "method": "\(request.method.rawValue)", "path": "\(request.url.path)", "attempt": "\(attempt)",
                 ])
-            let response = try await transport.send(request)
+            let response = try await Telemetry.request(request) { try await transport.send($0) }
             guard attempt == 1, let delay = retryDelay(response) else { return response }
             try await sleep(delay)
             attempt += 1

@@ -76,6 +76,17 @@ public final class AccessTokenValidator: Sendable {
     ///
     /// - Throws: ``AccessTokenRejection`` naming the check that failed.
     public func validate(_ token: String) async throws -> ValidatedAccessToken {
+        do {
+            let validated = try await check(token)
+            Telemetry.tokenValidation("accepted")
+            return validated
+        } catch let rejection as AccessTokenRejection {
+            Telemetry.tokenValidation(rejection.reason.rawValue)
+            throw rejection
+        }
+    }
+
+    private func check(_ token: String) async throws -> ValidatedAccessToken {
         let now = configuration.clock.now()
         let hash = SHA256.hash(data: Data(token.utf8))
         if let known = remembered.token(hash, now: now) {

@@ -1,0 +1,104 @@
+import AsyncHTTPClient
+import CoreMetrics
+import EmulatorAutomation
+import Foundation
+import IdentityEmulator
+import InMemoryTracing
+import MSAL
+import MetricsTestKit
+import Testing
+import Tracing
+
+/// MSAL's spans and metrics with in-memory backends: token acquisition (cache hit, refresh, network), requests to
+/// the identity platform by endpoint and outcome, validation results; and no token, username or password in them.
+@Suite("Tracing and metrics", .timeLimit(.minutes(2)))
+struct ObservabilityTests {
+    typealias IDs = Directory.DemoIDs
+
+    @Test("spans and counters for app tokens, a user's silent tokens and refresh, and token validation")
+    func spansAndMetrics() async throws {
+        let tracer = InMemoryTracer()
+        let metrics = TestMetrics()
+        let forge = try TokenForge()
+        let secrets = try await withTracer(tracer) {
+            try await withMetricsFactory(metrics) {
+                try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+                    try await Self.exercise(emulator, forge: forge)
+                }
+            }
+        }
+        let finished = tracer.finishedSpans
+        func spans(_ name: String) -> [FinishedInMemorySpan] { finished.filter { $0.operationName == name } }
+        #expect(spans("msal.acquire_token_for_client").map { $0.attributes.get("msal.cache_hit") } == [.bool(false)])
+        #expect(
+            spans("msal.acquire_token_silent").map { $0.attributes.get("msal.cache_hit") } == [
+                .bool(true), .bool(false),
+            ])
+        let http = spans("msal.http")
+        #expect(http.allSatisfy { $0.kind == .client })
+        let endpoints = http.compactMap { $0.attributes.get("msal.endpoint") }
+        #expect(endpoints.contains(.string("token")) && endpoints.contains(.string("discovery")))
+        #expect(http.contains { $0.attributes.get("http.response.status_code") == .int64(200) })
+
+        func total(_ label: String, _ dimensions: [(String, String)]) -> Int64 {
+            metrics.counterTotal(label: label, dimensions: dimensions)
+        }
+        #expect(total("msal.cache.lookups", [("flow", "client_credentials"), ("result", "miss")]) == 1)
+        #expect(total("msal.cache.lookups", [("flow", "client_credentials"), ("result", "hit")]) == 1)
+        #expect(total("msal.cache.lookups", [("flow", "silent"), ("result", "hit")]) == 1)
+        #expect(total("msal.cache.lookups", [("flow", "silent"), ("result", "miss")]) == 1)
+        #expect(total("msal.identity_platform.requests", [("endpoint", "token"), ("outcome", "ok")]) >= 3)
+        #expect(try metrics.expectTimer("msal.identity_platform.duration", [("endpoint", "token")]).values.count >= 3)
+        #expect(total("msal.token_validation", [("result", "accepted")]) == 1)
+        #expect(total("msal.token_validation", [("result", "wrong_audience")]) == 1)
+
+        var recorded: [String] = []
+        for span in finished {
+            recorded.append(span.operationName)
+            recorded.append(String(describing: span.attributes))
+        }
+        for counter in metrics.counters { recorded += counter.dimensions.map { "\($0.0)=\($0.1)" } }
+        let text = recorded.joined(separator: "\n")
+        for secret in secrets { #expect(!text.contains(secret), "a secret in the telemetry") }
+    }
+
+    /// App tokens (network, then the app's recent token), a user's sign-in, a silent hit and a forced refresh, and
+    /// two validations; returns what must never appear in telemetry.
+    static func exercise(_ emulator: RunningEmulator, forge: TokenForge) async throws -> [String] {
+        let daemon = try ConfidentialClientApplication(
+            configuration: ConfidentialClientApplicationConfiguration(
+                clientID: IDs.confidentialClient, credential: .secret(IDs.confidentialSecret),
+                authority: Authority(emulator.authority(IDs.contosoTenant).absoluteString)))
+        let appToken = try await daemon.acquireTokenForClient(scopes: ["api://\(IDs.api1)/.default"])
+        _ = try await daemon.acquireTokenForClient(scopes: ["api://\(IDs.api1)/.default"])
+
+        let http = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
+        var configuration = try PublicClientApplicationConfiguration(
+            clientID: IDs.publicClient, authority: Authority(emulator.authority(IDs.contosoTenant).absoluteString))
+        configuration.browser = AutomatedUser(
+            http: http, choices: [.signIn(username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")])
+        configuration.interactiveTimeout = .seconds(30)
+        let app = try PublicClientApplication(configuration: configuration)
+        let signedIn = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+        let hit = try await app.acquireTokenSilently(SilentParameters(scopes: ["User.Read"], account: signedIn.account))
+        let refreshed = try await app.acquireTokenSilently(
+            SilentParameters(scopes: ["User.Read"], account: signedIn.account, forceRefresh: true))
+
+        var validation = try AccessTokenValidator.Configuration(
+            authority: Authority("\(TokenForge.instance)/organizations"), audiences: [TokenForge.api],
+            allowedTenants: [TokenForge.tenant])
+        validation.transport = forge.transport
+        let validator = AccessTokenValidator(configuration: validation)
+        let good = try forge.token(TokenForge.userClaims(now: Date()))
+        _ = try await validator.validate(good)
+        var claims = TokenForge.userClaims(now: Date())
+        claims["aud"] = TokenForge.otherAPI
+        await #expect(throws: AccessTokenRejection.self) { try await validator.validate(try forge.token(claims)) }
+        try await http.shutdown()
+        return [
+            appToken.accessToken, signedIn.accessToken, hit.accessToken, refreshed.accessToken, good,
+            "MeganB@contoso.onmicrosoft.com", "Megan-Demo-Pass1", IDs.confidentialSecret, signedIn.account.identifier,
+        ]
+    }
+}
