@@ -152,6 +152,7 @@ let package = Package(
                 "MSAL",
                 "MSALPostgres",
                 "IdentityEmulator",
+                "TodoAPI",
                 "EmulatorAutomation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

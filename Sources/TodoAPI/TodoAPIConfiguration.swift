@@ -36,6 +36,8 @@ public struct TodoAPIConfiguration: Sendable {
     public var port = 0
     /// How the service reaches the identity platform and Graph.
     public var transport: any HTTPTransport
+    /// The time tokens' `exp` and `nbf` are checked against.
+    public var clock: any TimeSource = SystemTimeSource()
 
     /// A configuration; `transport` is a ``DefaultHTTPTransport`` unless given.
     ///

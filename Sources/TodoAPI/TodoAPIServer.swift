@@ -17,6 +17,7 @@ public enum TodoAPIServer {
                 authority: configuration.authority, audiences: [api.clientID, "api://\(api.clientID)"],
                 allowedTenants: configuration.allowedTenants)
             validation.transport = configuration.transport
+            validation.clock = configuration.clock
             var graph: DownstreamAPI?
             if api.name == "api1", let credential = configuration.api1Credential {
                 graph = DownstreamAPI(
@@ -37,6 +38,7 @@ public enum TodoAPIServer {
             clientID: api.clientID, credential: credential,
             authority: try Authority(base + configuration.api1Tenant))
         client.transport = configuration.transport
+        client.clock = configuration.clock
         return try ConfidentialClientApplication(configuration: client)
     }
 

@@ -42,7 +42,8 @@ struct DemoCommandTests {
         for line in [
             "1. Sign in interactively", "displayName: Megan Bowen", "from the cache",
             "new access token from the identity platform", "device mode: private",
-            "AdeleV@contoso.onmicrosoft.com signed in", "API 1: HTTP 200", "API 2: HTTP 200",
+            "AdeleV@contoso.onmicrosoft.com signed in", "todo-api (API 1 and API 2) is running at", "API 1: HTTP 200",
+            "API 2: HTTP 200", "every user's list",
             "signed out", "Native auth: sign up", "New Customer signed up", "API 2: token from the refresh token",
             "\"password\" refused (password_too_weak)", "signed in with the new password", "roles: ToDoList.Read.All",
             "API 1: HTTP 200 for app", "the same token again from the cache", "(on-behalf-of): /me is Sam Codeonly",

@@ -2,6 +2,8 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import IdentityEmulator
+import MSAL
+import TodoAPI
 
 /// `msal demo`: the tutorials end to end, offline, with an automated user.
 struct Demo: AsyncParsableCommand {
@@ -33,8 +35,14 @@ struct Demo: AsyncParsableCommand {
                     eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                     configuration: .init(redirectConfiguration: .disallow))
                 do {
-                    let steps = try await DemoStory(emulator: emulator, http: http, clock: clock, narrator: narrator)
-                        .run()
+                    let steps = try await TodoAPIServer.withRunning(try Self.todoAPI(emulator, clock: clock)) {
+                        todoAPI in
+                        narrator.say(
+                            "todo-api (API 1 and API 2) is running at \(todoAPI.absoluteString) (in this process).")
+                        return try await DemoStory(
+                            emulator: emulator, http: http, clock: clock, narrator: narrator, todoAPI: todoAPI
+                        ).run()
+                    }
                     try await http.shutdown()
                     return steps
                 } catch {
@@ -50,5 +58,18 @@ struct Demo: AsyncParsableCommand {
             narrator.say("The demo stopped at step \(failure.step).")
             throw ExitCodes.code(for: failure.underlying)
         }
+    }
+
+    /// todo-api on the emulator's tokens (External ID users and Contoso's daemon), on the demo's clock.
+    static func todoAPI(_ emulator: RunningEmulator, clock: DemoClock) throws -> TodoAPIConfiguration {
+        let ids = Directory.DemoIDs.self
+        var configuration = try TodoAPIConfiguration(
+            authority: Authority(emulator.authority("organizations").absoluteString),
+            allowedTenants: [ids.externalTenant, ids.contosoTenant],
+            apis: [.init(name: "api1", clientID: ids.api1), .init(name: "api2", clientID: ids.api2)],
+            api1Credential: .secret(ids.api1Secret), api1Tenant: ids.externalTenant,
+            graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"))
+        configuration.clock = clock
+        return configuration
     }
 }

@@ -10,6 +10,8 @@ struct DemoStory {
     let http: HTTPClient
     let clock: DemoClock
     let narrator: Narrator
+    /// todo-api (the tutorials' API 1 and API 2), running in this process beside the emulator.
+    let todoAPI: URL
 
     private let ids = Directory.DemoIDs.self
 
@@ -84,7 +86,7 @@ struct DemoStory {
             narrator.detail("\(first.account.username) signed in to \(first.tenantProfile.tenantID)")
             for (name, scope, path) in [("API 1", api1, "api1/todolist"), ("API 2", api2, "api2/todolist")] {
                 let response = try await external.send(
-                    HTTPRequest(method: .get, url: base.appendingPathComponent(path)),
+                    HTTPRequest(method: .get, url: todoAPI.appendingPathComponent(path)),
                     scopes: [scope], account: first.account)
                 guard response.status == 200,
                     let body = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
@@ -102,9 +104,11 @@ struct DemoStory {
                 "\(signedIn.account.username) signed out; still signed in: \(left.isEmpty ? "nobody" : left.joined(separator: ", "))"
             )
         }
-        try await NativeDemoSteps(emulator: emulator, http: http, clock: clock, narrator: narrator).run(from: 9)
+        try await NativeDemoSteps(emulator: emulator, http: http, clock: clock, narrator: narrator, todoAPI: todoAPI)
+            .run(from: 9)
         let server = 9 + NativeDemoSteps.stepCount
-        try await ServerDemoSteps(emulator: emulator, http: http, clock: clock, narrator: narrator).run(from: server)
+        try await ServerDemoSteps(emulator: emulator, http: http, clock: clock, narrator: narrator, todoAPI: todoAPI)
+            .run(from: server)
         return server - 1 + ServerDemoSteps.stepCount
     }
 

@@ -12,6 +12,8 @@ struct NativeDemoSteps {
     let http: HTTPClient
     let clock: DemoClock
     let narrator: Narrator
+    /// todo-api (the tutorials' API 1 and API 2), running in this process beside the emulator.
+    let todoAPI: URL
 
     private let ids = Directory.DemoIDs.self
     static let stepCount = 3
@@ -60,7 +62,7 @@ struct NativeDemoSteps {
                 let token = try await user.getAccessToken(scopes: scopes)
                 let again = try await user.getAccessToken(scopes: scopes)
                 let response = try await app.application.send(
-                    HTTPRequest(method: .get, url: emulator.baseURL.appendingPathComponent(path)),
+                    HTTPRequest(method: .get, url: todoAPI.appendingPathComponent(path)),
                     scopes: scopes, account: user.account)
                 guard response.status == 200 else { throw DemoError("\(name) answered HTTP \(response.status)") }
                 narrator.detail(

@@ -11,6 +11,8 @@ struct ServerDemoSteps {
     let http: HTTPClient
     let clock: DemoClock
     let narrator: Narrator
+    /// todo-api (the tutorials' API 1 and API 2), running in this process beside the emulator.
+    let todoAPI: URL
 
     private let ids = Directory.DemoIDs.self
     static let stepCount = 2
@@ -31,16 +33,19 @@ struct ServerDemoSteps {
             )
             let again = try await daemon.acquireTokenForClient(scopes: scopes)
             narrator.detail("the same token again from the \(again.source == .cache ? "cache" : "network")")
-            let response = try await send(token.authorizationHeader, to: base.appendingPathComponent("api1/todolist"))
+            let response = try await send(
+                token.authorizationHeader, to: todoAPI.appendingPathComponent("api1/todolist"))
             guard response.status == 200 else { throw DemoError("API 1 answered HTTP \(response.status)") }
             let body = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
             narrator.detail(
-                "API 1: HTTP 200 for app \(body?["app"] ?? "?") with roles \((body?["roles"] as? [String])?.joined(separator: ", ") ?? "?")"
+                "API 1: HTTP 200 for app \(body?["app"] ?? "?"), every user's list (\((body?["lists"] as? [String: Any])?.count ?? 0)) with its read-all role"
             )
         }
         try await narrator.step(first + 1, "API 1 calls Microsoft Graph /me on behalf of the customer who called it") {
             let customer = "sam@example.com"
-            let native = try NativeDemoSteps(emulator: emulator, http: http, clock: clock, narrator: narrator).makeApp()
+            let native = try NativeDemoSteps(
+                emulator: emulator, http: http, clock: clock, narrator: narrator, todoAPI: todoAPI
+            ).makeApp()
             guard case .codeRequired(let state, _) = try await native.signIn(username: customer),
                 case .completed(let user) = try await state.submitCode(
                     try await Outbox(base: base, http: http).lastCode(to: customer))
