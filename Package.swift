@@ -289,6 +289,7 @@ let package = Package(
                 "IdentityEmulator",
                 "EmulatorAutomation",
                 "TestServers",
+                "TodoAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],

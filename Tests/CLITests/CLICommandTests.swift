@@ -2,8 +2,10 @@ import AsyncHTTPClient
 import EmulatorAutomation
 import Foundation
 import IdentityEmulator
+import MSAL
 import NIOSSL
 import Testing
+import TodoAPI
 
 /// The built `msal` binary against an in-process emulator, one command after another, as a user would.
 @Suite("msal commands against the emulator", .timeLimit(.minutes(5)))
@@ -66,6 +68,19 @@ struct CLICommandTests {
             ])
             #expect(api1.status == 0, "\(api1.stderr)")
             #expect(api1.stdout.contains("\"todos\""))
+            // The same call to todo-api, the tutorials' API 1 as a service of its own that checks the token.
+            let todoAPI = try TodoAPIConfiguration(
+                authority: Authority(emulator.authority("organizations").absoluteString),
+                allowedTenants: [Directory.DemoIDs.contosoTenant],
+                apis: [.init(name: "api1", clientID: Directory.DemoIDs.api1)], api1Credential: nil,
+                api1Tenant: Directory.DemoIDs.externalTenant, graphBaseURL: emulator.baseURL)
+            try await TodoAPIServer.withRunning(todoAPI) { service in
+                let viaService = try await sandbox.msal([
+                    "call", service.appendingPathComponent("api1/todolist").absoluteString, "--scopes", Self.api1,
+                ])
+                #expect(viaService.status == 0, "\(viaService.stderr)")
+                #expect(viaService.stdout.contains("\"todos\""))
+            }
             let silentAPI2 = try await sandbox.msal([
                 "call", emulator.baseURL.appendingPathComponent("api2/todolist").absoluteString, "--scopes", Self.api2,
             ])
