@@ -3,6 +3,7 @@ import EmulatorAutomation
 import Foundation
 import IdentityEmulator
 import MSAL
+import MSALHummingbird
 import Testing
 import TodoAPI
 
@@ -144,6 +145,38 @@ struct TodoAPIEndToEndTests {
             #expect(me.body["userPrincipalName"] as? String == "jane@example.com")
             let daemon = try await Self.daemonToken(emulator, resource: "api://\(IDs.api1)", tenant: IDs.contosoTenant)
             #expect(try await Self.send(.get, api.appendingPathComponent("api1/me"), token: daemon).status == 403)
+        }
+    }
+
+    @Test("a downstream call the user has not consented to becomes a consent challenge for the caller")
+    func consentChallenge() async throws {
+        try await Self.withServices { emulator, _, http in
+            let token = try await Self.userToken(emulator, http: http, scopes: ["api://\(IDs.api1)/ToDoList.Read"])
+            var validation = try AccessTokenValidator.Configuration(
+                authority: Authority(emulator.authority("organizations").absoluteString),
+                audiences: [IDs.api1], allowedTenants: [IDs.externalTenant])
+            validation.transport = try DefaultHTTPTransport()
+            let validated = try await AccessTokenValidator(configuration: validation).validate(token)
+            let api1 = try ConfidentialClientApplication(
+                configuration: ConfidentialClientApplicationConfiguration(
+                    clientID: IDs.api1, credential: .secret(IDs.api1Secret),
+                    authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)))
+            // API 1 holds consent for API 2's ToDoList.Read only.
+            let api2 = DownstreamAPI(
+                app: api1, baseURL: emulator.baseURL, scopes: ["api://\(IDs.api2)/ToDoList.ReadWrite"],
+                transport: try DefaultHTTPTransport())
+            do {
+                _ = try await api2.call(.get, "api2/todolist", for: validated)
+                Issue.record("the call went through without consent")
+            } catch let challenge as BearerChallenge {
+                #expect(challenge.status == .forbidden)
+                #expect(challenge.wwwAuthenticate.contains("error=\"consent_required\""))
+                #expect(challenge.wwwAuthenticate.contains("ToDoList.ReadWrite"))
+            }
+            let consented = DownstreamAPI(
+                app: api1, baseURL: emulator.baseURL, scopes: ["api://\(IDs.api2)/ToDoList.Read"],
+                transport: try DefaultHTTPTransport())
+            #expect(try await consented.call(.get, "api2/todolist", for: validated).status == 200)
         }
     }
 }
