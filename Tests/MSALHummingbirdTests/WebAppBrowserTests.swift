@@ -12,7 +12,7 @@ import WebAppSample
 struct WebAppBrowserTests {
     typealias IDs = Directory.DemoIDs
 
-    @Test("sign in, profile, to-dos through todo-api, sign out")
+    @Test("sign in, profile, a fresh sign-in when the platform wants one, to-dos through todo-api, sign out")
     func signInAndOut() async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
             let todo = try TodoAPIConfiguration(
@@ -43,7 +43,20 @@ struct WebAppBrowserTests {
                         #expect(try await browser.currentURL == site.appendingPathComponent("profile").absoluteString)
                         #expect(try await browser.pageSource.contains("Jane Customer"))
 
+                        // Jane's refresh token and sessions are revoked: the to-dos need a new token, the refresh
+                        // fails with interaction required, and the app signs her in again, back to the same page.
+                        let revoked = try await DefaultHTTPTransport().send(
+                            HTTPRequest(
+                                method: .post,
+                                url: emulator.baseURL.appendingPathComponent("_emulator/users/jane@example.com/revoke"),
+                                headers: [("Content-Type", "application/json")], body: Data("{}".utf8)))
+                        #expect(revoked.status == 200)
                         try await browser.open(site.appendingPathComponent("todos"))
+                        #expect(try await browser.pageSource.contains("id=\"signin\""))
+                        try await browser.type("jane@example.com", into: "#username")
+                        try await browser.type("Jane-Demo-Pass4", into: "#password")
+                        try await browser.click("#signin")
+                        #expect(try await browser.currentURL == site.appendingPathComponent("todos").absoluteString)
                         #expect(try await browser.pageSource.contains("<li>Read the External ID tutorial</li>"))
                         #expect(try await browser.pageSource.contains("1 to-do"))
                         try await browser.open(site)
