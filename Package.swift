@@ -191,6 +191,7 @@ let package = Package(
             dependencies: [
                 "MSAL",
                 "WebAppSample",
+                "MSALPostgres",
                 "IdentityEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -316,6 +317,7 @@ let package = Package(
                 "Locking",
                 "MSAL",
                 "MSALHummingbird",
+                "MSALPostgres",
                 "TodoAPI",
                 "WebAppSample",
                 "IdentityEmulator",

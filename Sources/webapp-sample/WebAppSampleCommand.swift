@@ -3,6 +3,7 @@ import Foundation
 import IdentityEmulator
 import Logging
 import MSAL
+import MSALPostgres
 import WebAppSample
 
 /// `webapp-sample`: a Hummingbird web app where users sign in with the identity platform and see their Microsoft
@@ -14,7 +15,8 @@ struct WebAppSampleCommand: AsyncParsableCommand {
         abstract: "Serve a web app that signs users in and shows their Graph profile and API 1's to-dos.",
         discussion: """
             The app's client secret comes from WEBAPP_CLIENT_SECRET; against an emulator on loopback the demo \
-            directory's is used when it is unset. With identity-emulator (and todo-api) running:
+            directory's is used when it is unset. With WEBAPP_TOKEN_CACHE=postgres://… the users' tokens are kept \
+            in PostgreSQL, shared by every instance of the app (in memory otherwise). With identity-emulator (and todo-api) running:
               swift run webapp-sample      # then open http://127.0.0.1:8600 and sign in as jane@example.com
             """)
 
@@ -40,15 +42,26 @@ struct WebAppSampleCommand: AsyncParsableCommand {
         guard let graphURL = URL(string: graphBase.hasSuffix("/") ? graphBase : graphBase + "/"),
             let todoURL = URL(string: todoList)
         else { throw ValidationError("--graph and --todo-list must be URLs.") }
-        var configuration = WebAppSampleConfiguration(
-            client: try ConfidentialClientApplicationConfiguration(
-                clientID: clientID, credential: .secret(secret), authority: authority),
-            graphBaseURL: graphURL, todoListURL: todoURL, todoScope: "api://\(api1)/ToDoList.Read")
-        configuration.port = port
+        var client = try ConfidentialClientApplicationConfiguration(
+            clientID: clientID, credential: .secret(secret), authority: authority)
         var logger = Logger(label: "webapp-sample")
         logger.logLevel = .info
-        try await WebAppSampleServer.run(configuration, logger: logger) { url in
-            print("webapp-sample listening on \(url)")
+        // The URL holds the database's password: from the environment, never the command line.
+        let store = try ProcessInfo.processInfo.environment["WEBAPP_TOKEN_CACHE"].map {
+            try PostgresTokenCacheStore(url: $0, logger: logger)
+        }
+        if let store { client.cache = PartitionedTokenCache(store: store, logger: logger) }
+        var configuration = WebAppSampleConfiguration(
+            client: client, graphBaseURL: graphURL, todoListURL: todoURL, todoScope: "api://\(api1)/ToDoList.Read")
+        configuration.port = port
+        do {
+            try await WebAppSampleServer.run(configuration, logger: logger) { url in
+                print("webapp-sample listening on \(url)\(store.map { " (token cache: \($0))" } ?? "")")
+            }
+            await store?.shutdown()
+        } catch {
+            await store?.shutdown()
+            throw error
         }
     }
 }
