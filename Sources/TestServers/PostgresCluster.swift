@@ -39,8 +39,10 @@ package final class PostgresCluster: Sendable {
 
     /// Makes and starts a cluster, runs `body` with it, then stops it (`pg_ctl stop -m immediate`) and deletes it.
     ///
-    /// - Parameter maximumConnections: the server's `max_connections`.
-    package static func with<T>(maximumConnections: Int = 60, _ body: (PostgresCluster) async throws -> T)
+    /// - Parameter maximumConnections: the server's `max_connections`: roomy, since a suite's tests run at once, each
+    ///   with pools of its own, and a server refusing connections ("too many clients") would turn a lock wait or an
+    ///   operation into a timeout the test did not ask for.
+    package static func with<T>(maximumConnections: Int = 200, _ body: (PostgresCluster) async throws -> T)
         async throws -> T
     {
         let cluster = try PostgresCluster(maximumConnections: maximumConnections)
