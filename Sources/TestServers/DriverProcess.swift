@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A test failure in starting or driving the browser.
@@ -62,7 +64,12 @@ final class DriverProcess: Sendable {
 
     /// Ends chromedriver at once (it outlives SIGTERM while its browser session winds down).
     func kill() {
-        if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+        guard process.isRunning else { return }
+        #if canImport(Glibc)
+            _ = Glibc.kill(process.processIdentifier, SIGKILL)
+        #elseif canImport(Darwin)
+            _ = Darwin.kill(process.processIdentifier, SIGKILL)
+        #endif
     }
 
     func finish() { process.waitUntilExit() }
