@@ -82,6 +82,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // How the samples run: until a caller's work ends (tests, the demo) or until a signal (the executables).
+        .target(
+            name: "SampleServers",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
         // The sample to-do service (the tutorials' API 1 and API 2), behind the todo-api executable and its tests.
         .target(
             name: "TodoAPI",
@@ -89,6 +98,7 @@ let package = Package(
                 "Locking",
                 "MSAL",
                 "MSALHummingbird",
+                "SampleServers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -101,6 +111,7 @@ let package = Package(
             dependencies: [
                 "MSAL",
                 "MSALHummingbird",
+                "SampleServers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),

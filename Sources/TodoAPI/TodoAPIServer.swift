@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import MSAL
 import MSALHummingbird
+import SampleServers
 import ServiceLifecycle
 
 /// The sample to-do service: API 1 and API 2 in one Hummingbird server.
@@ -49,37 +50,9 @@ public enum TodoAPIServer {
         _ configuration: TodoAPIConfiguration, logger: Logger = Logger(label: "todo-api"),
         _ body: @Sendable (URL) async throws -> Result
     ) async throws -> Result {
-        let (ports, portSignal) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: try router(configuration),
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
-            onServerRunning: { channel in
-                portSignal.yield(channel.localAddress?.port ?? configuration.port)
-                portSignal.finish()
-            },
-            logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                defer { portSignal.finish() }
-                try await group.run()
-            }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else {
-                try await tasks.next()
-                throw HTTPError(.internalServerError, message: "todo-api stopped before it was listening")
-            }
-            do {
-                let result = try await body(URL(string: "http://\(configuration.host):\(port)")!)
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
-            }
-        }
+        try await SampleServer.withRunning(
+            "todo-api", host: configuration.host, logger: logger,
+            services: { [try application(configuration, logger: logger, bound: $0)] }, body)
     }
 
     /// Serves until SIGINT or SIGTERM, calling `onReady` with the base URL once listening.
@@ -88,14 +61,18 @@ public enum TodoAPIServer {
     public static func run(
         _ configuration: TodoAPIConfiguration, logger: Logger, onReady: @escaping @Sendable (URL) -> Void
     ) async throws {
-        let app = Application(
+        try await SampleServer.run(
+            host: configuration.host, logger: logger,
+            services: { [try application(configuration, logger: logger, bound: $0)] }, onReady: onReady)
+    }
+
+    private static func application(
+        _ configuration: TodoAPIConfiguration, logger: Logger, bound: @escaping @Sendable (Int) -> Void
+    ) throws -> some Service {
+        Application(
             router: try router(configuration),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
-            onServerRunning: { channel in
-                onReady(
-                    URL(string: "http://\(configuration.host):\(channel.localAddress?.port ?? configuration.port)")!)
-            },
+            onServerRunning: { channel in bound(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
-        try await app.runService()
     }
 }

@@ -4,6 +4,7 @@ import HummingbirdAuth
 import Logging
 import MSAL
 import MSALHummingbird
+import SampleServers
 import ServiceLifecycle
 
 /// The sample web app: users sign in through the identity platform, see their Graph profile and API 1's to-dos.
@@ -15,33 +16,9 @@ public enum WebAppSampleServer {
         _ configuration: WebAppSampleConfiguration, logger: Logger = Logger(label: "webapp-sample"),
         _ body: @Sendable (URL) async throws -> Result
     ) async throws -> Result {
-        let (ports, portSignal) = AsyncStream<Int>.makeStream()
-        let (app, storage) = try application(configuration, logger: logger) { port in
-            portSignal.yield(port)
-            portSignal.finish()
-        }
-        let group = ServiceGroup(configuration: .init(services: [storage, app], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                defer { portSignal.finish() }
-                try await group.run()
-            }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else {
-                try await tasks.next()
-                throw HTTPError(.internalServerError, message: "webapp-sample stopped before it was listening")
-            }
-            do {
-                let result = try await body(URL(string: "http://\(configuration.host):\(port)")!)
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
-            }
-        }
+        try await SampleServer.withRunning(
+            "webapp-sample", host: configuration.host, logger: logger,
+            services: { try services(configuration, logger: logger, bound: $0) }, body)
     }
 
     /// Serves until SIGINT or SIGTERM, calling `onReady` with the base URL once listening.
@@ -50,18 +27,15 @@ public enum WebAppSampleServer {
     public static func run(
         _ configuration: WebAppSampleConfiguration, logger: Logger, onReady: @escaping @Sendable (URL) -> Void
     ) async throws {
-        let (app, storage) = try application(configuration, logger: logger) { port in
-            onReady(URL(string: "http://\(configuration.host):\(port)")!)
-        }
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [storage, app], gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))
-        try await group.run()
+        try await SampleServer.run(
+            host: configuration.host, logger: logger,
+            services: { try services(configuration, logger: logger, bound: $0) }, onReady: onReady)
     }
 
-    private static func application(
-        _ configuration: WebAppSampleConfiguration, logger: Logger, onPort: @escaping @Sendable (Int) -> Void
-    ) throws -> (some Service, MemoryPersistDriver<ContinuousClock>) {
+    /// The session storage (whose service tidies expired sessions) and the application.
+    private static func services(
+        _ configuration: WebAppSampleConfiguration, logger: Logger, bound: @escaping @Sendable (Int) -> Void
+    ) throws -> [any Service] {
         let client = try ConfidentialClientApplication(configuration: configuration.client)
         let auth = WebAppAuthentication<WebContext>(app: client, scopes: ["User.Read"])
         let storage = MemoryPersistDriver()
@@ -71,8 +45,8 @@ public enum WebAppSampleServer {
         let app = Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
-            onServerRunning: { channel in onPort(channel.localAddress?.port ?? configuration.port) },
+            onServerRunning: { channel in bound(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
-        return (app, storage)
+        return [storage, app]
     }
 }
