@@ -12,39 +12,12 @@ import time
 
 import msal
 
+from stub_identity_platform import HOST, Stub
+
 TENANT = "8b5d2f1e-4c3a-4e6f-9a1b-2c3d4e5f6a7b"
 CLIENT = "2c9e5b7a-8f14-4d3c-b6a9-7e0d1f2c3b45"
-BASE = "https://login.microsoftonline.com/" + TENANT
+BASE = HOST + TENANT
 SCOPES = ["https://graph.microsoft.com/.default"]
-
-
-class Response:
-    def __init__(self, body):
-        self.status_code = 200
-        self.text = json.dumps(body)
-        self.headers = {"Content-Type": "application/json"}
-
-    def raise_for_status(self):
-        pass
-
-
-class Stub:
-    """requests.Session's get/post: OpenID discovery and client-credentials grants."""
-
-    def __init__(self):
-        self.token_requests = 0
-
-    def get(self, url, **kwargs):
-        return Response({"issuer": BASE + "/v2.0", "authorization_endpoint": BASE + "/oauth2/v2.0/authorize",
-                         "token_endpoint": BASE + "/oauth2/v2.0/token"})
-
-    def post(self, url, **kwargs):
-        self.token_requests += 1
-        return Response({"token_type": "Bearer", "expires_in": 3599, "ext_expires_in": 3599,
-                         "access_token": "eyJhbGciOiJub25lIn0.eyJyb2xlcyI6WyJVc2VyLlJlYWQuQWxsIl19.c2ln"})
-
-    def close(self):
-        pass
 
 
 seconds = float(sys.argv[1])

@@ -30,44 +30,13 @@ import time
 import msal
 import psycopg
 
+from stub_identity_platform import HOST, Stub
+
 CLIENT = "04b07795-8ddb-461a-bbee-02f9e1bf7b46"
 APP_CLIENT = "2c9e5b7a-8f14-4d3c-b6a9-7e0d1f2c3b45"
 USER_TENANT = "8b5d2f1e-4c3a-4e6f-9a1b-2c3d4e5f6a7b"
-HOST = "https://login.microsoftonline.com/"
 SCOPES = ["https://graph.microsoft.com/.default"]
 THREADS = 16
-
-
-class Response:
-    def __init__(self, body):
-        self.status_code = 200
-        self.text = json.dumps(body)
-        self.headers = {"Content-Type": "application/json"}
-
-    def raise_for_status(self):
-        pass
-
-
-class Stub:
-    """requests.Session's get/post: OpenID discovery and client-credentials grants for the tenant in the URL."""
-
-    def __init__(self):
-        self.token_requests = 0
-        self.lock = threading.Lock()
-
-    def get(self, url, **kwargs):
-        base = HOST + url[len(HOST):].split("/")[0]
-        return Response({"issuer": base + "/v2.0", "authorization_endpoint": base + "/oauth2/v2.0/authorize",
-                         "token_endpoint": base + "/oauth2/v2.0/token"})
-
-    def post(self, url, **kwargs):
-        with self.lock:
-            self.token_requests += 1
-        return Response({"token_type": "Bearer", "expires_in": 3599, "ext_expires_in": 3599,
-                         "access_token": "eyJhbGciOiJub25lIn0.eyJyb2xlcyI6WyJVc2VyLlJlYWQuQWxsIl19.c2ln"})
-
-    def close(self):
-        pass
 
 
 def users(url, partitions_file):

@@ -13,19 +13,11 @@ import time
 
 import msal
 
+from stub_identity_platform import Response
+
 TENANT = "8b5d2f1e-4c3a-4e6f-9a1b-2c3d4e5f6a7b"
 CLIENT = "04b07795-8ddb-461a-bbee-02f9e1bf7b46"
 BASE = "https://login.microsoftonline.com/" + TENANT
-
-
-class Response:
-    def __init__(self, body):
-        self.status_code = 200
-        self.text = json.dumps(body)
-        self.headers = {"Content-Type": "application/json"}
-
-    def raise_for_status(self):
-        pass
 
 
 class DiscoveryOnly:
