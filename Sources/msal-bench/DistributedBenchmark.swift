@@ -54,11 +54,14 @@ struct DistributedBenchmark {
 
     func run() async throws -> Result {
         try await PostgresCluster.with(maximumConnections: 120) { cluster in
-            let (l1OneUser, l1, l2) = try await userLatencies(cluster.socketURL)
+            // The same users' partitions for both sides, issued now so that MSAL Python (the system clock) finds
+            // them valid too.
+            let users = Self.userPartitions(partitions, issuedAt: Int(Date().timeIntervalSince1970))
+            let (l1OneUser, l1, l2) = try await userLatencies(users, url: cluster.socketURL)
             let fleet = try await Self.fleet(
                 executable: CommandLine.arguments[0], ["distributed-worker", "\(partitions)", "\(seconds)"],
                 processes: processes, url: cluster.socketURL)
-            let pythonL2 = try? pythonUserLatency(cluster.socketURL)
+            let pythonL2 = try? pythonUserLatency(users, url: cluster.socketURL)
             let pythonFleet = try? await Self.fleet(
                 executable: PythonAnchor.interpreter,
                 ["bench/msal_python_distributed.py", "apps", "\(partitions)", "\(seconds)"],
@@ -70,10 +73,12 @@ struct DistributedBenchmark {
     /// Each user's partition written to the table, then `account(identifier:)` and `acquireTokenSilently` for
     /// every user with nothing in memory (L2 hits), then `acquireTokenSilently` for every user again (L1 hits),
     /// and for one user 20,000 times.
-    private func userLatencies(_ url: String) async throws -> (l1OneUser: Latency, l1: Latency, l2: Latency) {
+    private func userLatencies(_ users: [(home: String, data: Data)], url: String) async throws
+        -> (l1OneUser: Latency, l1: Latency, l2: Latency)
+    {
         let store = try PostgresTokenCacheStore(url: url)
         do {
-            let latencies = try await userLatencies(store)
+            let latencies = try await userLatencies(users, store: store)
             await store.shutdown()
             return latencies
         } catch {
@@ -82,15 +87,14 @@ struct DistributedBenchmark {
         }
     }
 
-    private func userLatencies(_ store: PostgresTokenCacheStore) async throws
+    private func userLatencies(_ users: [(home: String, data: Data)], store: PostgresTokenCacheStore) async throws
         -> (l1OneUser: Latency, l1: Latency, l2: Latency)
     {
-        let issuedAt = Int(Date().timeIntervalSince1970)
-        for (home, data) in Self.userPartitions(partitions, issuedAt: issuedAt) {
+        for (home, data) in users {
             _ = try await store.save(
                 data, for: .user(homeAccountID: home), expiresOn: Date() + 3600, expectedVersion: nil)
         }
-        let homes = Self.userPartitions(partitions, issuedAt: issuedAt).map(\.home)
+        let homes = users.map(\.home)
         // Connections made and the server's buffers warm, in a cache of its own.
         let warm = try Self.webApp(PartitionedTokenCache(store: store))
         for home in homes.prefix(500) { _ = try await Self.silent(warm, home) }
@@ -155,10 +159,10 @@ struct DistributedBenchmark {
     }
 
     /// MSAL Python's silent calls, each reading the user's row and building its app, on the same partitions.
-    private func pythonUserLatency(_ url: String) throws -> Latency {
+    private func pythonUserLatency(_ users: [(home: String, data: Data)], url: String) throws -> Latency {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("msal-bench-users-\(UUID()).tsv")
         defer { try? FileManager.default.removeItem(at: file) }
-        let lines = Self.userPartitions(partitions, issuedAt: Int(Date().timeIntervalSince1970)).map {
+        let lines = users.map {
             "\($0.home)\t\(String(decoding: $0.data, as: UTF8.self))"
         }
         try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)

@@ -85,22 +85,9 @@ struct FleetTests {
                 #expect(!log.all.contains(during.accessToken))
 
                 try await cluster.start()
-                // The pool reconnects on its own; the first write after the restart may still meet a dead
-                // connection, so a few are made, each a new token that the cache saves, each after the interval
-                // in which the cache leaves a failed store alone.
-                let reader = try PostgresTokenCacheStore(
-                    url: PostgresConnectionURL(cluster.socketURL), operationTimeout: .seconds(30))
-                var landed = false
-                for _ in 0..<5 where !landed {
-                    clock.advance(by: 5)
-                    let after = try await app.acquireTokenForClient(scopes: [Self.scopes[0]], forceRefresh: true)
-                    let stored = try? await reader.load(Self.partition)
-                    landed =
-                        stored.map { String(decoding: $0.data, as: UTF8.self).contains(after.accessToken) } ?? false
-                }
+                let landed = try await Self.writeLands(app, scope: Self.scopes[0], clock: clock, cluster: cluster)
                 #expect(landed, "no write reached PostgreSQL after it started again")
                 #expect(log.all.contains("token cache store is back"))
-                await reader.shutdown()
                 await store.shutdown()
             }
         }
@@ -136,18 +123,8 @@ struct FleetTests {
                 for token in tokens { #expect(!log.all.contains(token)) }
 
                 try await cluster.start()
-                let reader = try PostgresTokenCacheStore(
-                    url: PostgresConnectionURL(cluster.socketURL), operationTimeout: .seconds(30))
-                var landed = false
-                for _ in 0..<5 where !landed {
-                    clock.advance(by: 5)
-                    let after = try await app.acquireTokenForClient(scopes: [Self.scopes[1]], forceRefresh: true)
-                    let stored = try? await reader.load(Self.partition)
-                    landed =
-                        stored.map { String(decoding: $0.data, as: UTF8.self).contains(after.accessToken) } ?? false
-                }
+                let landed = try await Self.writeLands(app, scope: Self.scopes[1], clock: clock, cluster: cluster)
                 #expect(landed, "no write reached PostgreSQL after it started")
-                await reader.shutdown()
                 await store.shutdown()
             }
         }
@@ -249,6 +226,25 @@ struct FleetTests {
             }
             return try await group.reduce(into: [Report]()) { $0.append($1) }
         }
+    }
+
+    /// Whether a token fetched after PostgreSQL came back reaches its table. The pool reconnects on its own, and the
+    /// first write after a restart may still meet a dead connection, so up to five are made, each a new token the
+    /// cache saves, each after the interval in which the cache leaves a failed store alone.
+    static func writeLands(
+        _ app: ConfidentialClientApplication, scope: String, clock: ManualClock, cluster: PostgresCluster
+    ) async throws -> Bool {
+        let reader = try PostgresTokenCacheStore(
+            url: PostgresConnectionURL(cluster.socketURL), operationTimeout: .seconds(30))
+        var landed = false
+        for _ in 0..<5 where !landed {
+            clock.advance(by: 5)
+            let after = try await app.acquireTokenForClient(scopes: [scope], forceRefresh: true)
+            let stored = try? await reader.load(partition)
+            landed = stored.map { String(decoding: $0.data, as: UTF8.self).contains(after.accessToken) } ?? false
+        }
+        await reader.shutdown()
+        return landed
     }
 
     /// How many client-credentials grants the emulator served.
