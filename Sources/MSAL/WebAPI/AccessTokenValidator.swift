@@ -148,19 +148,11 @@ public final class AccessTokenValidator: Sendable {
 
     private func checkLifetime(_ claims: [String: any Sendable], now: Date) throws {
         let skew = configuration.clockSkew
-        guard let exp = Self.seconds(claims["exp"]), exp + skew > now.timeIntervalSince1970 else {
+        guard let exp = ValidatedAccessToken.seconds(claims["exp"]), exp + skew > now.timeIntervalSince1970 else {
             throw AccessTokenRejection(.expired, "The token has expired.")
         }
-        if let nbf = Self.seconds(claims["nbf"]), nbf - skew > now.timeIntervalSince1970 {
+        if let nbf = ValidatedAccessToken.seconds(claims["nbf"]), nbf - skew > now.timeIntervalSince1970 {
             throw AccessTokenRejection(.notYetValid, "The token is not valid yet.")
-        }
-    }
-
-    private static func seconds(_ value: (any Sendable)?) -> TimeInterval? {
-        switch value {
-        case let seconds as Int: TimeInterval(seconds)
-        case let seconds as Double where seconds.isFinite: seconds
-        default: nil
         }
     }
 }

@@ -42,10 +42,15 @@ public struct ValidatedAccessToken: Sendable {
 
     /// When the token expires (`exp`).
     public var expiresOn: Date {
-        switch claims["exp"] {
-        case let seconds as Int: Date(timeIntervalSince1970: TimeInterval(seconds))
-        case let seconds as Double: Date(timeIntervalSince1970: seconds)
-        default: .distantPast
+        Self.seconds(claims["exp"]).map { Date(timeIntervalSince1970: $0) } ?? .distantPast
+    }
+
+    /// A NumericDate claim (`exp`, `nbf`) in seconds since 1970; `nil` when absent or not a finite number.
+    static func seconds(_ value: (any Sendable)?) -> TimeInterval? {
+        switch value {
+        case let seconds as Int: TimeInterval(seconds)
+        case let seconds as Double where seconds.isFinite: seconds
+        default: nil
         }
     }
 }
