@@ -28,20 +28,23 @@ enum Telemetry {
         let measuring = isMeasuring
         guard isTracing else {
             let result = try await body()
-            if measuring { cacheLookup(flow, hit: result.isFromCache) }
+            if measuring { countLookup(flow, hit: result.isFromCache) }
             return result
         }
         return try await withSpan(name, ofKind: .internal) { span in
             let result = try await body()
             span.attributes["msal.cache_hit"] = result.isFromCache
-            if measuring { cacheLookup(flow, hit: result.isFromCache) }
+            if measuring { countLookup(flow, hit: result.isFromCache) }
             return result
         }
     }
 
-    /// Counts a cache lookup of `flow`.
+    /// Counts a cache lookup of `flow`, when a metrics backend is in place.
     static func cacheLookup(_ flow: String, hit: Bool) {
-        guard isMeasuring else { return }
+        if isMeasuring { countLookup(flow, hit: hit) }
+    }
+
+    private static func countLookup(_ flow: String, hit: Bool) {
         Counter(label: "msal.cache.lookups", dimensions: [("flow", flow), ("result", hit ? "hit" : "miss")])
             .increment()
     }
