@@ -35,6 +35,13 @@ struct Banner {
         for user in directory.users {
             lines.append("  \(user.userPrincipalName)  \(user.password ?? "(email code only)")")
         }
+        if !directory.hosts.isEmpty { lines += ["", "Managed identity hosts (set these variables as Azure would):"] }
+        for host in directory.hosts {
+            let variables = running.managedIdentityEnvironment(host: host.name) ?? [:]
+            lines.append(
+                "  \(host.name) [\(host.kind.rawValue)]  "
+                    + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+        }
         lines += ["", "Graph: \(base)/v1.0/me   Admin API: \(base)/_emulator/directory", "Press Ctrl-C to stop."]
         return lines.joined(separator: "\n")
     }

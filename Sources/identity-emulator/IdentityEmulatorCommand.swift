@@ -39,6 +39,9 @@ struct IdentityEmulatorCommand: AsyncParsableCommand {
     @Option(help: "A fixed access-token lifetime in seconds (default: random 3600-5399, as Entra).")
     var tokenLifetime: Int?
 
+    @Option(help: "Where the Azure Arc hosts write their challenges' key files (the Arc agent's folder by default).")
+    var arcKeyFolder = "/var/opt/azcmagent/tokens"
+
     func run() async throws {
         let directory: Directory
         do {
@@ -47,10 +50,11 @@ struct IdentityEmulatorCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("identity-emulator: \(config ?? ""): \(error)\n".utf8))
             throw ExitCode(2)
         }
-        let configuration = EmulatorConfiguration(
+        var configuration = EmulatorConfiguration(
             host: host, port: port, directory: directory,
             tlsDirectory: tls ? URL(fileURLWithPath: tlsDirectory) : nil, publicURL: try publicOrigin(),
             seed: seed, accessTokenLifetime: tokenLifetime)
+        configuration.arcKeyFolder = URL(fileURLWithPath: arcKeyFolder, isDirectory: true)
         try await IdentityEmulator.run(configuration) { running in
             FileHandle.standardOutput.write(Data((Banner(running).text + "\n").utf8))
         }

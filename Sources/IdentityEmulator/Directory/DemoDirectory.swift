@@ -77,14 +77,79 @@ extension Directory {
         public static let daemonWorkloadSubject = "system:serviceaccount:demo:daemon"
         public static let familyClientOne = "d4a81f6c-2e7b-4c95-8a3d-6b0f1e9c7a52"
         public static let familyClientTwo = "f7b3e2c8-9a1d-4e6f-b0c4-5d8a2e1f9b37"
+        /// Azure Resource Manager (`https://management.azure.com/`), the resource of `az login --identity`.
+        public static let azureResourceManager = "797f4846-ba00-4fd7-ba43-dac1f8f63013"
+        /// Azure Key Vault (`https://vault.azure.net`).
+        public static let keyVault = "cfa8b339-82a2-471a-a3c9-0fc0be7a4093"
+        /// The Contoso subscription the demo hosts and identities live in.
+        public static let subscription = "4e2f7a1c-9b3d-4c6e-8f0a-2b4d6e8f0a1c"
+        /// The system-assigned identity of each demo host, by host name.
+        public static let systemAssignedIdentities = [
+            "vm-1": "6a1f3c5e-8b2d-4e7f-9a0c-1d3e5f7a9b2c", "app-1": "b2c4e6f8-0a1b-4c3d-8e5f-7a9b1c3d5e7f",
+            "sf-1": "c3d5e7f9-1b2c-4d4e-9f6a-8b0c2d4e6f8a", "ml-1": "d4e6f8a0-2c3d-4e5f-8a7b-9c1d3e5f7a9b",
+            "arc-1": "e5f7a9b1-3d4e-4f6a-9b8c-0d2e4f6a8b0c",
+        ]
+        /// A user-assigned identity (`id-orders`) attached to vm-1, app-1 and arc-1.
+        public static let userAssignedIdentity = "f6a8b0c2-4e5f-4a7b-8c9d-1e3f5a7b9c1d"
+        /// Its object (principal) id.
+        public static let userAssignedObjectID = "0a2c4e6f-8b1d-4f3a-9c5e-7b9d1f3a5c7e"
+        /// Its Azure resource id.
+        public static let userAssignedResourceID =
+            "/subscriptions/\(subscription)/resourceGroups/demo/providers/Microsoft.ManagedIdentity/userAssignedIdentities/id-orders"
+        /// The `IDENTITY_HEADER` (or `MSI_SECRET`) Azure gives the processes of the demo hosts that use one.
+        public static let hostSecret = "demo-host-identity-header-3b9f"
+    }
+
+    /// The demo hosts, one of each kind: `vm-1` (IMDS), `app-1` (App Service), `sf-1` (Service Fabric), `ml-1`
+    /// (Azure Machine Learning), `shell-1` (Cloud Shell, signed in as Megan) and `arc-1` (Azure Arc), each with a
+    /// system-assigned identity (but Cloud Shell), and `id-orders` attached to vm-1, app-1 and arc-1.
+    static func demoHosts() -> (identities: [AzureManagedIdentity], hosts: [AzureHost]) {
+        let ids = DemoIDs.self
+        let group = "/subscriptions/\(ids.subscription)/resourceGroups/demo/providers"
+        let resourceTypes = [
+            "vm-1": "Microsoft.Compute/virtualMachines", "app-1": "Microsoft.Web/sites",
+            "sf-1": "Microsoft.ServiceFabric/managedclusters/applications",
+            "ml-1": "Microsoft.MachineLearningServices/workspaces/computes",
+            "arc-1": "Microsoft.HybridCompute/machines",
+        ]
+        var identities = ids.systemAssignedIdentities.sorted { $0.key < $1.key }.map { host, clientID in
+            AzureManagedIdentity(
+                clientId: clientID, objectId: TokenIssuer.servicePrincipalID(clientID),
+                resourceId: "\(group)/\(resourceTypes[host]!)/\(host)", tenant: ids.contosoTenant, displayName: host,
+                grantedAppRoles: ["https://graph.microsoft.com/User.Read.All"])
+        }
+        identities.append(
+            AzureManagedIdentity(
+                clientId: ids.userAssignedIdentity, objectId: ids.userAssignedObjectID,
+                resourceId: ids.userAssignedResourceID, tenant: ids.contosoTenant, displayName: "id-orders",
+                grantedAppRoles: ["api://\(ids.api1)/ToDoList.Read.All"]))
+        let system = ids.systemAssignedIdentities
+        let hosts = [
+            AzureHost(
+                name: "vm-1", kind: .virtualMachine, systemAssignedIdentity: system["vm-1"],
+                userAssignedIdentities: [ids.userAssignedIdentity]),
+            AzureHost(
+                name: "app-1", kind: .appService, secret: ids.hostSecret, systemAssignedIdentity: system["app-1"],
+                userAssignedIdentities: [ids.userAssignedIdentity]),
+            AzureHost(name: "sf-1", kind: .serviceFabric, secret: ids.hostSecret, systemAssignedIdentity: system["sf-1"]),
+            AzureHost(
+                name: "ml-1", kind: .machineLearning, secret: ids.hostSecret, systemAssignedIdentity: system["ml-1"]),
+            AzureHost(name: "shell-1", kind: .cloudShell, user: "MeganB@contoso.onmicrosoft.com"),
+            AzureHost(
+                name: "arc-1", kind: .azureArc, systemAssignedIdentity: system["arc-1"],
+                userAssignedIdentities: [ids.userAssignedIdentity]),
+        ]
+        return (identities, hosts)
     }
 
     /// A workforce tenant (Contoso), a second one (Fabrikam) where Megan is a guest, an External ID
     /// tenant, their users, the demo public clients, API 1 (also an on-behalf-of middle tier with a
     /// secret), API 2, Graph, a daemon (secret, certificate and workload federation, with application
-    /// permissions on API 1 and Graph), a FOCI pair and the sample web app.
+    /// permissions on API 1 and Graph), a FOCI pair, the sample web app, Azure Resource Manager and Key Vault,
+    /// and one Azure host of each kind with its managed identities.
     public static var demo: Directory {
         let ids = DemoIDs.self
+        let azure = demoHosts()
         let loopback = [
             "http://localhost", "http://127.0.0.1", "https://login.microsoftonline.com/common/oauth2/nativeclient",
         ]
@@ -179,6 +244,14 @@ extension Directory {
                         "http://127.0.0.1/",
                     ],
                     secret: ids.webAppSecret, adminConsentedScopes: ["User.Read", "\(api1)/ToDoList.Read"]),
-            ])
+                Application(
+                    clientId: ids.azureResourceManager, displayName: "Windows Azure Service Management API",
+                    tenant: ids.contosoTenant, kind: .api, identifierUri: "https://management.azure.com",
+                    scopes: ["user_impersonation"]),
+                Application(
+                    clientId: ids.keyVault, displayName: "Azure Key Vault", tenant: ids.contosoTenant, kind: .api,
+                    identifierUri: "https://vault.azure.net", scopes: ["user_impersonation"]),
+            ],
+            managedIdentities: azure.identities, hosts: azure.hosts)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Everything the emulator knows about: tenants, users and applications.
+/// Everything the emulator knows about: tenants, users, applications, and the Azure hosts with their managed
+/// identities.
 ///
 /// The built-in ``Directory/demo`` is used when no configuration file is given; `--config FILE.json`
 /// replaces it with a file of this shape (documented in the README).
@@ -8,11 +9,33 @@ public struct Directory: Codable, Sendable {
     public var tenants: [Tenant]
     public var users: [User]
     public var applications: [Application]
+    /// Managed identities, system- and user-assigned, attached to ``hosts``.
+    public var managedIdentities: [AzureManagedIdentity]
+    /// Machines and services in Azure whose processes get tokens as managed identities.
+    public var hosts: [AzureHost]
 
-    public init(tenants: [Tenant], users: [User], applications: [Application]) {
+    public init(
+        tenants: [Tenant], users: [User], applications: [Application], managedIdentities: [AzureManagedIdentity] = [],
+        hosts: [AzureHost] = []
+    ) {
         self.tenants = tenants
         self.users = users
         self.applications = applications
+        self.managedIdentities = managedIdentities
+        self.hosts = hosts
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case tenants, users, applications, managedIdentities, hosts
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        tenants = try c.decode([Tenant].self, forKey: .tenants)
+        users = try c.decode([User].self, forKey: .users)
+        applications = try c.decode([Application].self, forKey: .applications)
+        managedIdentities = try c.decodeIfPresent([AzureManagedIdentity].self, forKey: .managedIdentities) ?? []
+        hosts = try c.decodeIfPresent([AzureHost].self, forKey: .hosts) ?? []
     }
 }
 

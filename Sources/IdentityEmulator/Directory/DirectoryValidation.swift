@@ -106,6 +106,44 @@ extension Directory {
             }
             try app.validateCredentials(field: "applications[\(i)]", apis: apis)
         }
+        try validateHosts(tenantIDs: tenantIDs, upns: upns)
+    }
+
+    /// Managed identities belong to a tenant and are unique by id; hosts have URL-safe unique names, attach only
+    /// identities of the directory, and a Cloud Shell host names a user.
+    private func validateHosts(tenantIDs: Set<String>, upns: Set<String>) throws {
+        func fail(_ field: String, _ reason: String) -> DirectoryConfigurationError {
+            DirectoryConfigurationError(field: field, reason: reason)
+        }
+        var identities = Set<String>()
+        for (i, identity) in managedIdentities.enumerated() {
+            let field = "managedIdentities[\(i)]"
+            guard UUID(uuidString: identity.clientId) != nil else { throw fail(field + ".clientId", "must be a GUID") }
+            guard UUID(uuidString: identity.objectId) != nil else { throw fail(field + ".objectId", "must be a GUID") }
+            guard identity.resourceId.hasPrefix("/subscriptions/") else {
+                throw fail(field + ".resourceId", "must be an Azure resource id (/subscriptions/…)")
+            }
+            guard tenantIDs.contains(identity.tenant.lowercased()) else {
+                throw fail(field + ".tenant", "is not a tenant of the directory")
+            }
+            guard identities.insert(identity.clientId.lowercased()).inserted else {
+                throw fail(field + ".clientId", "duplicate managed identity")
+            }
+        }
+        var names = Set<String>()
+        for (i, host) in hosts.enumerated() {
+            let field = "hosts[\(i)]"
+            guard !host.name.isEmpty, host.name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+            else { throw fail(field + ".name", "must be letters, digits and hyphens") }
+            guard names.insert(host.name.lowercased()).inserted else { throw fail(field + ".name", "duplicate host") }
+            for id in [host.systemAssignedIdentity].compactMap({ $0 }) + host.userAssignedIdentities
+            where !identities.contains(id.lowercased()) {
+                throw fail(field, "attaches \(id), which is not one of managedIdentities")
+            }
+            if host.kind == .cloudShell, !upns.contains(host.user?.lowercased() ?? "") {
+                throw fail(field + ".user", "a cloudShell host needs the user principal name of a directory user")
+            }
+        }
     }
 }
 

@@ -156,13 +156,15 @@ struct TokenIssuer: Sendable {
     /// `roles` (no `roles` claim when none is granted). Graph gets v1.0 claims (`appid`, `appidacr`, the
     /// `sts.windows.net` issuer), other APIs v2.0 ones (`azp`, `azpacr`).
     ///
-    /// - Parameter clientClass: `"1"` after a secret, `"2"` after a certificate or federated credential.
+    /// - Parameters:
+    ///   - clientClass: `"1"` after a secret, `"2"` after a certificate or federated credential.
+    ///   - managedIdentity: for a managed identity's token: its object id is the `oid`, its resource id `xms_mirid`.
     func appToken(
         origin: String, tenantID: String, client: Application, resource: Application, roles: [String],
-        clientClass: String, now: Date, lifetime: Int, uti: String
+        clientClass: String, now: Date, lifetime: Int, uti: String, managedIdentity: AzureManagedIdentity? = nil
     ) throws -> String {
         let iat = now.epochSeconds
-        let principal = Self.servicePrincipalID(client.clientId)
+        let principal = managedIdentity?.objectId ?? Self.servicePrincipalID(client.clientId)
         let aio = Self.opaqueClaim("aio", principal, iat)
         let isGraph = resource.identifierUri?.lowercased() == "https://graph.microsoft.com"
         var claims: [(String, JSONValue)]
@@ -192,6 +194,7 @@ struct TokenIssuer: Sendable {
             ]
         }
         if !roles.isEmpty { claims.append(("roles", .array(roles.map(JSONValue.string)))) }
+        if let managedIdentity { claims.append(("xms_mirid", .string(managedIdentity.resourceId))) }
         claims += [
             ("sub", .string(principal)),
             ("tid", .string(tenantID)),

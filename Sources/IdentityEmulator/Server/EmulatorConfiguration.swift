@@ -20,6 +20,9 @@ public struct EmulatorConfiguration: Sendable {
     public var accessTokenLifetime: Int?
     /// The time source; the offset set through `/_emulator/clock` is added to it.
     public var clock: EmulatorClock
+    /// Where the Azure Arc hosts write their challenges' key files: the agent's folder on a real machine,
+    /// `/var/opt/azcmagent/tokens`, by default.
+    public var arcKeyFolder: URL
     public var logger: Logger
 
     public init(
@@ -37,6 +40,7 @@ public struct EmulatorConfiguration: Sendable {
         self.accessTokenLifetime = accessTokenLifetime
         self.clock = clock
         self.logger = logger
+        arcKeyFolder = URL(fileURLWithPath: "/var/opt/azcmagent/tokens", isDirectory: true)
     }
 }
 
@@ -52,6 +56,9 @@ public struct RunningEmulator: Sendable {
     /// The file the CA certificate was written to.
     public let caCertificateFile: URL?
     public let directory: Directory
+    /// The SHA-1 thumbprint of the HTTPS server certificate (upper-case hexadecimal), what Service Fabric gives its
+    /// applications in `IDENTITY_SERVER_THUMBPRINT`; `nil` over plain HTTP.
+    public let serverCertificateThumbprint: String?
 
     /// The authority URL for a tenant GUID, domain, `common` or `organizations`.
     public func authority(_ tenant: String) -> URL { baseURL.appendingPathComponent(tenant) }

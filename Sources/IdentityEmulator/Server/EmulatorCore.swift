@@ -12,6 +12,8 @@ struct EmulatorCore: Sendable {
     let address: ServedAddress
     /// The built-in workload identity issuer (federated credentials), with a key of its own.
     let workload = WorkloadIssuer()
+    /// The Azure Arc agent's challenge keys.
+    let arcKeys: ArcKeyFiles
 
     var key: SigningKey { issuer.key }
 

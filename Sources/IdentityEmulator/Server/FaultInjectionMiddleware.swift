@@ -51,6 +51,12 @@ struct FaultInjectionMiddleware: RouterMiddleware {
             var response = await core.errorResponse(.serviceUnavailable, for: request)
             if let retryAfter = scenario.retryAfter { response.headers[.retryAfter] = retryAfter }
             return response
+        case .gone:
+            return HTTPExchange.json(
+                .object([
+                    ("error", .string("service_unavailable")),
+                    ("error_description", .string("The endpoint is restarting; it is available within 70 seconds.")),
+                ]), status: .gone)
         case .malformedJSON:
             return HTTPExchange.text("{\"token_type\": Bearer, oops", contentType: "application/json; charset=utf-8")
         case .htmlError:

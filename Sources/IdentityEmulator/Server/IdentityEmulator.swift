@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -59,7 +60,7 @@ public enum IdentityEmulator {
                 directory: configuration.directory, clock: configuration.clock, seed: configuration.seed),
             issuer: TokenIssuer(key: key), secure: authority != nil,
             accessTokenLifetime: configuration.accessTokenLifetime,
-            address: address)
+            address: address, arcKeys: ArcKeyFiles(folder: configuration.arcKeyFolder))
         var caFile: URL?
         if let authority, let folder = configuration.tlsDirectory {
             try Self.ensurePrivateFolder(folder)
@@ -104,7 +105,10 @@ public enum IdentityEmulator {
                 baseURL: URL(string: "\(scheme)://\(host):\(port)")!, issuerOrigin: URL(string: address.origin)!,
                 port: port,
                 caCertificatePEM: authority?.caCertificatePEM, caCertificateFile: caFile,
-                directory: configuration.directory)
+                directory: configuration.directory,
+                serverCertificateThumbprint: authority.map {
+                    Insecure.SHA1.hash(data: $0.serverCertificateDER).map { String(format: "%02X", $0) }.joined()
+                })
             do {
                 let result = try await body(running)
                 if !untilSignalled { await group.triggerGracefulShutdown() }
@@ -153,6 +157,7 @@ enum EmulatorRouter {
         SampleAPIRoutes(core: core).register(on: router)
         AdminRoutes(core: core).register(on: router)
         WorkloadIssuerRoutes(core: core).register(on: router)
+        ManagedIdentityRoutes(issuer: ManagedIdentityIssuer(core: core)).register(on: router)
         let native = NativeAuthSupport(core: core)
         NativeSignInRoutes(support: native).register(on: router)
         NativeSignUpRoutes(support: native).register(on: router)

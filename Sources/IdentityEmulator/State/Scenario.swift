@@ -4,7 +4,7 @@ import Foundation
 public struct Scenario: Codable, Sendable {
     /// The endpoints a scenario can target.
     public enum Route: String, Codable, Sendable, CaseIterable {
-        case token, authorize, devicecode, discovery, keys, instance, logout, graph, api, any
+        case token, authorize, devicecode, discovery, keys, instance, logout, graph, api, managedIdentity, any
 
         /// Classifies a request path.
         static func of(path: String) -> Route? {
@@ -17,6 +17,7 @@ public struct Scenario: Codable, Sendable {
             if path.hasSuffix("/discovery/instance") { return .instance }
             if path.hasPrefix("/v1.0/") { return .graph }
             if path.hasPrefix("/api1/") || path.hasPrefix("/api2/") { return .api }
+            if path.hasPrefix("/hosts/") || path == "/metadata/identity/oauth2/token" { return .managedIdentity }
             return nil
         }
     }
@@ -28,6 +29,8 @@ public struct Scenario: Codable, Sendable {
         case serverError
         /// 503 with an Entra error body.
         case serviceUnavailable
+        /// 410 Gone, as IMDS answers while it restarts ("available within 70 seconds").
+        case gone
         /// Answers normally after ``Scenario/delayMilliseconds``.
         case delay
         /// 200 with a body that is not JSON.
@@ -108,7 +111,7 @@ public struct Scenario: Codable, Sendable {
     /// Faults that change the whole HTTP response rather than a token's content.
     var isTransportFault: Bool {
         switch fault {
-        case .throttle, .serverError, .serviceUnavailable, .delay, .malformedJSON, .htmlError, .truncatedBody,
+        case .throttle, .serverError, .serviceUnavailable, .gone, .delay, .malformedJSON, .htmlError, .truncatedBody,
             .hugeBody, .slowDrip:
             true
         default: false
