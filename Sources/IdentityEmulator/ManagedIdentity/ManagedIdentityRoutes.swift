@@ -15,7 +15,7 @@ struct ManagedIdentityRoutes: Sendable {
     let issuer: ManagedIdentityIssuer
 
     func register(on router: Router<EmulatorRequestContext>) {
-        let local = router.group().add(middleware: LoopbackOnlyMiddleware())
+        let local = router.group().add(middleware: HostLocalMiddleware())
         local.get("metadata/identity/oauth2/token") { request, _ in
             guard let host = issuer.core.state.index.directory.hosts.first(where: { $0.kind == .virtualMachine })
             else { return Self.noHost("no virtualMachine host") }
@@ -56,6 +56,21 @@ struct ManagedIdentityRoutes: Sendable {
         if let id = query[objectID], !id.isEmpty { named.append(.objectID(id)) }
         for name in resourceIDs { if let id = query[name], !id.isEmpty { named.append(.resourceID(id)) } }
         return named.count > 1 ? nil : named.first ?? .systemAssigned
+    }
+}
+
+/// Refuses clients that are not on the host, as the real endpoints are reachable only from it.
+private struct HostLocalMiddleware: RouterMiddleware {
+    func handle(
+        _ request: Request, context: EmulatorRequestContext,
+        next: (Request, EmulatorRequestContext) async throws -> Response
+    ) async throws -> Response {
+        guard context.isFromLoopback else {
+            return HTTPExchange.text(
+                "Managed identity endpoints answer processes on the host only.\n", status: .forbidden,
+                contentType: "text/plain; charset=utf-8")
+        }
+        return try await next(request, context)
     }
 }
 

@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import MSAL
 
-/// `msal device-info`: the tutorials' "Get device info" button.
+/// `msal device-info`: the tutorials' "Get device info" button, and the managed identity source the environment names.
 struct DeviceInfo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "device-info", abstract: "Show the device mode and single sign-on support.")
+        commandName: "device-info",
+        abstract: "Show the device mode, single sign-on support and the managed identity source.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -14,10 +15,18 @@ struct DeviceInfo: AsyncParsableCommand {
         try await global.run { context in
             let information = context.app.deviceInformation()
             let os = ProcessInfo.processInfo.operatingSystemVersionString
+            let managedIdentity = Result { try ManagedIdentityEndpoint() }
+            let source: String
+            switch managedIdentity {
+            case .success(let endpoint): source = endpoint.description
+            case .failure(let error): source = "none usable: \(ExitCodes.line(for: error))"
+            }
             if json {
                 try context.printJSON([
                     "device_mode": information.deviceMode.rawValue, "sso_extension": information.hasSSOExtension,
                     "operating_system": os,
+                    "managed_identity_source": (try? managedIdentity.get().source.rawValue) ?? "none",
+                    "managed_identity_endpoint": (try? managedIdentity.get().url.absoluteString) ?? "",
                 ])
             } else {
                 context.console.out(
@@ -25,6 +34,7 @@ struct DeviceInfo: AsyncParsableCommand {
                         ["Device mode", information.deviceMode.rawValue],
                         ["SSO extension", information.hasSSOExtension ? "yes" : "none (Linux has no broker)"],
                         ["Operating system", os],
+                        ["Managed identity", source],
                     ]))
             }
         }

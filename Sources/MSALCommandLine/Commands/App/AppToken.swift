@@ -4,13 +4,18 @@ import Logging
 import MSAL
 import MSALPostgres
 
-/// `msal app token`: an app-only token (client credentials) for scripts.
+/// `msal app token`: an app-only token (client credentials, or a managed identity's) for scripts.
 struct AppToken: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
-        abstract: "Print an app-only access token (client credentials).",
+        abstract: "Print an app-only access token (client credentials, or the host's managed identity).",
         discussion: """
-            Give exactly one of --certificate, --client-secret-env or --federated-token-file. With \
+            Give exactly one of --certificate, --client-secret-env, --federated-token-file or --managed-identity. \
+            With --managed-identity the token comes from the endpoint Azure gives the host (App Service, Service \
+            Fabric, Azure Arc, Cloud Shell, Azure Machine Learning or IMDS, detected from the environment as MSAL \
+            does); --client-id, --resource-id or --object-id name a user-assigned identity:
+              msal app token --managed-identity --resource https://management.azure.com/
+            With \
             --cache postgres://user@host/db the app tokens are kept in PostgreSQL, shared by every process that \
             uses the same database (sealed with AES-GCM when MSAL_TOKEN_CACHE_KEY holds a base64 32-byte key). Example:
               MY_SECRET=… msal app token --client-id ID --tenant contoso.onmicrosoft.com \\
@@ -20,12 +25,31 @@ struct AppToken: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     @Option(help: ArgumentHelp("The tenant id or domain the app gets its token in.", valueName: "tenant"))
-    var tenant: String
+    var tenant: String?
 
     @Option(
         parsing: .upToNextOption,
         help: ArgumentHelp("The resource's scope, e.g. https://graph.microsoft.com/.default.", valueName: "scope"))
-    var scopes: [String]
+    var scopes: [String] = []
+
+    @Flag(name: .customLong("managed-identity"), help: "Get the token as the host's managed identity.")
+    var managedIdentity = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --managed-identity: the resource, e.g. https://management.azure.com/ (or give --scopes …/.default).",
+            valueName: "uri"))
+    var resource: String?
+
+    @Option(
+        name: .customLong("resource-id"),
+        help: ArgumentHelp("With --managed-identity: a user-assigned identity's Azure resource id.", valueName: "id"))
+    var resourceID: String?
+
+    @Option(
+        name: .customLong("object-id"),
+        help: ArgumentHelp("With --managed-identity: a user-assigned identity's object (principal) id.", valueName: "id"))
+    var objectID: String?
 
     @Option(
         help: ArgumentHelp(
@@ -52,14 +76,24 @@ struct AppToken: AsyncParsableCommand {
 
     func validate() throws {
         let given = [certificate, clientSecretEnvironmentVariable, federatedTokenFile].compactMap { $0 }
-        guard given.count == 1 else {
+        guard given.count + (managedIdentity ? 1 : 0) == 1 else {
             throw ValidationError(
-                "Give exactly one credential: --certificate, --client-secret-env or --federated-token-file.")
+                "Give exactly one credential: --certificate, --client-secret-env, --federated-token-file or --managed-identity."
+            )
         }
+        if managedIdentity {
+            try validateManagedIdentity()
+            return
+        }
+        guard resource == nil, resourceID == nil, objectID == nil else {
+            throw ValidationError("--resource, --resource-id and --object-id go with --managed-identity.")
+        }
+        guard tenant != nil else { throw ValidationError("Name the app's tenant with --tenant.") }
         guard !ScopeList.split(scopes).isEmpty else { throw ValidationError("Name the scope with --scopes.") }
     }
 
     func run() async throws {
+        if managedIdentity { return try await runManagedIdentity() }
         let command = self
         try await global.run(databaseCache: true) { context in
             let store = try command.sharedStore(context)
@@ -92,7 +126,7 @@ struct AppToken: AsyncParsableCommand {
         }
         var configuration = try ConfidentialClientApplicationConfiguration(
             clientID: settings.clientID.value, credential: try credential(),
-            authority: try Self.authority(settings.authority.value, tenant: tenant))
+            authority: try Self.authority(settings.authority.value, tenant: tenant ?? ""))
         configuration.piiLoggingEnabled = global.logPII
         if global.verbose {
             var logger = Logger(label: "MSAL") { StreamLogHandler.standardError(label: $0) }
