@@ -5,6 +5,7 @@ import IdentityEmulator
 import Logging
 import MSAL
 import NIOCore
+import NIOSSL
 import Testing
 
 /// The emulator in-process on port 0, sharing a movable clock with the library, plus helpers to
@@ -21,16 +22,29 @@ final class Harness: Sendable {
         self.http = http
     }
 
-    /// - Parameter directory: what the emulator serves; the demo directory unless a test needs its own settings.
-    static func with(directory: Directory = .demo, _ body: @Sendable (Harness) async throws -> Void) async throws {
+    /// - Parameters:
+    ///   - directory: what the emulator serves; the demo directory unless a test needs its own settings.
+    ///   - accessTokenLifetime: the lifetime of every access token; `nil` for the emulator's (a day for managed
+    ///     identities).
+    ///   - tlsDirectory: serve HTTPS with a local CA written there.
+    ///   - arcKeyFolder: where the Azure Arc hosts write their key files.
+    static func with(
+        directory: Directory = .demo, accessTokenLifetime: Int? = 3600, tlsDirectory: URL? = nil,
+        arcKeyFolder: URL? = nil, _ body: @Sendable (Harness) async throws -> Void
+    ) async throws {
         let clock = TestClock()
-        let configuration = EmulatorConfiguration(
-            port: 0, directory: directory, seed: 11, accessTokenLifetime: 3600,
-            clock: EmulatorClock(base: { clock.now() }))
+        var configuration = EmulatorConfiguration(
+            port: 0, directory: directory, tlsDirectory: tlsDirectory, seed: 11,
+            accessTokenLifetime: accessTokenLifetime, clock: EmulatorClock(base: { clock.now() }))
+        if let arcKeyFolder { configuration.arcKeyFolder = arcKeyFolder }
         try await IdentityEmulator.withRunning(configuration) { running in
-            let http = HTTPClient(
-                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                configuration: .init(redirectConfiguration: .disallow))
+            var httpConfiguration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+            if let pem = running.caCertificatePEM {
+                var tls = TLSConfiguration.makeClientConfiguration()
+                tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMBytes(Array(pem.utf8)))]
+                httpConfiguration.tlsConfiguration = tls
+            }
+            let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: httpConfiguration)
             let harness = Harness(emulator: running, clock: clock, http: http)
             do {
                 try await body(harness)
