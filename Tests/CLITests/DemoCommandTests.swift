@@ -47,7 +47,8 @@ struct DemoCommandTests {
             "signed out", "Native auth: sign up", "New Customer signed up", "API 2: token from the refresh token",
             "\"password\" refused (password_too_weak)", "signed in with the new password", "roles: ToDoList.Read.All",
             "API 1: HTTP 200 for app", "the same token again from the cache", "(on-behalf-of): /me is Sam Codeonly",
-            "Graph token from the cache", "Done: 13 steps passed",
+            "Graph token from the cache", "managed identities", "vm-1 (IMDS)", "app-1 (App Service)",
+            "Done: 14 steps passed",
         ] {
             #expect(output.contains(line), "missing '\(line)' in:\n\(output)")
         }

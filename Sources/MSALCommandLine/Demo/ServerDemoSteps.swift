@@ -4,8 +4,9 @@ import Foundation
 import IdentityEmulator
 import MSAL
 
-/// The server side of the demo: a daemon with a certificate calls API 1 with an app token, and API 1,
-/// itself a confidential client, calls Microsoft Graph on behalf of the customer who called it.
+/// The server side of the demo: a daemon with a certificate calls API 1 with an app token; API 1, itself a
+/// confidential client, calls Microsoft Graph on behalf of the customer who called it; services on an Azure VM and
+/// in App Service get tokens as their managed identities, holding no secret.
 struct ServerDemoSteps {
     let emulator: RunningEmulator
     let http: HTTPClient
@@ -15,7 +16,7 @@ struct ServerDemoSteps {
     let todoAPI: URL
 
     private let ids = Directory.DemoIDs.self
-    static let stepCount = 2
+    static let stepCount = 3
 
     func run(from first: Int) async throws {
         let base = emulator.baseURL
@@ -73,6 +74,41 @@ struct ServerDemoSteps {
                 "the next call with the same token: Graph token from the \(again.source == .cache ? "cache" : "network")"
             )
         }
+        try await managedIdentities(first + 2)
+    }
+
+    /// IMDS on the VM `vm-1` (its system-assigned identity, for Graph) and App Service on `app-1` (the
+    /// user-assigned `id-orders`, for API 1), each found from the variables Azure sets on the host.
+    private func managedIdentities(_ step: Int) async throws {
+        try await narrator.step(step, "Services on Azure get tokens as their managed identities, with no secret") {
+            let vm = try makeManagedIdentityApp(host: "vm-1", identity: .systemAssigned)
+            let graph = try await vm.acquireToken(resource: "https://graph.microsoft.com")
+            narrator.detail(
+                "vm-1 (\(vm.source)): a Graph token for its system-assigned identity, roles: \(graph.roles.joined(separator: ", "))"
+            )
+            let again = try await vm.acquireToken(resource: "https://graph.microsoft.com")
+            narrator.detail("the same token again from the \(again.source == .cache ? "cache" : "network")")
+            let app = try makeManagedIdentityApp(host: "app-1", identity: .userAssignedClientID(ids.userAssignedIdentity))
+            let token = try await app.acquireToken(resource: "api://\(ids.api1)")
+            let response = try await send(
+                token.authorizationHeader, to: todoAPI.appendingPathComponent("api1/todolist"))
+            guard response.status == 200 else { throw DemoError("API 1 answered HTTP \(response.status)") }
+            narrator.detail(
+                "app-1 (\(app.source)): the user-assigned id-orders calls API 1 with its \(token.roles.joined(separator: ", ")) role: HTTP 200"
+            )
+        }
+    }
+
+    private func makeManagedIdentityApp(host: String, identity: ManagedIdentity) throws -> ManagedIdentityApplication {
+        var configuration = try ManagedIdentityApplicationConfiguration(identity: identity)
+        guard let environment = emulator.managedIdentityEnvironment(host: host) else {
+            throw DemoError("The directory has no host \(host).")
+        }
+        configuration.environment = environment
+        configuration.clock = clock
+        configuration.cache = PartitionedTokenCache(clock: clock)
+        configuration.sleep = { [clock] duration in await clock.sleep(duration) }
+        return try ManagedIdentityApplication(configuration: configuration)
     }
 
     private func send(_ authorization: String, to url: URL) async throws -> HTTPResponse {
