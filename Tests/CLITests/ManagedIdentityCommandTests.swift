@@ -39,8 +39,10 @@ struct ManagedIdentityCommandTests {
             #expect(shell.stdout.contains("\"managed_identity_source\" : \"cloud_shell\""), "\(shell.stdout)")
 
             let unknown = try await sandbox.msal(
-                ["app", "token", "--managed-identity", "--client-id", "00000000-1111-4222-8333-444444444444",
-                 "--resource", "https://graph.microsoft.com"], vm)
+                [
+                    "app", "token", "--managed-identity", "--client-id", "00000000-1111-4222-8333-444444444444",
+                    "--resource", "https://graph.microsoft.com",
+                ], vm)
             #expect(unknown.status != 0)
             #expect(unknown.stderr.contains("Identity not found"), "\(unknown.stderr)")
             for usage in [

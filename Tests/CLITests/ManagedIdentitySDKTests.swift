@@ -7,8 +7,10 @@ import Testing
 /// from their cache. (MSAL Python has no Cloud Shell source; azure-identity does.)
 @Suite("Microsoft's SDKs and managed identity", .timeLimit(.minutes(5)))
 struct ManagedIdentitySDKTests {
-    static let script = MSALPython.repository.appendingPathComponent("Tests/Interop/managed_identity_against_emulator.py")
-        .path
+    static let script = MSALPython.repository.appendingPathComponent(
+        "Tests/Interop/managed_identity_against_emulator.py"
+    )
+    .path
     static let graph = "https://graph.microsoft.com"
 
     static let cases: [(sdk: String, host: String)] =
@@ -23,9 +25,10 @@ struct ManagedIdentitySDKTests {
             if run.host == "shell-1" {
                 #expect(claims["upn"] as? String == "MeganB@contoso.onmicrosoft.com")
             } else {
-                let identity = try #require(emulator.directory.managedIdentities.first {
-                    $0.clientId == Directory.DemoIDs.systemAssignedIdentities[run.host]
-                })
+                let identity = try #require(
+                    emulator.directory.managedIdentities.first {
+                        $0.clientId == Directory.DemoIDs.systemAssignedIdentities[run.host]
+                    })
                 #expect(claims["xms_mirid"] as? String == identity.resourceId, "\(run)")
                 #expect(claims["oid"] as? String == identity.objectId)
                 #expect(claims["idtyp"] as? String == "app")
@@ -70,7 +73,8 @@ struct ManagedIdentitySDKTests {
             "REQUESTS_CA_BUNDLE": ca, "NO_PROXY": "127.0.0.1,localhost", "ARC_KEY_FOLDER": keys.path,
         ].merging(try #require(emulator.managedIdentityEnvironment(host: host))) { $1 }
         let result = try await CLIProcess.run(
-            try MSALPython.interpreter(), [script, sdk, graph] + (clientID.map { [$0] } ?? []), environment: environment)
+            try MSALPython.interpreter(), [script, sdk, graph] + (clientID.map { [$0] } ?? []), environment: environment
+        )
         let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
         guard let report = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
             report["error"] == nil, result.status == 0

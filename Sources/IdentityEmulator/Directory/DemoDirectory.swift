@@ -131,7 +131,8 @@ extension Directory {
             AzureHost(
                 name: "app-1", kind: .appService, secret: ids.hostSecret, systemAssignedIdentity: system["app-1"],
                 userAssignedIdentities: [ids.userAssignedIdentity]),
-            AzureHost(name: "sf-1", kind: .serviceFabric, secret: ids.hostSecret, systemAssignedIdentity: system["sf-1"]),
+            AzureHost(
+                name: "sf-1", kind: .serviceFabric, secret: ids.hostSecret, systemAssignedIdentity: system["sf-1"]),
             AzureHost(
                 name: "ml-1", kind: .machineLearning, secret: ids.hostSecret, systemAssignedIdentity: system["ml-1"]),
             AzureHost(name: "shell-1", kind: .cloudShell, user: "MeganB@contoso.onmicrosoft.com"),

@@ -17,7 +17,8 @@ struct AppServiceShape: Sendable {
         let query = HTTPExchange.query(request)
         let version = machineLearning ? "2017-09-01" : "2019-08-01"
         guard query["api-version"] == version else {
-            return error(.badRequest, "The api-version '\(query["api-version"] ?? "")' is not supported; use \(version).")
+            return error(
+                .badRequest, "The api-version '\(query["api-version"] ?? "")' is not supported; use \(version).")
         }
         guard
             let selector = ManagedIdentityRoutes.selector(

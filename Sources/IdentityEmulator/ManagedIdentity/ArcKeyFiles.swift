@@ -24,11 +24,15 @@ final class ArcKeyFiles: Sendable {
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let file = folder.appendingPathComponent("\(UUID().uuidString.lowercased()).key")
-        guard FileManager.default.createFile(atPath: file.path, contents: Data(key.utf8), attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: file.path, contents: Data(key.utf8), attributes: [.posixPermissions: 0o600])
         else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path]) }
         let evicted: [URL] = pending.withLock { pending in
             var gone = pending.filter { $0.value.until < now }.map(\.key)
-            if pending.count - gone.count >= Self.capacity, let oldest = pending.min(by: { $0.value.until < $1.value.until }) {
+            if pending.count - gone.count >= Self.capacity,
+                let oldest = pending.min(by: { $0.value.until < $1.value.until })
+            {
                 gone.append(oldest.key)
             }
             let files = gone.compactMap { pending.removeValue(forKey: $0)?.file }

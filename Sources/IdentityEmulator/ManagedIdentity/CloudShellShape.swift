@@ -38,6 +38,7 @@ struct CloudShellShape: Sendable {
     }
 
     private func error(_ status: HTTPResponse.Status, _ code: String, _ message: String) -> Response {
-        HTTPExchange.json(.object([("error", .object([("code", .string(code)), ("message", .string(message))]))]), status: status)
+        HTTPExchange.json(
+            .object([("error", .object([("code", .string(code)), ("message", .string(message))]))]), status: status)
     }
 }

@@ -53,7 +53,9 @@ struct ManagedIdentityIssuer: Sendable {
         let found: AzureManagedIdentity?
         switch selector {
         case .systemAssigned:
-            found = attached.first { $0.clientId.caseInsensitiveCompare(host.systemAssignedIdentity ?? "") == .orderedSame }
+            found = attached.first {
+                $0.clientId.caseInsensitiveCompare(host.systemAssignedIdentity ?? "") == .orderedSame
+            }
         case .clientID(let id): found = attached.first { $0.clientId.caseInsensitiveCompare(id) == .orderedSame }
         case .objectID(let id): found = attached.first { $0.objectId.caseInsensitiveCompare(id) == .orderedSame }
         case .resourceID(let id): found = attached.first { $0.resourceId.caseInsensitiveCompare(id) == .orderedSame }

@@ -27,7 +27,8 @@ struct ServiceFabricShape: Sendable {
             let identity = try issuer.identity(on: host, .systemAssigned)
             minted = try issuer.mint(identity, for: try issuer.resource(query["resource"]))
         } catch ManagedIdentityIssuer.Failure.missingResource {
-            return error(.badRequest, "ArgumentNullOrEmpty", "The parameter 'resource' should not be null or empty string.")
+            return error(
+                .badRequest, "ArgumentNullOrEmpty", "The parameter 'resource' should not be null or empty string.")
         } catch ManagedIdentityIssuer.Failure.identityNotFound {
             return error(
                 .notFound, "ManagedIdentityNotFound", "Managed identity not found for the specified application host.")

@@ -30,7 +30,8 @@ struct ManagedIdentityFlow: Sendable {
             do {
                 return try await request(resource, key: "refresh", revoked: nil)
             } catch let error as MSALError {
-                log.warning("renewing a managed identity token failed; using the cached one", ["error": "\(error.code)"])
+                log.warning(
+                    "renewing a managed identity token failed; using the cached one", ["error": "\(error.code)"])
                 return result(cached, resource, source: .cache, correlationID: correlationIDs.next())
             }
         }
@@ -84,7 +85,8 @@ struct ManagedIdentityFlow: Sendable {
         let refreshIn = token.refreshIn ?? (token.expiresIn > Self.longLived ? token.expiresIn / 2 : nil)
         let entry = AccessTokenEntry(
             homeAccountID: "", environment: Self.environment, clientID: identity.cacheID, realm: Self.realm,
-            target: resource, secret: token.accessToken, cachedAt: now, expiresOn: now.addingTimeInterval(token.expiresIn),
+            target: resource, secret: token.accessToken, cachedAt: now,
+            expiresOn: now.addingTimeInterval(token.expiresIn),
             extendedExpiresOn: now.addingTimeInterval(token.expiresIn),
             refreshOn: refreshIn.map { now.addingTimeInterval($0) })
         try await tokens.store(CacheArtefacts(accessToken: entry), replacingRefreshToken: nil)

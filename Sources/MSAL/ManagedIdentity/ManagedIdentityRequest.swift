@@ -34,7 +34,9 @@ struct ManagedIdentityRequest: Sendable {
             try refuseUserAssigned("the cluster assigns the application's identity")
             headers.append(("Secret", endpoint.secret ?? ""))
             var extra: [URLQueryItem] = []
-            if !capabilities.isEmpty { extra.append(URLQueryItem(name: "xms_cc", value: capabilities.joined(separator: ","))) }
+            if !capabilities.isEmpty {
+                extra.append(URLQueryItem(name: "xms_cc", value: capabilities.joined(separator: ",")))
+            }
             if let revokedToken {
                 let hash = SHA256.hash(data: Data(revokedToken.utf8)).map { String(format: "%02x", $0) }.joined()
                 extra.append(URLQueryItem(name: "token_sha256_to_refresh", value: hash))

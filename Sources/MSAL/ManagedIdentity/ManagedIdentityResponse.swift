@@ -39,7 +39,8 @@ enum ManagedIdentityResponse {
             throw invalid(source, "its answer has neither expires_in nor a readable expires_on")
         }
         guard expiresIn > 0 else { throw invalid(source, "its token has already expired") }
-        return ManagedIdentityToken(accessToken: accessToken, expiresIn: expiresIn, refreshIn: number(body["refresh_in"]))
+        return ManagedIdentityToken(
+            accessToken: accessToken, expiresIn: expiresIn, refreshIn: number(body["refresh_in"]))
     }
 
     /// The error of a non-200 answer, with the message and code of whichever shape the source uses: OAuth's
@@ -49,8 +50,10 @@ enum ManagedIdentityResponse {
         let body = object(response.body)
         let nested = body?["error"] as? [String: Any]
         let code = body?["error"] as? String ?? nested?["code"] as? String
-        let detail = body?["error_description"] as? String ?? body?["message"] as? String ?? nested?["message"] as? String
-        let correlation = body?["correlationId"] as? String ?? body?["correlation_id"] as? String
+        let detail =
+            body?["error_description"] as? String ?? body?["message"] as? String ?? nested?["message"] as? String
+        let correlation =
+            body?["correlationId"] as? String ?? body?["correlation_id"] as? String
             ?? nested?["correlationId"] as? String
         var message = "\(source)'s managed identity endpoint answered HTTP \(response.status)"
         if let code { message += " \(code)" }
@@ -71,7 +74,9 @@ enum ManagedIdentityResponse {
         var error = MSALError(
             reason == nil ? .serverError : .internal, internalCode: reason, message, oauthError: code,
             stsErrorCodes: body?["error_codes"] as? [Int] ?? [], httpStatus: response.status)
-        if let retryAfter = response.header("Retry-After") { error.retryAfter = RetryAfter.seconds(retryAfter, now: now) }
+        if let retryAfter = response.header("Retry-After") {
+            error.retryAfter = RetryAfter.seconds(retryAfter, now: now)
+        }
         return error
     }
 

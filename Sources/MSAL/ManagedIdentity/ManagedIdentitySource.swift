@@ -18,6 +18,7 @@ public enum ManagedIdentitySource: String, Sendable, CaseIterable, CustomStringC
     /// `AZURE_POD_IDENTITY_AUTHORITY_HOST`).
     case imds
 
+    /// The source's name as Azure's documentation writes it, e.g. "App Service".
     public var description: String {
         switch self {
         case .appService: "App Service"
@@ -127,10 +128,12 @@ public struct ManagedIdentityEndpoint: Sendable, CustomStringConvertible {
             ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
         else {
             throw MSALError.internal(
-                .invalidParameter, "\(name) is not an http or https URL, so \(source)'s managed identity cannot be reached.")
+                .invalidParameter,
+                "\(name) is not an http or https URL, so \(source)'s managed identity cannot be reached.")
         }
         return url
     }
 
+    /// The source and its endpoint, e.g. "IMDS at http://169.254.169.254/metadata/identity/oauth2/token".
     public var description: String { "\(source) at \(url.absoluteString)" }
 }

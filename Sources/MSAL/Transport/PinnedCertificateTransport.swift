@@ -35,7 +35,8 @@ struct PinnedCertificateTransport: HTTPTransport {
         } catch let error as NIOSSLError {
             throw MSALError.internal(
                 .transportFailed,
-                "The TLS handshake with \(host):\(port) failed: its certificate's SHA-1 thumbprint is not \(thumbprint) (\(error)).")
+                "The TLS handshake with \(host):\(port) failed: its certificate's SHA-1 thumbprint is not \(thumbprint) (\(error))."
+            )
         } catch let error as IOError {
             throw MSALError.internal(
                 .transportFailed, "Cannot connect to \(host):\(port): \(String(cString: strerror(error.errnoCode))).")

@@ -88,7 +88,8 @@ struct ServerDemoSteps {
             )
             let again = try await vm.acquireToken(resource: "https://graph.microsoft.com")
             narrator.detail("the same token again from the \(again.source == .cache ? "cache" : "network")")
-            let app = try makeManagedIdentityApp(host: "app-1", identity: .userAssignedClientID(ids.userAssignedIdentity))
+            let app = try makeManagedIdentityApp(
+                host: "app-1", identity: .userAssignedClientID(ids.userAssignedIdentity))
             let token = try await app.acquireToken(resource: "api://\(ids.api1)")
             let response = try await send(
                 token.authorizationHeader, to: todoAPI.appendingPathComponent("api1/todolist"))

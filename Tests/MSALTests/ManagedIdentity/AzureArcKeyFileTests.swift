@@ -23,7 +23,9 @@ struct AzureArcKeyFileTests {
             return file.path
         }
         let good = try write("good.key", in: folder)
-        #expect(try AzureArcChallenge.key(answering: challenge(good), folder: folder.path) == String(repeating: "k", count: 32))
+        #expect(
+            try AzureArcChallenge.key(answering: challenge(good), folder: folder.path)
+                == String(repeating: "k", count: 32))
         let exactly = try write("limit.key", in: folder, bytes: 4096)
         #expect(try AzureArcChallenge.key(answering: challenge(exactly), folder: folder.path).count == 4096)
 
@@ -34,14 +36,17 @@ struct AzureArcKeyFileTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: outside)
         let refused: [(HTTPResponse, String)] = [
             (challenge(outside), "is not in"), (challenge(folder.path + "/../outside.key"), "is not in"),
-            (challenge(large), "more than 4096"), (challenge(folder.appendingPathComponent("missing.key").path), "cannot be opened"),
+            (challenge(large), "more than 4096"),
+            (challenge(folder.appendingPathComponent("missing.key").path), "cannot be opened"),
             (challenge(notKey), "not a .key file"), (challenge(link), "cannot be opened"),
             (HTTPResponse(status: 401), "no WWW-Authenticate"),
             (HTTPResponse(status: 401, headers: [("WWW-Authenticate", "Bearer realm=\(good)")]), "not 'Basic realm"),
             (challenge("relative/good.key"), "is not in"),
         ]
         for (response, reason) in refused {
-            let error = #expect(throws: MSALError.self) { try AzureArcChallenge.key(answering: response, folder: folder.path) }
+            let error = #expect(throws: MSALError.self) {
+                try AzureArcChallenge.key(answering: response, folder: folder.path)
+            }
             #expect(error?.internalCode == .invalidResponse)
             #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
             #expect(error?.message.contains("kkkk") == false)

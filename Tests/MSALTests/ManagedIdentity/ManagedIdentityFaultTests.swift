@@ -25,10 +25,14 @@ struct ManagedIdentityFaultTests {
             #expect(pauses.all.last == .seconds(10))
 
             _ = try await h.admin(
-                "POST", "scenarios", body: #"{"route":"managedIdentity","fault":"throttle","count":1,"retryAfter":"7"}"#)
+                "POST", "scenarios", body: #"{"route":"managedIdentity","fault":"throttle","count":1,"retryAfter":"7"}"#
+            )
             _ = try await app.acquireToken(resource: Self.graph, forceRefresh: true)
             #expect(pauses.all.last == .seconds(7))
-            #expect(try await h.managedIdentityRequests("/hosts/vm-1/metadata/identity/oauth2/token") == [503, 503, 200, 410, 200, 429, 200])
+            #expect(
+                try await h.managedIdentityRequests("/hosts/vm-1/metadata/identity/oauth2/token") == [
+                    503, 503, 200, 410, 200, 429, 200,
+                ])
         }
     }
 
@@ -50,7 +54,8 @@ struct ManagedIdentityFaultTests {
             #expect(try await h.managedIdentityRequests("/hosts/vm-1/metadata/identity/oauth2/token") == [400])
 
             _ = try await h.admin(
-                "POST", "scenarios", body: #"{"route":"managedIdentity","fault":"throttle","count":1,"retryAfter":"3600"}"#)
+                "POST", "scenarios",
+                body: #"{"route":"managedIdentity","fault":"throttle","count":1,"retryAfter":"3600"}"#)
             let throttled = await #expect(throws: MSALError.self) {
                 try await h.managedIdentityApp(host: "vm-1", pauses: pauses).acquireToken(resource: Self.graph)
             }
@@ -138,7 +143,9 @@ struct ManagedIdentityFaultTests {
             ["IDENTITY_ENDPOINT": "https://127.0.0.1:1/t", "IDENTITY_HEADER": "h", "IDENTITY_SERVER_THUMBPRINT": "12"],
             ["MSI_ENDPOINT": "ftp://127.0.0.1/t"],
         ] {
-            let error = #expect(throws: MSALError.self) { try ManagedIdentityEndpoint(environment: bad, arcAgentPath: none) }
+            let error = #expect(throws: MSALError.self) {
+                try ManagedIdentityEndpoint(environment: bad, arcAgentPath: none)
+            }
             #expect(error?.internalCode == .invalidParameter)
         }
     }

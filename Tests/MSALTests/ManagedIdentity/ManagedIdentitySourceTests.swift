@@ -21,14 +21,15 @@ struct ManagedIdentitySourceTests {
     func everySource(host: (name: String, path: String, requests: Int)) async throws {
         try await Harness.withAzureHosts { h, keys in
             let app = try h.managedIdentityApp(host: host.name, arcKeyFolder: keys)
-            let expected: ManagedIdentitySource = switch host.name {
-            case "vm-1": .imds
-            case "app-1": .appService
-            case "sf-1": .serviceFabric
-            case "ml-1": .machineLearning
-            case "shell-1": .cloudShell
-            default: .azureArc
-            }
+            let expected: ManagedIdentitySource =
+                switch host.name {
+                case "vm-1": .imds
+                case "app-1": .appService
+                case "sf-1": .serviceFabric
+                case "ml-1": .machineLearning
+                case "shell-1": .cloudShell
+                default: .azureArc
+                }
             #expect(app.source == expected)
             let first = try await app.acquireToken(resource: Self.graph + "/.default")
             #expect(first.source == .identityProvider)
@@ -40,9 +41,10 @@ struct ManagedIdentitySourceTests {
                 #expect(claims["upn"] as? String == "MeganB@contoso.onmicrosoft.com")
                 #expect(claims["xms_mirid"] == nil)
             } else {
-                let identity = try #require(h.emulator.directory.managedIdentities.first {
-                    $0.clientId == h.ids.systemAssignedIdentities[host.name]
-                })
+                let identity = try #require(
+                    h.emulator.directory.managedIdentities.first {
+                        $0.clientId == h.ids.systemAssignedIdentities[host.name]
+                    })
                 #expect(claims["idtyp"] as? String == "app")
                 #expect(claims["xms_mirid"] as? String == identity.resourceId)
                 #expect(claims["oid"] as? String == identity.objectId)
@@ -73,7 +75,8 @@ struct ManagedIdentitySourceTests {
             let api1 = "api://\(ids.api1)"
             for host in ["vm-1", "app-1"] {
                 for identity: ManagedIdentity in [
-                    .userAssignedClientID(ids.userAssignedIdentity), .userAssignedResourceID(ids.userAssignedResourceID),
+                    .userAssignedClientID(ids.userAssignedIdentity),
+                    .userAssignedResourceID(ids.userAssignedResourceID),
                     .userAssignedObjectID(ids.userAssignedObjectID),
                 ] {
                     let app = try h.managedIdentityApp(host: host, identity: identity)
@@ -145,7 +148,8 @@ struct ManagedIdentitySourceTests {
             #expect(kept.accessToken == renewed.accessToken)
 
             #expect(try await app.acquireToken(resource: Self.graph, forceRefresh: true).source == .identityProvider)
-            let challenged = try await app.acquireToken(resource: Self.graph, claims: #"{"access_token":{"nbf":{"essential":true}}}"#)
+            let challenged = try await app.acquireToken(
+                resource: Self.graph, claims: #"{"access_token":{"nbf":{"essential":true}}}"#)
             #expect(challenged.source == .identityProvider)
             #expect(try await h.managedIdentityRequests("/hosts/app-1/msi/token") == [200, 200, 500, 200, 200])
         }

@@ -48,7 +48,8 @@ struct AppToken: AsyncParsableCommand {
 
     @Option(
         name: .customLong("object-id"),
-        help: ArgumentHelp("With --managed-identity: a user-assigned identity's object (principal) id.", valueName: "id"))
+        help: ArgumentHelp(
+            "With --managed-identity: a user-assigned identity's object (principal) id.", valueName: "id"))
     var objectID: String?
 
     @Option(
