@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Locking
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -35,7 +36,7 @@ struct PinnedCertificateTransport: HTTPTransport {
         } catch let error as NIOSSLError {
             throw MSALError.internal(
                 .transportFailed,
-                "The TLS handshake with \(host):\(port) failed: its certificate's SHA-1 thumbprint is not \(thumbprint) (\(error))."
+                "The TLS handshake with \(host):\(port) failed: \(error)."
             )
         } catch let error as IOError {
             throw MSALError.internal(
@@ -45,7 +46,24 @@ struct PinnedCertificateTransport: HTTPTransport {
         }
     }
 
+    /// The exchange; a certificate with another thumbprint is reported as such, whatever error the handshake's end
+    /// surfaces as.
     private func exchange(_ request: HTTPRequest, host: String, port: Int) async throws -> HTTPResponse {
+        let presented = PresentedCertificate()
+        do {
+            return try await exchange(request, host: host, port: port, presented: presented)
+        } catch {
+            guard let other = presented.thumbprint.withLock({ $0 }), other != thumbprint else { throw error }
+            throw MSALError.internal(
+                .transportFailed,
+                "The TLS handshake with \(host):\(port) failed: its certificate's SHA-1 thumbprint is \(other), not \(thumbprint)."
+            )
+        }
+    }
+
+    private func exchange(_ request: HTTPRequest, host: String, port: Int, presented: PresentedCertificate) async throws
+        -> HTTPResponse
+    {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateVerification = .noHostnameVerification
         let context = try NIOSSLContext(configuration: tls)
@@ -59,8 +77,9 @@ struct PinnedCertificateTransport: HTTPTransport {
                         context: context, serverHostname: isAddress ? nil : host,
                         customVerificationCallback: { certificates, promise in
                             let leaf = certificates.first.flatMap { try? $0.toDERBytes() }
-                            let matches = leaf.map { Self.thumbprint(of: $0) == expected } ?? false
-                            promise.succeed(matches ? .certificateVerified : .failed)
+                            let thumbprint = leaf.map(Self.thumbprint(of:)) ?? "absent"
+                            presented.thumbprint.withLock { $0 = thumbprint }
+                            promise.succeed(thumbprint == expected ? .certificateVerified : .failed)
                         })
                     try channel.pipeline.syncOperations.addHandler(handler)
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
@@ -110,4 +129,9 @@ struct PinnedCertificateTransport: HTTPTransport {
     static func thumbprint(of der: [UInt8]) -> String {
         Insecure.SHA1.hash(data: der).map { String(format: "%02X", $0) }.joined()
     }
+}
+
+/// The thumbprint of the certificate a server presented, noted by the verification callback.
+private final class PresentedCertificate: Sendable {
+    let thumbprint = Locked<String?>(nil)
 }
