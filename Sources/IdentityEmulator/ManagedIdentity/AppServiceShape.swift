@@ -27,15 +27,9 @@ struct AppServiceShape: Sendable {
         else { return error(.badRequest, "Only one of client_id, object_id and mi_res_id may be given.") }
         let minted: ManagedIdentityIssuer.Minted
         do {
-            // Machine Learning names its system-assigned identity by client id too (DEFAULT_IDENTITY_CLIENT_ID).
-            var identity = try? issuer.identity(on: host, selector)
-            if identity == nil, machineLearning, case .clientID = selector,
-                let system = try? issuer.identity(on: host, .systemAssigned),
-                case .clientID(let id) = selector, id.caseInsensitiveCompare(system.clientId) == .orderedSame
-            {
-                identity = system
-            }
-            guard let identity else { throw ManagedIdentityIssuer.Failure.identityNotFound }
+            // A `clientid` naming the system-assigned identity (Machine Learning's DEFAULT_IDENTITY_CLIENT_ID) finds it
+            // among the host's identities like any other.
+            let identity = try issuer.identity(on: host, selector)
             minted = try issuer.mint(identity, for: try issuer.resource(query["resource"]))
         } catch ManagedIdentityIssuer.Failure.identityNotFound {
             return error(.badRequest, "No managed identity found for the specified ClientId/ResourceId/PrincipalId.")

@@ -20,9 +20,6 @@ public enum ManagedIdentity: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The user-assigned id, if any.
-    var userAssignedID: String? { self == .systemAssigned ? nil : cacheID }
-
     /// The identity in words, e.g. "the user-assigned identity with client id …".
     public var description: String {
         switch self {

@@ -15,11 +15,12 @@ final class RecordedPauses: Sendable {
 
 extension Harness {
     /// An app on the emulator's host `host`, configured from the environment the emulator gives that host, on the
-    /// harness's clock, trusting the emulator's CA, with pauses recorded in `pauses` instead of waited.
+    /// harness's clock, trusting the emulator's CA, with pauses recorded in `pauses` instead of waited; its own cache
+    /// unless `cache` is given.
     func managedIdentityApp(
         host: String, identity: ManagedIdentity = .systemAssigned, arcKeyFolder: URL? = nil,
         pauses: RecordedPauses = RecordedPauses(), retryPolicy: ManagedIdentityRetryPolicy = .init(),
-        logger: Logger? = nil
+        logger: Logger? = nil, cache: PartitionedTokenCache? = nil
     ) throws -> ManagedIdentityApplication {
         var configuration = try ManagedIdentityApplicationConfiguration(identity: identity)
         configuration.environment = try #require(emulator.managedIdentityEnvironment(host: host))
@@ -27,7 +28,7 @@ extension Harness {
         if let arcKeyFolder { configuration.arcKeyFolder = arcKeyFolder.path }
         configuration.transport = try DefaultHTTPTransport(trustedCAPEM: emulator.caCertificatePEM)
         configuration.clock = clock
-        configuration.cache = PartitionedTokenCache(clock: clock)
+        configuration.cache = cache ?? PartitionedTokenCache(clock: clock)
         configuration.retryPolicy = retryPolicy
         configuration.sleep = { pauses.record($0) }
         if let logger { configuration.logger = logger }

@@ -88,16 +88,10 @@ struct ManagedIdentitySourceTests {
                 }
             }
             // The system-assigned and the user-assigned identity keep their tokens apart in one cache.
-            var configuration = try ManagedIdentityApplicationConfiguration()
             let shared = PartitionedTokenCache(clock: h.clock)
-            configuration.cache = shared
-            configuration.environment = try #require(h.emulator.managedIdentityEnvironment(host: "vm-1"))
-            configuration.transport = try DefaultHTTPTransport(trustedCAPEM: h.emulator.caCertificatePEM)
-            configuration.clock = h.clock
-            let system = try ManagedIdentityApplication(configuration: configuration)
-            configuration.identity = .userAssignedClientID(ids.userAssignedIdentity)
-            configuration.cache = shared
-            let user = try ManagedIdentityApplication(configuration: configuration)
+            let system = try h.managedIdentityApp(host: "vm-1", cache: shared)
+            let user = try h.managedIdentityApp(
+                host: "vm-1", identity: .userAssignedClientID(ids.userAssignedIdentity), cache: shared)
             let a = try await system.acquireToken(resource: api1)
             let b = try await user.acquireToken(resource: api1)
             #expect(a.accessToken != b.accessToken)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import Logging
 import MSAL
+import MSALPostgres
 
 /// `msal app token --managed-identity`: the host's managed identity, as `az login --identity` users expect.
 extension AppToken {
@@ -19,33 +19,28 @@ extension AppToken {
 
     func runManagedIdentity() async throws {
         let command = self
-        try await global.run(databaseCache: true) { context in
-            let store = try command.sharedStore(context)
-            do {
-                let app = try command.managedIdentityApplication(context, store: store)
-                let result = try await app.acquireToken(
-                    resource: command.resource ?? ScopeList.split(command.scopes)[0],
-                    forceRefresh: command.forceRefresh)
-                if command.global.json {
-                    var json = TokenView.json(result)
-                    json["managed_identity_source"] = app.source.rawValue
-                    try context.printJSON(json)
-                } else {
-                    context.console.out(result.accessToken)
-                }
-            } catch {
-                await store?.shutdown()
-                throw error
+        try await withSharedStore { context, store in
+            let app = try command.managedIdentityApplication(context, store: store)
+            let result = try await app.acquireToken(
+                resource: command.resource ?? ScopeList.split(command.scopes)[0], forceRefresh: command.forceRefresh)
+            if command.global.json {
+                var json = TokenView.json(result)
+                json["managed_identity_source"] = app.source.rawValue
+                try context.printJSON(json)
+            } else {
+                context.console.out(result.accessToken)
             }
-            await store?.shutdown()
         }
     }
 
     /// The app for the identity the options name, from the process's environment as Azure sets it.
-    private func managedIdentityApplication(_ context: CommandContext, store: (any TokenCachePartitionStore)?) throws
+    private func managedIdentityApplication(_ context: CommandContext, store: PostgresTokenCacheStore?) throws
         -> ManagedIdentityApplication
     {
         let clientID = context.settings.clientID
+        if clientID.origin == .flag, resourceID != nil || objectID != nil {
+            throw UsageError("Name a user-assigned identity once: --client-id, --resource-id or --object-id.")
+        }
         let identity: ManagedIdentity
         if let resourceID {
             identity = .userAssignedResourceID(resourceID)
@@ -56,23 +51,12 @@ extension AppToken {
         } else {
             identity = .systemAssigned
         }
-        if identity != .systemAssigned, clientID.origin == .flag, resourceID != nil || objectID != nil {
-            throw UsageError("Name a user-assigned identity once: --client-id, --resource-id or --object-id.")
-        }
         var configuration = try ManagedIdentityApplicationConfiguration(identity: identity)
-        if global.verbose {
-            var logger = Logger(label: "MSAL") { StreamLogHandler.standardError(label: $0) }
-            logger.logLevel = .debug
-            configuration.logger = logger
-        }
+        if let logger = verboseLogger() { configuration.logger = logger }
         if let transport = try CommandContext.transport(trusting: context.settings) {
             configuration.transport = transport
         }
-        if let store {
-            configuration.cache = PartitionedTokenCache(
-                store: try Self.sealed(store, keyBase64: ProcessInfo.processInfo.environment["MSAL_TOKEN_CACHE_KEY"]),
-                logger: configuration.logger)
-        }
+        if let cache = try Self.sharedCache(store, logger: configuration.logger) { configuration.cache = cache }
         return try ManagedIdentityApplication(configuration: configuration)
     }
 }

@@ -96,17 +96,27 @@ struct AppToken: AsyncParsableCommand {
     func run() async throws {
         if managedIdentity { return try await runManagedIdentity() }
         let command = self
+        try await withSharedStore { context, store in
+            let app = try command.application(context, store: store)
+            let result = try await app.acquireTokenForClient(
+                scopes: ScopeList.split(command.scopes), forceRefresh: command.forceRefresh)
+            if command.global.json {
+                try context.printJSON(TokenView.json(result))
+            } else {
+                context.console.out(result.accessToken)
+            }
+        }
+    }
+
+    /// Runs `body` with the PostgreSQL store `--cache` names, if any, and shuts the store down afterwards.
+    func withSharedStore(
+        _ body: @escaping @Sendable (CommandContext, PostgresTokenCacheStore?) async throws -> Void
+    ) async throws {
+        let command = self
         try await global.run(databaseCache: true) { context in
             let store = try command.sharedStore(context)
             do {
-                let app = try command.application(context, store: store)
-                let result = try await app.acquireTokenForClient(
-                    scopes: ScopeList.split(command.scopes), forceRefresh: command.forceRefresh)
-                if command.global.json {
-                    try context.printJSON(TokenView.json(result))
-                } else {
-                    context.console.out(result.accessToken)
-                }
+                try await body(context, store)
             } catch {
                 await store?.shutdown()
                 throw error
@@ -129,18 +139,27 @@ struct AppToken: AsyncParsableCommand {
             clientID: settings.clientID.value, credential: try credential(),
             authority: try Self.authority(settings.authority.value, tenant: tenant ?? ""))
         configuration.piiLoggingEnabled = global.logPII
-        if global.verbose {
-            var logger = Logger(label: "MSAL") { StreamLogHandler.standardError(label: $0) }
-            logger.logLevel = .debug
-            configuration.logger = logger
-        }
+        if let logger = verboseLogger() { configuration.logger = logger }
         if let transport = try CommandContext.transport(trusting: settings) { configuration.transport = transport }
-        if let store {
-            configuration.cache = PartitionedTokenCache(
-                store: try Self.sealed(store, keyBase64: ProcessInfo.processInfo.environment["MSAL_TOKEN_CACHE_KEY"]),
-                logger: configuration.logger)
-        }
+        if let cache = try Self.sharedCache(store, logger: configuration.logger) { configuration.cache = cache }
         return try ConfidentialClientApplication(configuration: configuration)
+    }
+
+    /// The library's debug log on standard error, when `--verbose` asks for it.
+    func verboseLogger() -> Logger? {
+        guard global.verbose else { return nil }
+        var logger = Logger(label: "MSAL") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .debug
+        return logger
+    }
+
+    /// The token cache in front of `store`, sealed with the key in `MSAL_TOKEN_CACHE_KEY` when set; `nil` without a
+    /// store (tokens then stay in memory).
+    static func sharedCache(_ store: PostgresTokenCacheStore?, logger: Logger) throws -> PartitionedTokenCache? {
+        guard let store else { return nil }
+        return PartitionedTokenCache(
+            store: try sealed(store, keyBase64: ProcessInfo.processInfo.environment["MSAL_TOKEN_CACHE_KEY"]),
+            logger: logger)
     }
 
     /// The PostgreSQL store `--cache postgres://…` names; `nil` for any other cache (app tokens then stay in memory).
