@@ -7,6 +7,11 @@ extension PostgresClient.Configuration {
     /// within `timeout`, and `statement_timeout` set to it so that the server, too, gives up on a statement the store
     /// has stopped waiting for.
     ///
+    /// Idle connections get no keep-alive queries: the pool would otherwise move each connection's keep-alive timer
+    /// on every release, a cost of about 20 µs per operation on loopback. A connection the server has closed is
+    /// dropped by the pool when its socket closes; one broken silently fails its next operation within the timeout,
+    /// and the operation after it connects anew.
+    ///
     /// - Throws: `invalidParameter` when `sslrootcert` names no readable PEM file of certificates.
     init(url: PostgresConnectionURL, timeout: Duration, maximumConnections: Int) throws {
         switch url.endpoint {
@@ -20,6 +25,7 @@ extension PostgresClient.Configuration {
         }
         options.connectTimeout = timeout
         options.maximumConnections = max(1, maximumConnections)
+        options.keepAliveBehavior = nil
         options.additionalStartupParameters = [("statement_timeout", "\(timeout.milliseconds)")]
         if let name = url.applicationName { options.additionalStartupParameters.append(("application_name", name)) }
     }

@@ -9,20 +9,20 @@ struct DeadlineExceeded: Error {}
 ///
 /// The operation runs in a task of its own: postgres-nio does not always end soon after it is cancelled (a connection
 /// lease cancelled while the request is being queued waits for a connection all the same), and the caller's deadline
-/// must hold regardless. A query run under ``closingOnCancel(_:_:)`` stops when its connection closes.
+/// must hold regardless. A query run under ``closingOnCancel(_:_:)`` stops when its connection closes. The deadline
+/// is kept by ``DeadlineWatchdog``, so an operation arms no timer of its own.
 func withDeadline<T: Sendable>(
     _ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let race = Race<T>()
+    let watch = DeadlineWatchdog.shared.watch(until: .now + timeout) {
+        race.finish(with: .failure(DeadlineExceeded()))
+    }
+    defer { DeadlineWatchdog.shared.unwatch(watch) }
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
             race.start(continuation) {
                 Task { race.finish(with: await Result { try await operation() }) }
-            } timer: {
-                // An event-loop timer, not a task: cancelling it when the operation wins wakes no thread.
-                PostgresClient.defaultEventLoopGroup.any().scheduleTask(in: .nanoseconds(timeout.nanoseconds)) {
-                    race.finish(with: .failure(DeadlineExceeded()))
-                }
             }
         }
     } onCancel: {
@@ -30,30 +30,20 @@ func withDeadline<T: Sendable>(
     }
 }
 
-extension Duration {
-    /// The duration in whole nanoseconds.
-    fileprivate var nanoseconds: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
-    }
-}
-
-/// The first outcome of an operation and its timer; whichever comes second finds the continuation gone and cancels
+/// The first outcome of an operation and its deadline; whichever comes second finds the continuation gone and cancels
 /// nothing more.
 private final class Race<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<T, any Error>?
         var outcome: Result<T, any Error>?
         var operation: Task<Void, Never>?
-        var timer: Scheduled<Void>?
     }
 
     private let state = Locked(State())
 
-    /// Starts the operation and the timer, unless the race was decided before it began (the caller was cancelled).
-    func start(
-        _ continuation: CheckedContinuation<T, any Error>, operation: () -> Task<Void, Never>,
-        timer: () -> Scheduled<Void>
-    ) {
+    /// Starts the operation, unless the race was decided before it began (the caller was cancelled, or the deadline
+    /// passed).
+    func start(_ continuation: CheckedContinuation<T, any Error>, operation: () -> Task<Void, Never>) {
         let decided: Result<T, any Error>? = state.withLock { state in
             if let outcome = state.outcome { return outcome }
             state.continuation = continuation
@@ -61,30 +51,24 @@ private final class Race<T: Sendable>: Sendable {
         }
         if let decided { return continuation.resume(with: decided) }
         let operationTask = operation()
-        let timerTask = timer()
         let finished = state.withLock { state in
             state.operation = operationTask
-            state.timer = timerTask
             return state.continuation == nil
         }
-        if finished {
-            operationTask.cancel()
-            timerTask.cancel()
-        }
+        if finished { operationTask.cancel() }
     }
 
-    /// Records the first outcome, resumes the caller with it and cancels the operation and the timer.
+    /// Records the first outcome, resumes the caller with it and cancels the operation.
     func finish(with outcome: Result<T, any Error>) {
-        let (continuation, operation, timer) = state.withLock {
-            state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?, Scheduled<Void>?) in
-            guard state.outcome == nil else { return (nil, nil, nil) }
+        let (continuation, operation) = state.withLock {
+            state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?) in
+            guard state.outcome == nil else { return (nil, nil) }
             state.outcome = outcome
             defer { state.continuation = nil }
-            return (state.continuation, state.operation, state.timer)
+            return (state.continuation, state.operation)
         }
         continuation?.resume(with: outcome)
         operation?.cancel()
-        timer?.cancel()
     }
 }
 

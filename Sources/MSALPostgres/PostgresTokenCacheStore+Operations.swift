@@ -11,15 +11,13 @@ extension PostgresTokenCacheStore {
     public nonisolated(nonsending) func load(_ partition: TokenCachePartition) async throws
         -> StoredTokenCachePartition?
     {
-        let query = table.select(partition.key)
-        return try await perform("load the \(partition.kind.rawValue) partition") { [driverLogger] connection in
-            var stored: StoredTokenCachePartition?
-            for try await (data, version, expiresOn) in try await connection.query(query, logger: driverLogger)
-                .decode((Data, Int64, Date).self)
-            {
-                stored = StoredTokenCachePartition(data: data, version: version, expiresOn: expiresOn)
+        try await perform("load the \(partition.kind.rawValue) partition") { [statements] connection in
+            let rows = try await statements.on(connection).select.execute([PostgresData(string: partition.key)]).get()
+            return try rows.first.map { row in
+                StoredTokenCachePartition(
+                    data: try row.binaryColumn(0, as: Data.self), version: try row.binaryColumn(1, as: Int64.self),
+                    expiresOn: try row.binaryColumn(2, as: Date.self))
             }
-            return stored
         }
     }
 
@@ -33,14 +31,18 @@ extension PostgresTokenCacheStore {
     public nonisolated(nonsending) func save(
         _ data: Data, for partition: TokenCachePartition, expiresOn: Date, expectedVersion: Int64?
     ) async throws -> Int64? {
-        let query =
-            if let expectedVersion {
-                table.update(partition.key, data: data, expiresOn: expiresOn, version: expectedVersion)
-            } else {
-                table.insert(partition.key, data: data, expiresOn: expiresOn)
-            }
-        return try await perform("save the \(partition.kind.rawValue) partition") { [driverLogger] connection in
-            try await connection.value(query, as: Int64.self, logger: driverLogger)
+        let key = PostgresData(string: partition.key)
+        let bytes = PostgresData(bytes: data)
+        let expiry = PostgresData(date: expiresOn)
+        return try await perform("save the \(partition.kind.rawValue) partition") { [statements] connection in
+            let prepared = try await statements.on(connection)
+            let rows =
+                if let expectedVersion {
+                    try await prepared.update.execute([key, bytes, expiry, PostgresData(int64: expectedVersion)]).get()
+                } else {
+                    try await prepared.insert.execute([key, bytes, expiry]).get()
+                }
+            return try rows.first?.binaryColumn(0, as: Int64.self)
         }
     }
 

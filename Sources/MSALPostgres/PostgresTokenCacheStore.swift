@@ -48,6 +48,8 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
     public var tableName: String { table.name }
 
     let table: TokenCacheTable
+    /// The load and save statements, prepared on each connection.
+    let statements: PreparedStatements
     let client: PostgresClient
     /// The app's logger, for the store's own lines.
     let logger: Logger
@@ -100,6 +102,7 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
     ) throws {
         self.url = url
         self.table = try TokenCacheTable(name: tableName)
+        self.statements = PreparedStatements(table: table)
         self.operationTimeout = operationTimeout
         self.logger = logger
         var driverLogger = logger
@@ -137,7 +140,8 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
     var isShutDown: Bool { state.withLock { $0.isShutDown } }
 
     /// Runs `work` on a pooled connection, or on the connection of the refresh lock the task holds, all within
-    /// ``operationTimeout``, after making the table on first use.
+    /// ``operationTimeout``, after making the table on first use. When the work fails, the connection's prepared
+    /// statements are forgotten.
     ///
     /// - Throws: `cacheUnavailable` naming `operation` and why, or `CancellationError` when the task was cancelled.
     func perform<T: Sendable>(
@@ -149,8 +153,13 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
             return try await withDeadline(operationTimeout) {
                 let run: @Sendable (PostgresConnection) async throws -> T = { connection in
                     try await closingOnCancel(connection) {
-                        try await self.prepareTable(on: connection)
-                        return try await work(connection)
+                        do {
+                            try await self.prepareTable(on: connection)
+                            return try await work(connection)
+                        } catch {
+                            self.statements.forget(connection)
+                            throw error
+                        }
                     }
                 }
                 if let locked { return try await run(locked) }

@@ -32,6 +32,8 @@ private func reason(_ error: any Error, timeout: Duration) -> String {
         return "\(error.code)"
     case let error as PostgresDecodingError:
         return "a column could not be read (\(error.code))"
+    case let code as PostgresDecodingError.Code:
+        return "a column could not be read (\(code))"
     default:
         // The pool's errors (ConnectionPoolError: a tripped circuit breaker, a closed pool) name only what happened;
         // others may quote values, so only their type is told.

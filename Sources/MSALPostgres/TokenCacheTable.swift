@@ -60,17 +60,17 @@ struct TokenCacheTable: Sendable {
         "CREATE INDEX IF NOT EXISTS \(unescaped: indexName) ON \(unescaped: name) (expires_at)"
     }
 
-    /// The live row's `data`, `version` and `expires_at`.
-    func select(_ key: String) -> PostgresQuery {
-        "SELECT data, version, expires_at FROM \(unescaped: name) WHERE partition_key = \(key) AND expires_at > now()"
+    /// The live row's `data`, `version` and `expires_at`; `$1` is the partition key.
+    var selectSQL: String {
+        "SELECT data, version, expires_at FROM \(name) WHERE partition_key = $1 AND expires_at > now()"
     }
 
     /// Inserts version 1, or replaces an expired row (which counts as absent) with its version + 1; returns no row
-    /// when a live row exists (a conflict).
-    func insert(_ key: String, data: Data, expiresOn: Date) -> PostgresQuery {
+    /// when a live row exists (a conflict). `$1` the partition key, `$2` the data, `$3` the expiry.
+    var insertSQL: String {
         """
-        INSERT INTO \(unescaped: name) AS t (partition_key, data, version, expires_at, updated_at)
-        VALUES (\(key), \(ByteBuffer(bytes: data)), 1, \(expiresOn), now())
+        INSERT INTO \(name) AS t (partition_key, data, version, expires_at, updated_at)
+        VALUES ($1, $2, 1, $3, now())
         ON CONFLICT (partition_key) DO UPDATE
             SET data = EXCLUDED.data, version = t.version + 1, expires_at = EXCLUDED.expires_at, updated_at = now()
             WHERE t.expires_at <= now()
@@ -78,13 +78,13 @@ struct TokenCacheTable: Sendable {
         """
     }
 
-    /// Replaces the live row of `version` and returns its new version; returns no row when the live row has another
-    /// version or there is none (a conflict).
-    func update(_ key: String, data: Data, expiresOn: Date, version: Int64) -> PostgresQuery {
+    /// Replaces the live row of version `$4` and returns its new version; returns no row when the live row has
+    /// another version or there is none (a conflict). `$1` the partition key, `$2` the data, `$3` the expiry.
+    var updateSQL: String {
         """
-        UPDATE \(unescaped: name)
-            SET data = \(ByteBuffer(bytes: data)), version = version + 1, expires_at = \(expiresOn), updated_at = now()
-            WHERE partition_key = \(key) AND version = \(version) AND expires_at > now()
+        UPDATE \(name)
+            SET data = $2, version = version + 1, expires_at = $3, updated_at = now()
+            WHERE partition_key = $1 AND version = $4 AND expires_at > now()
         RETURNING version
         """
     }
