@@ -35,6 +35,13 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
     /// Queues what the user does next time a sign-in page shows.
     public func then(_ choice: Choice) { choices.withLock { $0.append(choice) } }
 
+    /// Puts a cookie in the browser's jar (one jar for every loopback site), as if a site had set it: a web app's
+    /// session, when the test started the sign-in at the app.
+    public func setCookie(_ name: String, _ value: String) { cookies.withLock { $0[name] = value } }
+
+    /// A cookie in the browser's jar, as the last response that set it left it.
+    public func cookie(_ name: String) -> String? { cookies.withLock { $0[name] } }
+
     /// The pages seen, by kind (`signin`, `picker`, `consent`, `signedout`, `form_post`), in order.
     public var pagesSeen: [String] { visited.withLock { $0 } }
 

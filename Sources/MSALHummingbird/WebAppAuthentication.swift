@@ -19,13 +19,13 @@ import MSAL
 /// - `GET` or `POST /auth/redirect` (query or `form_post`) checks `state`, redeems the code, validates the ID token,
 ///   caches the user's tokens in their partition, starts a new session (a new id, so a session fixed before sign-in
 ///   is worth nothing) and returns to the page asked for (local paths only).
-/// - `GET /auth/signout` forgets the user's tokens, clears the session and sends the browser to the platform's
-///   sign-out page, which returns to the app's home.
+/// - `GET /auth/signout` clears the session, forgets the user's tokens and sends the browser to the platform's
+///   sign-out page, which returns to the app's home (the session is cleared even when the rest fails).
 /// - ``token(scopes:request:context:)`` answers from the cache or refreshes; when the platform wants the user back
 ///   (`interactionRequired`), it throws a redirect to a new sign-in that returns to the current page.
 ///
-/// The session cookie is `HttpOnly`, `SameSite=Lax`, and `Secure` when ``secureCookies`` is on (an app served over
-/// TLS). A `SameSite=Lax` cookie travels with the identity platform's redirect when it is a top-level `GET` (the
+/// The session cookie is `HttpOnly`, `SameSite=Lax`, and `Secure` when ``secureCookies`` is on (by default, when
+/// ``publicOrigin`` is `https`). A `SameSite=Lax` cookie travels with the identity platform's redirect when it is a top-level `GET` (the
 /// default `query` response mode), or a `form_post` from the same site; a `form_post` from another site (Entra to
 /// your domain) needs ``sessionConfiguration`` with `sameSite: .none` and TLS.
 public struct WebAppAuthentication<Context: WebAppRequestContext>: Sendable {
@@ -38,21 +38,24 @@ public struct WebAppAuthentication<Context: WebAppRequestContext>: Sendable {
     /// The app's public origin (`https://app.example.com`); redirect URIs are made from it. `nil` takes the
     /// request's `Host` over `http` (for an app on loopback).
     public let publicOrigin: URL?
-    /// Whether the session cookie is `Secure` (the app is served over TLS).
+    /// Whether the session cookie is `Secure`: the app is served over TLS.
     public let secureCookies: Bool
     /// Where the routes live.
     public let basePath: String
 
     /// Sign-in for `app`, asking for `scopes`.
+    ///
+    /// - Parameter secureCookies: whether the session cookie is `Secure`; `nil` (the default) makes it so when
+    ///   `publicOrigin` is an `https` URL.
     public init(
         app: ConfidentialClientApplication, scopes: [String], responseMode: ResponseMode = .query,
-        publicOrigin: URL? = nil, secureCookies: Bool = false, basePath: String = "/auth"
+        publicOrigin: URL? = nil, secureCookies: Bool? = nil, basePath: String = "/auth"
     ) {
         self.app = app
         self.scopes = scopes
         self.responseMode = responseMode
         self.publicOrigin = publicOrigin
-        self.secureCookies = secureCookies
+        self.secureCookies = secureCookies ?? (publicOrigin?.scheme?.lowercased() == "https")
         self.basePath = basePath
     }
 
@@ -99,11 +102,12 @@ public struct WebAppAuthentication<Context: WebAppRequestContext>: Sendable {
         }
     }
 
-    /// The sign-in route's path, returning to `request`'s path.
+    /// The sign-in route's path, returning to `request`'s path and query.
     public func signInPath(returnTo request: Request) -> String {
         var components = URLComponents()
         components.path = "\(basePath)/signin"
-        components.queryItems = [URLQueryItem(name: "returnTo", value: request.uri.path)]
+        let query = request.uri.query.map { "?\($0)" } ?? ""
+        components.queryItems = [URLQueryItem(name: "returnTo", value: request.uri.path + query)]
         return components.string ?? "\(basePath)/signin"
     }
 
@@ -147,13 +151,19 @@ public struct WebAppAuthentication<Context: WebAppRequestContext>: Sendable {
     }
 
     private func signOut(_ request: Request, _ context: Context) async throws -> Response {
-        let home = try origin(request) + "/"
-        var endSession: URL?
-        if let account = try await user(context) {
-            endSession = try await app.signOut(account, postLogoutRedirectURI: home)
-        }
+        let accountID = context.sessions.session?.accountID
+        // First: whatever fails below, this browser is signed out of the app.
         context.sessions.clearSession()
-        return .redirect(to: endSession?.absoluteString ?? "/", type: .found)
+        do {
+            let endSession = try await app.signOut(
+                accountIdentifier: accountID, postLogoutRedirectURI: try origin(request) + "/")
+            return .redirect(to: endSession?.absoluteString ?? "/", type: .found)
+        } catch {
+            context.logger.warning(
+                "sign-out did not reach the identity platform or the token cache",
+                metadata: ["code": "\((error as? MSALError).map { "\($0.code)" } ?? "\(type(of: error))")"])
+            return .redirect(to: "/", type: .found)
+        }
     }
 
     // MARK: Support

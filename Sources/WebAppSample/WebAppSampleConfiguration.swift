@@ -15,6 +15,8 @@ public struct WebAppSampleConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The port; `0` picks a free one.
     public var port = 0
+    /// How the identity platform returns the code: `query` unless told.
+    public var responseMode = ResponseMode.query
 
     /// A configuration.
     public init(

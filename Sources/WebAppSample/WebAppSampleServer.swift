@@ -37,7 +37,8 @@ public enum WebAppSampleServer {
         _ configuration: WebAppSampleConfiguration, logger: Logger, bound: @escaping @Sendable (Int) -> Void
     ) throws -> [any Service] {
         let client = try ConfidentialClientApplication(configuration: configuration.client)
-        let auth = WebAppAuthentication<WebContext>(app: client, scopes: ["User.Read"])
+        let auth = WebAppAuthentication<WebContext>(
+            app: client, scopes: ["User.Read"], responseMode: configuration.responseMode)
         let storage = MemoryPersistDriver()
         let router = Router(context: WebContext.self)
         router.add(middleware: SessionMiddleware(storage: storage, configuration: auth.sessionConfiguration))

@@ -29,6 +29,7 @@ struct WebAppSampleCommand: AsyncParsableCommand {
     var todoList = "http://127.0.0.1:8500/api1/todolist"
     @Option(help: "API 1's client id, for its ToDoList.Read scope.") var api1 = Directory.DemoIDs.api1
     @Option(help: "The port to listen on, on 127.0.0.1 (0 picks a free one).") var port = 8600
+    @Option(help: "How the identity provider returns the code: query or form_post.") var responseMode = "query"
 
     func run() async throws {
         let base = identityProvider.hasSuffix("/") ? String(identityProvider.dropLast()) : identityProvider
@@ -54,6 +55,10 @@ struct WebAppSampleCommand: AsyncParsableCommand {
         var configuration = WebAppSampleConfiguration(
             client: client, graphBaseURL: graphURL, todoListURL: todoURL, todoScope: "api://\(api1)/ToDoList.Read")
         configuration.port = port
+        guard let mode = ResponseMode(rawValue: responseMode) else {
+            throw ValidationError("--response-mode must be query or form_post.")
+        }
+        configuration.responseMode = mode
         do {
             try await WebAppSampleServer.run(configuration, logger: logger) { url in
                 print("webapp-sample listening on \(url)\(store.map { " (token cache: \($0))" } ?? "")")

@@ -52,12 +52,27 @@ struct ObservabilityTests {
         #expect(total("msal.token_validation", [("result", "accepted")]) == 1)
         #expect(total("msal.token_validation", [("result", "wrong_audience")]) == 1)
 
+        #expect(
+            spans("msal.acquire_token_on_behalf_of").map { $0.attributes.get("msal.cache_hit") } == [
+                .bool(false), .bool(true),
+            ])
+        #expect(total("msal.cache.lookups", [("flow", "on_behalf_of"), ("result", "hit")]) == 1)
+        // Requests to the identity platform are children of the acquisition that made them.
+        let acquisitions = Set(
+            finished.filter { $0.operationName.hasPrefix("msal.acquire_token") }.map(\.spanID))
+        #expect(http.contains { $0.parentSpanID.map(acquisitions.contains) == true })
+
         var recorded: [String] = []
         for span in finished {
             recorded.append(span.operationName)
             recorded.append(String(describing: span.attributes))
+            recorded.append(String(describing: span.events))
+            recorded.append(String(describing: span.errors))
+            recorded.append(String(describing: span.status))
         }
         for counter in metrics.counters { recorded += counter.dimensions.map { "\($0.0)=\($0.1)" } }
+        for timer in metrics.timers { recorded += timer.dimensions.map { "\($0.0)=\($0.1)" } }
+        for recorder in metrics.recorders { recorded += recorder.dimensions.map { "\($0.0)=\($0.1)" } }
         let text = recorded.joined(separator: "\n")
         for secret in secrets { #expect(!text.contains(secret), "a secret in the telemetry") }
     }
@@ -95,10 +110,29 @@ struct ObservabilityTests {
         var claims = TokenForge.userClaims(now: Date())
         claims["aud"] = TokenForge.otherAPI
         await #expect(throws: AccessTokenRejection.self) { try await validator.validate(try forge.token(claims)) }
+        // API 1 exchanges a customer's token for Graph on their behalf, then finds the result in its cache.
+        let customerConfiguration = try PublicClientApplicationConfiguration(
+            clientID: IDs.externalPublicClient,
+            authority: Authority(emulator.authority(IDs.externalTenant).absoluteString))
+        var customer = customerConfiguration
+        customer.browser = AutomatedUser(
+            http: http, choices: [.signIn(username: "jane@example.com", password: "Jane-Demo-Pass4")])
+        customer.interactiveTimeout = .seconds(30)
+        let customerToken = try await PublicClientApplication(configuration: customer).acquireTokenInteractively(
+            InteractiveParameters(scopes: ["api://\(IDs.api1)/ToDoList.Read"]))
+        let api1 = try ConfidentialClientApplication(
+            configuration: ConfidentialClientApplicationConfiguration(
+                clientID: IDs.api1, credential: .secret(IDs.api1Secret),
+                authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)))
+        let onBehalf = try await api1.acquireTokenOnBehalfOf(
+            userAssertion: customerToken.accessToken, scopes: ["User.Read"])
+        _ = try await api1.acquireTokenOnBehalfOf(userAssertion: customerToken.accessToken, scopes: ["User.Read"])
         try await http.shutdown()
         return [
             appToken.accessToken, signedIn.accessToken, hit.accessToken, refreshed.accessToken, good,
             "MeganB@contoso.onmicrosoft.com", "Megan-Demo-Pass1", IDs.confidentialSecret, signedIn.account.identifier,
-        ]
+            signedIn.idToken, refreshed.idToken, customerToken.accessToken, onBehalf.accessToken,
+            "jane@example.com", "Jane-Demo-Pass4", IDs.api1Secret,
+        ].compactMap { $0 }
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import IdentityEmulator
 import MSAL
 import MSALHummingbird
+import NIOCore
 import Testing
 import TodoAPI
 
@@ -176,6 +177,23 @@ struct TodoAPIEndToEndTests {
             let consented = DownstreamAPI(
                 app: api1, baseURL: emulator.baseURL, scopes: ["api://\(IDs.api2)/ToDoList.Read"],
                 transport: try DefaultHTTPTransport())
+            // A policy that wants more (MFA): Entra's claims go back to the caller in a 401 challenge.
+            var scenario = HTTPClientRequest(url: emulator.baseURL.absoluteString + "/_emulator/scenarios")
+            scenario.method = .POST
+            scenario.headers.add(name: "Content-Type", value: "application/json")
+            scenario.body = .bytes(ByteBuffer(string: #"{"route":"token","fault":"multifactorRequired","count":1}"#))
+            #expect(try await http.execute(scenario, timeout: .seconds(10)).status == .created)
+            do {
+                _ = try await consented.call(.get, "api2/todolist", for: validated)
+                Issue.record("the call went through without the claims the policy asks for")
+            } catch let challenge as BearerChallenge {
+                #expect(challenge.status == .unauthorized)
+                #expect(challenge.wwwAuthenticate.contains("error=\"insufficient_claims\""))
+                #expect(challenge.wwwAuthenticate.contains("client_id=\"\(IDs.api1)\""))
+                let claims = try #require(
+                    challenge.parameters.first { $0.name == "claims" }.flatMap { Data(base64Encoded: $0.value) })
+                #expect(String(decoding: claims, as: UTF8.self).contains("polids"))
+            }
             #expect(try await consented.call(.get, "api2/todolist", for: validated).status == 200)
         }
     }

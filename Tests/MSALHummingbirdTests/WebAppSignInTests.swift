@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import EmulatorAutomation
 import Foundation
 import Hummingbird
 import HummingbirdAuth
@@ -14,15 +15,18 @@ import WebAppSample
 struct WebAppSignInTests {
     typealias IDs = Directory.DemoIDs
 
-    static func withSite(_ body: @Sendable (URL, HTTPClient) async throws -> Void) async throws {
+    static func withSite(
+        responseMode: ResponseMode = .query, _ body: @Sendable (URL, HTTPClient) async throws -> Void
+    ) async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
-            let web = WebAppSampleConfiguration(
+            var web = WebAppSampleConfiguration(
                 client: try ConfidentialClientApplicationConfiguration(
                     clientID: IDs.webApp, credential: .secret(IDs.webAppSecret),
                     authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)),
                 graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"),
                 todoListURL: emulator.baseURL.appendingPathComponent("api1/todolist"),
                 todoScope: "api://\(IDs.api1)/ToDoList.Read")
+            web.responseMode = responseMode
             try await WebAppSampleServer.withRunning(web) { site in
                 let http = HTTPClient(
                     eventLoopGroup: HTTPClient.defaultEventLoopGroup,
@@ -81,6 +85,66 @@ struct WebAppSignInTests {
             #expect(profile.status == .found)
             #expect(profile.headers.first(name: "Location") == "/auth/signin?returnTo=/profile")
         }
+    }
+
+    @Test("a form_post sign-in returns to the page and its query; sign-out clears the session and ends Entra's")
+    func formPostSignInAndOut() async throws {
+        try await Self.withSite(responseMode: .formPost) { site, http in
+            // A page asked for before sign-in, with a query: the sign-in returns to both.
+            let asked = try await Self.get(http, site.absoluteString + "/profile?view=full")
+            let signIn = try #require(asked.headers.first(name: "Location"))
+            let returnTo = URLComponents(string: signIn)?.queryItems?.first { $0.name == "returnTo" }?.value
+            #expect(returnTo == "/profile?view=full")
+            let start = try await Self.get(http, site.absoluteString + signIn)
+            let cookie = try #require(start.headers["Set-Cookie"].first { $0.hasPrefix("msal_session=") })
+            let authorize = try #require(start.headers.first(name: "Location").flatMap(URL.init(string:)))
+            #expect(authorize.query?.contains("response_mode=form_post") == true)
+
+            let user = AutomatedUser(
+                http: http, choices: [.signIn(username: "jane@example.com", password: "Jane-Demo-Pass4")])
+            let session = String(cookie.split(separator: ";")[0].dropFirst("msal_session=".count))
+            user.setCookie("msal_session", session)
+            try await user.open(authorize)
+            #expect(user.pagesSeen.last == "form_post")
+            let signedIn = try #require(user.cookie("msal_session"))
+            #expect(signedIn != session, "a new session id after sign-in")
+
+            let profile = try await Self.get(http, site.absoluteString + "/profile", cookie: "msal_session=\(signedIn)")
+            #expect(profile.status == .ok)
+            let page = String(buffer: try await profile.body.collect(upTo: 1 << 20))
+            #expect(page.contains("Jane"))
+
+            let signOut = try await Self.get(
+                http, site.absoluteString + "/auth/signout", cookie: "msal_session=\(signedIn)")
+            #expect(signOut.status == .found)
+            let endSession = try #require(
+                signOut.headers.first(name: "Location").flatMap(URLComponents.init(string:)))
+            #expect(endSession.path.hasSuffix("/oauth2/v2.0/logout"))
+            #expect(
+                endSession.queryItems?.first { $0.name == "post_logout_redirect_uri" }?.value
+                    == site.absoluteString + "/")
+            let after = try await Self.get(http, site.absoluteString + "/profile", cookie: "msal_session=\(signedIn)")
+            #expect(after.status == .found, "the session is gone")
+            #expect(after.headers.first(name: "Location")?.hasPrefix("/auth/signin") == true)
+        }
+    }
+
+    @Test("a session cookie is Secure by default when the public origin is https, and not over plain http")
+    func secureCookie() throws {
+        let app = try ConfidentialClientApplication(
+            configuration: ConfidentialClientApplicationConfiguration(
+                clientID: IDs.webApp, credential: .secret(IDs.webAppSecret),
+                authority: Authority("https://login.microsoftonline.com/\(IDs.externalTenant)")))
+        func secure(_ origin: String?, _ explicit: Bool? = nil) -> Bool {
+            WebAppAuthentication<WebAppTestContext>(
+                app: app, scopes: [], publicOrigin: origin.flatMap(URL.init(string:)), secureCookies: explicit
+            ).sessionConfiguration.sessionCookieParameters.secure
+        }
+        #expect(secure("https://app.example.com"))
+        #expect(!secure("http://127.0.0.1:8600"))
+        #expect(!secure(nil))
+        #expect(!secure("https://app.example.com", false))
+        #expect(secure(nil, true))
     }
 
     @Test(

@@ -103,9 +103,20 @@ public final class ConfidentialClientApplication: Sendable {
     ///   - postLogoutRedirectURI: where the platform sends the browser afterwards.
     /// - Returns: the sign-out URL, or `nil` when the authority has no end-session endpoint.
     public func signOut(_ account: Account, postLogoutRedirectURI: String? = nil) async throws -> URL? {
+        try await signOut(accountIdentifier: account.identifier, postLogoutRedirectURI: postLogoutRedirectURI)
+    }
+
+    /// Signs a user out of the web app by their ``Account/identifier`` (the home account id a session keeps), even
+    /// when the cache no longer holds their account: forgets whatever their partition holds and returns the identity
+    /// platform's sign-out page. With `nil` it only returns the page.
+    ///
+    /// - Returns: the sign-out URL, or `nil` when the authority has no end-session endpoint.
+    public func signOut(accountIdentifier: String?, postLogoutRedirectURI: String? = nil) async throws -> URL? {
         let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
-        try await cache.cache(for: .user(homeAccountID: account.identifier)).removeAccount(
-            homeAccountID: account.identifier, clientID: configuration.clientID, familyID: nil)
+        if let accountIdentifier {
+            try await cache.cache(for: .user(homeAccountID: accountIdentifier)).removeAccount(
+                homeAccountID: accountIdentifier, clientID: configuration.clientID, familyID: nil)
+        }
         return endpoints.endSession.map {
             EndSessionRequest(clientID: configuration.clientID, postLogoutRedirectURI: postLogoutRedirectURI)
                 .url(endpoint: $0)

@@ -25,7 +25,7 @@ struct OnBehalfOfFlow: Sendable {
             var parameters = SilentParameters(scopes: scopes, account: account, forceRefresh: forceRefresh)
             parameters.authority = authority
             do {
-                return try await silent.run(parameters)
+                return try await silent.acquire(parameters)  // inside the on-behalf-of span
             } catch let error as MSALError where error.code == .interactionRequired {
                 app.log.info("no usable on-behalf-of token or refresh token; exchanging the assertion again")
             }

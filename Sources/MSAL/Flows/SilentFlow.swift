@@ -17,7 +17,8 @@ struct SilentFlow: Sendable {
         try await Telemetry.acquisition("msal.acquire_token_silent", flow: "silent") { try await acquire(parameters) }
     }
 
-    private func acquire(_ parameters: SilentParameters) async throws -> AuthenticationResult {
+    /// The token, with no span of its own: for flows that answer from a partition inside their own span.
+    func acquire(_ parameters: SilentParameters) async throws -> AuthenticationResult {
         let requested = parameters.authority ?? app.configuration.authority
         let homeTenant = parameters.account.homeAccountID.tenantID
         let authority = requested.isMultiTenant ? requested.replacingTenant(homeTenant) : requested
