@@ -48,7 +48,8 @@ struct DemoCommandTests {
             "\"password\" refused (password_too_weak)", "signed in with the new password", "roles: ToDoList.Read.All",
             "API 1: HTTP 200 for app", "the same token again from the cache", "(on-behalf-of): /me is Sam Codeonly",
             "Graph token from the cache", "managed identities", "vm-1 (IMDS)", "app-1 (App Service)",
-            "Done: 14 steps passed",
+            "a second step is needed", "lee@example.com is signed in", "registered noah.backup@example.com",
+            "Done: 15 steps passed",
         ] {
             #expect(output.contains(line), "missing '\(line)' in:\n\(output)")
         }

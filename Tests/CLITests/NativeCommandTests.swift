@@ -97,6 +97,60 @@ struct NativeCommandTests {
         }
     }
 
+    @Test(
+        "signin with MFA: choose the text message, a wrong code, resend, the right code; then a first method registered"
+    )
+    func mfaAndRegistration() async throws {
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+            let sandbox = try Self.sandbox(emulator)
+            defer { sandbox.remove() }
+            let outbox = Outbox(base: emulator.baseURL, http: .shared)
+            let mfa = try sandbox.start(
+                ["native", "signin", "--email", "lee@example.com"], Self.client, takingInput: true)
+            _ = try await mfa.waitForOutput { $0.contains("Password: ") ? true : nil }
+            mfa.send("Lee-Demo-Pass7")
+            _ = try await mfa.waitForOutput { $0.contains("Send a code to (1-2): ") ? true : nil }
+            mfa.send("2")
+            _ = try await mfa.waitForOutput { $0.contains("Code (or 'resend'): ") ? true : nil }
+            let wrong = try await outbox.lastCode(to: "+15555550123") == "00000000" ? "11111111" : "00000000"
+            mfa.send(wrong)
+            _ = try await mfa.waitForOutput { $0.contains("That code is wrong or has expired.") ? true : nil }
+            mfa.send("resend")
+            _ = try await mfa.waitForOutput {
+                $0.components(separatedBy: "A one-time code (8 digits) was sent to").count > 2 ? true : nil
+            }
+            mfa.send(try await outbox.lastCode(to: "+15555550123"))
+            let signedIn = try await mfa.finish()
+            #expect(signedIn.status == 0, "\(signedIn.stderr)")
+            #expect(signedIn.stdout.contains("Signed in as Lee Strong <lee@example.com>."))
+            #expect(signedIn.stderr.contains("1. email") && signedIn.stderr.contains("2. sms +"))
+            #expect(!signedIn.stderr.contains("+15555550123"), "the phone number is shown masked")
+
+            let register = try sandbox.start(
+                ["native", "signin", "--email", "noah@example.com"], Self.client, takingInput: true)
+            _ = try await register.waitForOutput { $0.contains("Password: ") ? true : nil }
+            register.send("Noah-Demo-Pass8")
+            _ = try await register.waitForOutput { $0.contains("Register (1-2): ") ? true : nil }
+            register.send("1")
+            _ = try await register.waitForOutput { $0.contains("Email address: ") ? true : nil }
+            register.send("not an address")
+            _ = try await register.waitForOutput { $0.contains("That is not a valid email address.") ? true : nil }
+            _ = try await register.waitForOutput {
+                $0.components(separatedBy: "Register (1-2): ").count > 2 ? true : nil
+            }
+            register.send("1")
+            _ = try await register.waitForOutput {
+                $0.components(separatedBy: "Email address: ").count > 2 ? true : nil
+            }
+            register.send("noah.cli@example.com")
+            _ = try await register.waitForOutput { $0.contains("Code (or 'resend'): ") ? true : nil }
+            register.send(try await outbox.lastCode(to: "noah.cli@example.com"))
+            let registered = try await register.finish()
+            #expect(registered.status == 0, "\(registered.stderr)")
+            #expect(registered.stdout.contains("Signed in as Noah Newmethod <noah@example.com>."))
+        }
+    }
+
     @Test("reset-password with a resent code, then the new password signs in; a code-only user signs in with a code")
     func resetPasswordAndCodeSignIn() async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in

@@ -156,15 +156,64 @@ struct WireRequestTests {
             "continuation_token=ct4&new_password=new-pw"
         ),
         (.resetPoll(continuationToken: "ct5"), "resetpassword/v1.0/poll_completion", "continuation_token=ct5"),
+        (
+            .signInChallenge(continuationToken: "ct6", methodID: "m-1"), "oauth2/v2.0/challenge",
+            "continuation_token=ct6&CT&id=m-1"
+        ),
+        (.signInIntrospect(continuationToken: "ct6"), "oauth2/v2.0/introspect", "continuation_token=ct6"),
+        (
+            .signInToken(.mfaOOB(continuationToken: "ct7", code: "87654321"), scopes: [], claims: #"{"a":1}"#),
+            "oauth2/v2.0/token",
+            "grant_type=mfa_oob&continuation_token=ct7&oob=87654321&scope=openid%20profile%20offline_access"
+                + "&client_info=true&claims=%7B%22a%22%3A1%7D"
+        ),
+        (.registerIntrospect(continuationToken: "ct8"), "register/v1.0/introspect", "continuation_token=ct8"),
+        (
+            .registerChallenge(continuationToken: "ct8", channel: "sms", target: "+15555550100"),
+            "register/v1.0/challenge",
+            "continuation_token=ct8&challenge_type=oob&challenge_target=%2B15555550100&challenge_channel=sms"
+        ),
+        (
+            .registerContinue(continuationToken: "ct9", code: "1111"), "register/v1.0/continue",
+            "continuation_token=ct9&grant_type=oob&oob=1111"
+        ),
+        (
+            .registerContinue(continuationToken: "ct9", code: nil), "register/v1.0/continue",
+            "continuation_token=ct9&grant_type=continuation_token"
+        ),
+        (
+            .signUpStart(
+                username: "sam@example.com", password: nil,
+                attributes: ["age": 30, "newsletter": true, "height": 1.8, "city": "Oslo"]),
+            "signup/v1.0/start",
+            "username=sam%40example.com&CT"
+                + "&attributes=%7B%22age%22%3A30%2C%22city%22%3A%22Oslo%22%2C%22height%22%3A1.8%2C%22newsletter%22%3Atrue%7D"
+        ),
     ]
 
     @Test("native auth: each step's path and form, client_id first and the app's challenge types where asked")
     func nativeAuth() {
         for (step, path, fields) in Self.nativeSteps {
-            let request = NativeAuthRequest(clientID: Self.client, challengeTypes: "oob password redirect", step: step)
+            let request = NativeAuthRequest(
+                clientID: Self.client, challengeTypes: "oob password redirect", capabilities: nil, step: step)
             #expect(request.path == path)
             let expected = fields.replacingOccurrences(of: "&CT", with: "&challenge_type=oob%20password%20redirect")
             #expect(Self.encoded(request.form) == "client_id=\(Self.client)&" + expected, "\(path)")
+        }
+    }
+
+    @Test("native auth: capabilities go on the steps that start a flow, and only there")
+    func nativeAuthCapabilities() {
+        let capabilities = NativeAuthCapabilities([.mfaRequired, .registrationRequired]).wireValue
+        #expect(capabilities == "mfa_required registration_required")
+        #expect(NativeAuthCapabilities().wireValue == nil)
+        for (step, path, _) in Self.nativeSteps {
+            let form = NativeAuthRequest(
+                clientID: Self.client, challengeTypes: "oob password redirect", capabilities: capabilities, step: step
+            ).form
+            let starts = ["oauth2/v2.0/initiate", "signup/v1.0/start", "resetpassword/v1.0/start"].contains(path)
+            #expect(
+                form.contains { $0 == ("capabilities", "mfa_required registration_required") } == starts, "\(path)")
         }
     }
 }

@@ -98,6 +98,19 @@ extension Directory {
             "/subscriptions/\(subscription)/resourceGroups/demo/providers/Microsoft.ManagedIdentity/userAssignedIdentities/id-orders"
         /// The `IDENTITY_HEADER` (or `MSI_SECRET`) Azure gives the processes of the demo hosts that use one.
         public static let hostSecret = "demo-host-identity-header-3b9f"
+        /// An External ID customer who must pass MFA (`mfaRequired`) and has two registered methods: an email
+        /// code to `lee.backup@example.com` (``mfaEmailMethod``) and a text to `+15555550123` (``mfaSMSMethod``).
+        public static let mfaUser = "lee@example.com"
+        /// ``mfaUser``'s password. A demo credential.
+        public static let mfaUserPassword = "Lee-Demo-Pass7"
+        /// The id of ``mfaUser``'s email method (the default: listed first).
+        public static let mfaEmailMethod = "a1b2c3d4-0000-4000-8000-00000000e001"
+        /// The id of ``mfaUser``'s SMS method.
+        public static let mfaSMSMethod = "a1b2c3d4-0000-4000-8000-00000000e002"
+        /// An External ID customer who must pass MFA but has no method yet: signing in registers one just in time.
+        public static let registrationUser = "noah@example.com"
+        /// ``registrationUser``'s password. A demo credential.
+        public static let registrationUserPassword = "Noah-Demo-Pass8"
     }
 
     /// The demo hosts, one of each kind: `vm-1` (IMDS), `app-1` (App Service), `sf-1` (Service Fabric), `ml-1`
@@ -144,7 +157,8 @@ extension Directory {
     }
 
     /// A workforce tenant (Contoso), a second one (Fabrikam) where Megan is a guest, an External ID
-    /// tenant, their users, the demo public clients, API 1 (also an on-behalf-of middle tier with a
+    /// tenant (its customers: Jane with a password, Sam with email codes only, Lee and Noah who must pass
+    /// MFA, Lee with two methods and Noah with none), their users, the demo public clients, API 1 (also an on-behalf-of middle tier with a
     /// secret), API 2, Graph, a daemon (secret, certificate and workload federation, with application
     /// permissions on API 1 and Graph), a FOCI pair, the sample web app, Azure Resource Manager and Key Vault,
     /// and one Azure host of each kind with its managed identities.
@@ -195,6 +209,20 @@ extension Directory {
                     id: "8b0d2f4a-6c8e-4a0b-9d3f-5a7c9e1f3b5d", tenant: ids.externalTenant,
                     userPrincipalName: "sam@example.com", password: nil,
                     displayName: "Sam Codeonly", givenName: "Sam", surname: "Codeonly", mail: "sam@example.com"),
+                User(
+                    id: "9c1e3f5a-7b9d-4c1e-8f4a-6b8d0f2a4c6e", tenant: ids.externalTenant,
+                    userPrincipalName: ids.mfaUser, password: ids.mfaUserPassword,
+                    displayName: "Lee Strong", givenName: "Lee", surname: "Strong", mail: ids.mfaUser,
+                    mfaRequired: true,
+                    strongAuthMethods: [
+                        StrongAuthMethod(id: ids.mfaEmailMethod, channel: "email", target: "lee.backup@example.com"),
+                        StrongAuthMethod(id: ids.mfaSMSMethod, channel: "sms", target: "+15555550123"),
+                    ]),
+                User(
+                    id: "ad2f4a6b-8c0e-4d2f-9a5b-7c9e1a3b5d7f", tenant: ids.externalTenant,
+                    userPrincipalName: ids.registrationUser, password: ids.registrationUserPassword,
+                    displayName: "Noah Newmethod", givenName: "Noah", surname: "Newmethod", mail: ids.registrationUser,
+                    mfaRequired: true),
             ],
             applications: [
                 Application(

@@ -100,12 +100,19 @@ public struct User: Codable, Sendable {
     public var city: String?
     public var businessPhones: [String]
     public var guestOf: [Guest]
+    /// Native authentication: whether this customer must pass a second factor after the password or email
+    /// code; `nil` follows the tenant's ``NativeAuthSettings/mfaRequired``.
+    public var mfaRequired: Bool?
+    /// Native authentication: the customer's registered strong-authentication methods (email or SMS codes).
+    /// A customer who needs MFA but has none registers one just in time (`/register/v1.0/…`).
+    public var strongAuthMethods: [StrongAuthMethod]?
 
     public init(
         id: String, tenant: String, userPrincipalName: String, password: String?, displayName: String,
         givenName: String? = nil, surname: String? = nil, jobTitle: String? = nil, mail: String? = nil,
         mobilePhone: String? = nil, officeLocation: String? = nil, preferredLanguage: String? = nil,
-        country: String? = nil, city: String? = nil, businessPhones: [String] = [], guestOf: [Guest] = []
+        country: String? = nil, city: String? = nil, businessPhones: [String] = [], guestOf: [Guest] = [],
+        mfaRequired: Bool? = nil, strongAuthMethods: [StrongAuthMethod]? = nil
     ) {
         self.id = id
         self.tenant = tenant
@@ -123,11 +130,14 @@ public struct User: Codable, Sendable {
         self.city = city
         self.businessPhones = businessPhones
         self.guestOf = guestOf
+        self.mfaRequired = mfaRequired
+        self.strongAuthMethods = strongAuthMethods
     }
 
     enum CodingKeys: String, CodingKey {
         case id, tenant, userPrincipalName, password, displayName, givenName, surname, jobTitle, mail
         case mobilePhone, officeLocation, preferredLanguage, country, city, businessPhones, guestOf
+        case mfaRequired, strongAuthMethods
     }
 
     public init(from decoder: any Decoder) throws {
@@ -148,6 +158,8 @@ public struct User: Codable, Sendable {
         city = try c.decodeIfPresent(String.self, forKey: .city)
         businessPhones = try c.decodeIfPresent([String].self, forKey: .businessPhones) ?? []
         guestOf = try c.decodeIfPresent([Guest].self, forKey: .guestOf) ?? []
+        mfaRequired = try c.decodeIfPresent(Bool.self, forKey: .mfaRequired)
+        strongAuthMethods = try c.decodeIfPresent([StrongAuthMethod].self, forKey: .strongAuthMethods)
     }
 }
 

@@ -79,6 +79,7 @@ extension Directory {
             for (j, guest) in user.guestOf.enumerated() where !tenantIDs.contains(guest.tenant.lowercased()) {
                 throw fail("users[\(i)].guestOf[\(j)].tenant", "names no tenant in 'tenants'")
             }
+            try Self.validateStrongAuthMethods(user.strongAuthMethods ?? [], field: "users[\(i)].strongAuthMethods")
         }
         var apis: [String: Application] = [:]
         for app in applications where app.kind == .api {
@@ -107,6 +108,26 @@ extension Directory {
             try app.validateCredentials(field: "applications[\(i)]", apis: apis)
         }
         try validateHosts(tenantIDs: tenantIDs, upns: upns)
+    }
+
+    /// Each method has a unique GUID id, the channel `email` or `sms`, and a target valid for its channel.
+    private static func validateStrongAuthMethods(_ methods: [StrongAuthMethod], field: String) throws {
+        var ids = Set<String>()
+        for (j, method) in methods.enumerated() {
+            let item = "\(field)[\(j)]"
+            guard UUID(uuidString: method.id) != nil else {
+                throw DirectoryConfigurationError(field: item + ".id", reason: "must be a GUID")
+            }
+            guard ids.insert(method.id.lowercased()).inserted else {
+                throw DirectoryConfigurationError(field: item + ".id", reason: "duplicate method id")
+            }
+            guard StrongAuthMethod.channels.contains(method.channel) else {
+                throw DirectoryConfigurationError(field: item + ".channel", reason: "must be email or sms")
+            }
+            if let problem = StrongAuthMethod.problem(channel: method.channel, target: method.target) {
+                throw DirectoryConfigurationError(field: item + ".target", reason: problem)
+            }
+        }
     }
 
     /// Managed identities belong to a tenant and are unique by id; hosts have URL-safe unique names, attach only

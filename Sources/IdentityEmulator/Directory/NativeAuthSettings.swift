@@ -1,7 +1,8 @@
 import Foundation
 
-/// How an External ID tenant runs native authentication: what sign-up asks for and which passwords
-/// it accepts. The emulator uses ``NativeAuthSettings/standard`` for External ID tenants without one.
+/// How an External ID tenant runs native authentication: what sign-up asks for, which passwords
+/// it accepts and whether customers need a second factor. The emulator uses ``NativeAuthSettings/standard``
+/// for External ID tenants without one.
 public struct NativeAuthSettings: Codable, Sendable {
     /// How new customers prove who they are.
     public enum SignUpMethod: String, Codable, Sendable {
@@ -19,17 +20,22 @@ public struct NativeAuthSettings: Codable, Sendable {
     public var codeLifetime: Int
     /// How long a continuation token is valid, in seconds.
     public var continuationTokenLifetime: Int
+    /// The tenant's MFA policy (a conditional-access policy requiring MFA for every customer): after the
+    /// password or email code, customers pass a second factor on a registered method, or register one.
+    /// ``User/mfaRequired`` overrides it per customer. `false` when absent.
+    public var mfaRequired: Bool
 
     public init(
         signUpMethod: SignUpMethod = .emailPassword, signUpAttributes: [SignUpAttribute] = [],
         passwordPolicy: PasswordPolicy = PasswordPolicy(), codeLifetime: Int = 600,
-        continuationTokenLifetime: Int = 900
+        continuationTokenLifetime: Int = 900, mfaRequired: Bool = false
     ) {
         self.signUpMethod = signUpMethod
         self.signUpAttributes = signUpAttributes
         self.passwordPolicy = passwordPolicy
         self.codeLifetime = codeLifetime
         self.continuationTokenLifetime = continuationTokenLifetime
+        self.mfaRequired = mfaRequired
     }
 
     /// Email and password, a required display name and a required two-letter country code.
@@ -39,7 +45,7 @@ public struct NativeAuthSettings: Codable, Sendable {
     ])
 
     enum CodingKeys: String, CodingKey {
-        case signUpMethod, signUpAttributes, passwordPolicy, codeLifetime, continuationTokenLifetime
+        case signUpMethod, signUpAttributes, passwordPolicy, codeLifetime, continuationTokenLifetime, mfaRequired
     }
 
     public init(from decoder: any Decoder) throws {
@@ -52,6 +58,7 @@ public struct NativeAuthSettings: Codable, Sendable {
         continuationTokenLifetime =
             try c.decodeIfPresent(Int.self, forKey: .continuationTokenLifetime)
             ?? defaults.continuationTokenLifetime
+        mfaRequired = try c.decodeIfPresent(Bool.self, forKey: .mfaRequired) ?? defaults.mfaRequired
     }
 }
 

@@ -101,4 +101,42 @@ extension EntraError {
                 "User attribute validation failed: \(names.joined(separator: ", ")).",
             suberror: "attribute_validation_failed", details: .object(details))
     }
+
+    /// The first factor passed; the user must pass MFA on a registered method. The continuation token is good
+    /// at `/oauth2/v2.0/introspect` and `/oauth2/v2.0/challenge` only.
+    static func mfaRequired(continuationToken: String) -> EntraError {
+        EntraError(
+            error: "invalid_grant", code: 50076,
+            message:
+                "Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access the resource.",
+            suberror: "mfa_required", details: .object([("continuation_token", .string(continuationToken))]))
+    }
+
+    /// The first factor passed; the user must pass MFA but has no method, so registers one just in time
+    /// (`/register/v1.0/…`) with the continuation token.
+    static func registrationRequired(continuationToken: String, resource: String) -> EntraError {
+        EntraError(
+            error: "invalid_grant", code: 50079,
+            message:
+                "Due to a configuration change made by your administrator, or because you moved to a new location, you must enroll in multi-factor authentication to access '\(resource)'.",
+            suberror: "registration_required", details: .object([("continuation_token", .string(continuationToken))]))
+    }
+
+    /// `/oauth2/v2.0/challenge`: the `id` names none of the user's strong-authentication methods.
+    static let unknownAuthMethod = EntraError(
+        error: "invalid_request", code: 901007,
+        message:
+            "The id parameter is not valid.")
+
+    /// `/register/v1.0/challenge`: the email address or phone number to register is not valid.
+    static let invalidVerificationContact = EntraError(
+        error: "invalid_request", code: 901001,
+        message:
+            "The verification contact is not valid.")
+
+    /// `/register/v1.0/challenge`: only `oob` codes by `email` or `sms` can be registered.
+    static let unsupportedRegistrationChallenge = EntraError(
+        error: "unsupported_challenge_type", code: 550022,
+        message:
+            "The challenge_type must be oob and the challenge_channel email or sms.")
 }

@@ -34,6 +34,13 @@ struct NativeAuthSupport: Sendable {
         return types
     }
 
+    /// The capabilities the client declares on a flow's first call: `capabilities` (MSAL's name) and
+    /// `capability` (the Learn reference's), values separated by spaces or commas, lower case.
+    func capabilities(_ form: FormBody) -> Set<String> {
+        let raw = [form["capabilities"], form["capability"]].compactMap { $0 }.joined(separator: " ")
+        return Set(raw.split(whereSeparator: { $0 == " " || $0 == "," }).map { $0.lowercased() })
+    }
+
     /// The username, which must look like an email address.
     func username(_ form: FormBody) throws(EntraError) -> String {
         guard let name = form.nonEmpty("username")?.trimmingCharacters(in: .whitespaces), name.contains("@"),
@@ -70,22 +77,31 @@ struct NativeAuthSupport: Sendable {
         return await core.state.issueContinuation(flow)
     }
 
-    /// Sends a new 8-digit code to the user's outbox and answers with the `oob` challenge.
-    func sendCode(_ flow: NativeFlow, caller: Caller, request: Request) async -> Response {
+    /// Puts a new 8-digit code on the flow, replacing an earlier one (which stops working), and delivers it
+    /// to `target` (an email address or a phone number) through the outbox.
+    ///
+    /// - Returns: the flow with the code; setting its stage is the caller's part.
+    func withNewCode(_ flow: NativeFlow, to target: String, subject: String, caller: Caller) async -> NativeFlow {
         var flow = flow
         let now = core.state.now
         let code = String(format: "%08d", core.state.randomInt(in: 0...99_999_999))
         flow.code = NativeFlow.Code(
             value: code, expiresAt: now.addingTimeInterval(TimeInterval(caller.settings.codeLifetime)))
-        flow.stage = .codeSent
+        await core.state.send(OutboxMessage(to: target, subject: subject, code: code, sentAt: now))
+        return flow
+    }
+
+    /// Sends a new 8-digit code to the user's outbox and answers with the `oob` challenge.
+    func sendCode(_ flow: NativeFlow, caller: Caller, request: Request) async -> Response {
         let subject =
             switch flow.kind {
             case .signIn: "Your sign-in code"
             case .signUp: "Your account verification code"
             case .resetPassword: "Your password reset code"
             }
-        await core.state.send(OutboxMessage(to: flow.username, subject: subject, code: code, sentAt: now))
-        let token = await issue(flow, caller: caller)
+        var next = await withNewCode(flow, to: flow.username, subject: subject, caller: caller)
+        next.stage = .codeSent
+        let token = await issue(next, caller: caller)
         return answer(
             [
                 ("continuation_token", .string(token)), ("challenge_type", .string("oob")),

@@ -21,8 +21,21 @@ struct NativeFlow: Sendable {
         case verified
         /// Password reset: the new password is being applied; polls left before it succeeds.
         case resetting(pollsLeft: Int)
-        /// Done: the token endpoint may sign `userID` in with `grant_type=continuation_token`.
+        /// Done: the token endpoint may sign `userID` in with `grant_type=continuation_token`. For a sign-in
+        /// flow this follows a just-in-time method registration, which counts as the second factor.
         case completed(userID: String)
+        /// Sign-in: the first factor passed but the user must pass MFA (`mfa_required`); `/oauth2/v2.0/introspect`
+        /// lists the methods and `/oauth2/v2.0/challenge` sends a code.
+        case mfaRequired
+        /// Sign-in: an MFA code was sent on the method `methodID`; the token endpoint takes it
+        /// (`grant_type=mfa_oob` or `oob`).
+        case mfaCodeSent(methodID: String)
+        /// Sign-in: the first factor passed, MFA is required and the user has no method
+        /// (`registration_required`); `/register/v1.0/challenge` comes next.
+        case registrationRequired
+        /// Sign-in: a code was sent to the contact being registered (or none was needed, the flow's `code`
+        /// being `nil`: the contact is the user's verified email, `preverified`); `/register/v1.0/continue` next.
+        case registrationCodeSent(channel: String, target: String)
     }
 
     /// A one-time code sent to the user.
@@ -37,6 +50,9 @@ struct NativeFlow: Sendable {
     let username: String
     /// The challenge types the client declared (`oob`, `password`, `redirect`).
     let challengeTypes: Set<String>
+    /// The capabilities the client declared on the flow's first call (`mfa_required`, `registration_required`),
+    /// lower case; kept through the whole flow, including the sign-in after a sign-up or password reset.
+    let capabilities: Set<String>
     var stage: Stage
     var code: Code?
     /// Sign-up: the password given so far.
@@ -49,17 +65,29 @@ struct NativeFlow: Sendable {
 
     init(
         kind: Kind, clientID: String, tenantID: String, username: String, challengeTypes: Set<String>,
-        stage: Stage = .started, password: String? = nil, attributes: [String: String] = [:], expiresAt: Date
+        stage: Stage = .started, password: String? = nil, attributes: [String: String] = [:],
+        capabilities: Set<String> = [], expiresAt: Date
     ) {
         self.kind = kind
         self.clientID = clientID
         self.tenantID = tenantID
         self.username = username
         self.challengeTypes = challengeTypes
+        self.capabilities = capabilities
         self.stage = stage
         self.password = password
         self.attributes = attributes
         emailVerified = false
         self.expiresAt = expiresAt
+    }
+}
+
+extension NativeFlow {
+    /// A fresh sign-in flow of the same user and client at `stage`, keeping the declared challenge types and
+    /// capabilities but nothing else (no code, no sign-up password): the second factor after a first one.
+    func signIn(at stage: Stage) -> NativeFlow {
+        NativeFlow(
+            kind: .signIn, clientID: clientID, tenantID: tenantID, username: username, challengeTypes: challengeTypes,
+            stage: stage, capabilities: capabilities, expiresAt: expiresAt)
     }
 }

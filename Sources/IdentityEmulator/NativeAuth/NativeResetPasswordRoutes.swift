@@ -31,7 +31,8 @@ struct NativeResetPasswordRoutes: Sendable {
         }
         let flow = NativeFlow(
             kind: .resetPassword, clientID: caller.client.clientId, tenantID: caller.tenant.id,
-            username: user.userPrincipalName, challengeTypes: types, expiresAt: support.core.state.now)
+            username: user.userPrincipalName, challengeTypes: types, capabilities: support.capabilities(form),
+            expiresAt: support.core.state.now)
         let token = await support.issue(flow, caller: caller)
         return support.answer([("continuation_token", .string(token))], request: request)
     }

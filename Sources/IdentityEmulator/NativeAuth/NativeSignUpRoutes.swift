@@ -34,7 +34,7 @@ struct NativeSignUpRoutes: Sendable {
         let flow = NativeFlow(
             kind: .signUp, clientID: caller.client.clientId, tenantID: caller.tenant.id, username: username,
             challengeTypes: types, password: needsPassword ? password : nil, attributes: attributes,
-            expiresAt: support.core.state.now)
+            capabilities: support.capabilities(form), expiresAt: support.core.state.now)
         let token = await support.issue(flow, caller: caller)
         return support.answer([("continuation_token", .string(token))], request: request)
     }

@@ -162,6 +162,7 @@ enum EmulatorRouter {
         NativeSignInRoutes(support: native).register(on: router)
         NativeSignUpRoutes(support: native).register(on: router)
         NativeResetPasswordRoutes(support: native).register(on: router)
+        NativeRegisterRoutes(support: native).register(on: router)
         return router
     }
 }

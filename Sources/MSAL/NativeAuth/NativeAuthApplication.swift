@@ -15,13 +15,16 @@ public final class NativeAuthApplication: Sendable {
     ///   - configuration: the app; its authority is the External ID tenant, e.g.
     ///     `https://contoso.ciamlogin.com/contoso.onmicrosoft.com`.
     ///   - challengeTypes: what the app can collect; anything else ends in `browserRequired`.
+    ///   - capabilities: whether the app runs MFA and strong-method registration; a user who needs what the app
+    ///     cannot do ends in `browserRequired`.
     /// - Throws: ``MSALError`` `invalidParameter` for an empty client id.
     public init(
         configuration: PublicClientApplicationConfiguration,
-        challengeTypes: NativeAuthChallengeTypes = [.oob, .password]
+        challengeTypes: NativeAuthChallengeTypes = [.oob, .password], capabilities: NativeAuthCapabilities = []
     ) throws {
         application = try PublicClientApplication(configuration: configuration)
-        engine = NativeAuthEngine(app: application, challengeTypes: challengeTypes.wireValue)
+        engine = NativeAuthEngine(
+            app: application, challengeTypes: challengeTypes.wireValue, capabilities: capabilities.wireValue)
     }
 
     /// Starts a sign-in. With a password, a password user is signed in at once.
@@ -30,31 +33,42 @@ public final class NativeAuthApplication: Sendable {
     ///   - username: the user's username, usually an email address.
     ///   - password: the password; with `nil` the result asks for a one-time code or the password.
     ///   - scopes: scopes besides `openid offline_access profile` (always added).
+    ///   - claims: a claims request (JSON) sent with the token request, e.g. for a Conditional Access context.
+    ///   - correlationID: the id every request of the sign-in carries (a new one when `nil`).
     /// - Throws: ``MSALError`` `invalidParameter` for an empty username or password; server and transport errors.
-    public func signIn(username: String, password: String? = nil, scopes: [String] = []) async throws -> SignInResult {
+    public func signIn(
+        username: String, password: String? = nil, scopes: [String] = [], claims: String? = nil,
+        correlationID: UUID? = nil
+    ) async throws -> SignInResult {
         try Self.check(username: username, password: password)
         return try await engine.signIn(
-            username: username.trimmingCharacters(in: .whitespaces), password: password, scopes: scopes)
+            username: username.trimmingCharacters(in: .whitespaces), password: password, scopes: scopes,
+            claims: claims, correlationID: correlationID)
     }
 
     /// Starts a sign-up: the email is verified with a code, then the password and the tenant's
     /// required attributes are collected (those given here are sent at once).
     ///
+    /// - Parameter correlationID: the id every request of the sign-up carries (a new one when `nil`).
     /// - Throws: ``MSALError`` `invalidParameter` for an empty username or password; server and transport errors.
-    public func signUp(username: String, password: String? = nil, attributes: [String: String] = [:]) async throws
-        -> SignUpResult
-    {
+    public func signUp(
+        username: String, password: String? = nil, attributes: [String: AttributeValue] = [:],
+        correlationID: UUID? = nil
+    ) async throws -> SignUpResult {
         try Self.check(username: username, password: password)
         return try await engine.signUp(
-            username: username.trimmingCharacters(in: .whitespaces), password: password, attributes: attributes)
+            username: username.trimmingCharacters(in: .whitespaces), password: password, attributes: attributes,
+            correlationID: correlationID)
     }
 
     /// Starts a password reset: a code to the user's email, then a new password.
     ///
+    /// - Parameter correlationID: the id every request of the reset carries (a new one when `nil`).
     /// - Throws: ``MSALError`` `invalidParameter` for an empty username; server and transport errors.
-    public func resetPassword(username: String) async throws -> ResetPasswordResult {
+    public func resetPassword(username: String, correlationID: UUID? = nil) async throws -> ResetPasswordResult {
         try Self.check(username: username, password: nil)
-        return try await engine.resetPassword(username: username.trimmingCharacters(in: .whitespaces))
+        return try await engine.resetPassword(
+            username: username.trimmingCharacters(in: .whitespaces), correlationID: correlationID)
     }
 
     /// The signed-in user from the cache (also from an earlier run with a persistent cache), or `nil`.

@@ -6,6 +6,8 @@ struct NativeAuthEngine: Sendable {
     let app: PublicClientApplication
     /// The wire value of `challenge_type`, e.g. `oob password redirect` (`redirect` is always added).
     let challengeTypes: String
+    /// The wire value of `capabilities`, or `nil` when the app declares none.
+    let capabilities: String?
 
     var core: ApplicationCore { app.core }
 
@@ -15,7 +17,8 @@ struct NativeAuthEngine: Sendable {
     func send(_ step: NativeAuthRequest.Step, correlationID: UUID) async throws -> NativeAuthAnswer {
         try Task.checkCancellation()
         let request = NativeAuthRequest(
-            clientID: core.configuration.clientID, challengeTypes: challengeTypes, step: step)
+            clientID: core.configuration.clientID, challengeTypes: challengeTypes, capabilities: capabilities,
+            step: step)
         return try await core.client.nativeAuth(
             request, authority: core.configuration.authority.url, correlationID: correlationID)
     }
@@ -84,5 +87,28 @@ public struct NativeAuthChallengeTypes: OptionSet, Sendable {
     var wireValue: String {
         ((contains(.oob) ? ["oob"] : []) + (contains(.password) ? ["password"] : []) + ["redirect"]).joined(
             separator: " ")
+    }
+}
+
+/// What the app can do natively beyond its challenge types: MFA, and registering a strong authentication method for
+/// a user who has none. Without them, a user who needs either is sent to the browser (`browserRequired`).
+public struct NativeAuthCapabilities: OptionSet, Sendable {
+    /// The bits of the set.
+    public let rawValue: Int
+    /// A set from its bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// The app can run a second factor (`mfa_required`).
+    public static let mfaRequired = NativeAuthCapabilities(rawValue: 1 << 0)
+    /// The app can register a strong authentication method (`registration_required`).
+    public static let registrationRequired = NativeAuthCapabilities(rawValue: 1 << 1)
+
+    /// `mfa_required registration_required`, or `nil` for none.
+    var wireValue: String? {
+        let values =
+            (contains(.mfaRequired) ? ["mfa_required"] : [])
+            + (contains(.registrationRequired)
+                ? ["registration_required"] : [])
+        return values.isEmpty ? nil : values.joined(separator: " ")
     }
 }

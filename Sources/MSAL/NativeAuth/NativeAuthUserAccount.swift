@@ -19,12 +19,16 @@ public struct NativeAuthUserAccount: Sendable {
     /// - Parameters:
     ///   - scopes: the API's scopes, e.g. `["api://<id>/ToDoList.Read"]`; the sign-in's scopes when empty.
     ///   - forceRefresh: skip the cached access token.
+    ///   - claims: claims the token must carry (a claims challenge, JSON); the cached token is skipped.
     /// - Throws: ``MSALError`` `interactionRequired` when the refresh token no longer works (sign in again),
     ///   server and transport errors.
-    public func getAccessToken(scopes: [String] = [], forceRefresh: Bool = false) async throws -> AuthenticationResult {
+    public func getAccessToken(scopes: [String] = [], forceRefresh: Bool = false, claims: String? = nil)
+        async throws -> AuthenticationResult
+    {
         let requested = scopes.isEmpty ? Scopes.decorated(self.scopes) : scopes
-        return try await app.acquireTokenSilently(
-            SilentParameters(scopes: requested, account: account, forceRefresh: forceRefresh))
+        var parameters = SilentParameters(scopes: requested, account: account, forceRefresh: forceRefresh)
+        parameters.claims = claims
+        return try await app.acquireTokenSilently(parameters)
     }
 
     /// Forgets this user's tokens for the app. Makes no network call.

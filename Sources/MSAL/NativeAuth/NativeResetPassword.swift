@@ -111,17 +111,21 @@ public struct SignInAfterResetPasswordState: Sendable {
 
     /// Signs the user in without asking for the password again.
     ///
-    /// - Parameter scopes: scopes besides `openid offline_access profile`.
+    /// - Parameters:
+    ///   - scopes: scopes besides `openid offline_access profile`.
+    ///   - claims: a claims request (JSON) for the token request.
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
-    public func signIn(scopes: [String] = []) async throws -> SignInResult {
+    public func signIn(scopes: [String] = [], claims: String? = nil) async throws -> SignInResult {
         try await engine.signInAfter(
-            continuationToken, username: username, scopes: scopes, correlationID: correlationID)
+            continuationToken,
+            context: SignInContext(
+                username: username, password: nil, scopes: scopes, claims: claims, correlationID: correlationID))
     }
 }
 
 extension NativeAuthEngine {
-    func resetPassword(username: String) async throws -> ResetPasswordResult {
-        let correlationID = core.correlationIDs.next()
+    func resetPassword(username: String, correlationID: UUID?) async throws -> ResetPasswordResult {
+        let correlationID = correlationID ?? core.correlationIDs.next()
         core.log.info("native password reset started", pii: ["username": username])
         let answer = try await send(.resetStart(username: username), correlationID: correlationID)
         if let failure = answer.failure {

@@ -14,7 +14,14 @@ public enum SignInResult: Sendable {
     case invalidPassword(SignInPasswordRequiredState)
     /// No user with this username in the tenant.
     case userNotFound
-    /// The app cannot collect what the user needs (its challenge types); sign in through the browser.
+    /// The first factor was right and the user must pass a second one: choose one of their methods and ask for a
+    /// code (``AwaitingMFAState/requestChallenge(authMethod:)``).
+    case mfaRequired(AwaitingMFAState, methods: [AuthMethod])
+    /// The first factor was right but the user has no strong authentication method yet: register one
+    /// (``RegisterStrongAuthState/challengeAuthMethod(_:verificationContact:)``).
+    case registrationRequired(RegisterStrongAuthState, methods: [AuthMethod])
+    /// The app cannot collect what the user needs (its challenge types or capabilities); sign in through the
+    /// browser.
     case browserRequired(reason: String)
 }
 
@@ -23,11 +30,13 @@ struct SignInContext: Sendable {
     let username: String
     let password: String?
     let scopes: [String]
+    /// A claims request for the token request.
+    var claims: String? = nil
     let correlationID: UUID
 
     /// The same context once the password given up front was used: it is not kept or sent again.
     var withoutPassword: SignInContext {
-        SignInContext(username: username, password: nil, scopes: scopes, correlationID: correlationID)
+        SignInContext(username: username, password: nil, scopes: scopes, claims: claims, correlationID: correlationID)
     }
 }
 
@@ -83,9 +92,12 @@ extension NativeAuthEngine {
         case password(SignInPasswordRequiredState)
     }
 
-    func signIn(username: String, password: String?, scopes: [String]) async throws -> SignInResult {
+    func signIn(username: String, password: String?, scopes: [String], claims: String?, correlationID: UUID?)
+        async throws -> SignInResult
+    {
         let context = SignInContext(
-            username: username, password: password, scopes: scopes, correlationID: core.correlationIDs.next())
+            username: username, password: password, scopes: scopes, claims: claims,
+            correlationID: correlationID ?? core.correlationIDs.next())
         core.log.info("native sign-in started", pii: ["username": username])
         let answer = try await send(.signInInitiate(username: username), correlationID: context.correlationID)
         if let failure = answer.failure {
@@ -124,30 +136,50 @@ extension NativeAuthEngine {
     func signInToken(_ grant: NativeAuthRequest.SignInGrant, context: SignInContext, retry: SignInRetry)
         async throws -> SignInResult
     {
-        let answer = try await send(.signInToken(grant, scopes: context.scopes), correlationID: context.correlationID)
+        let answer = try await send(
+            .signInToken(grant, scopes: context.scopes, claims: context.claims), correlationID: context.correlationID)
         if let failure = answer.failure {
             switch (failure.error, failure.subError, failure.firstCode, retry) {
             case ("invalid_grant", _, 50126, .password(let state)): return .invalidPassword(state)
             case ("invalid_grant", "invalid_oob_value", _, .code(let state)): return .invalidCode(state)
             case ("user_not_found", _, _, _), ("invalid_grant", _, 50034, _): return .userNotFound
-            default: throw error(failure, correlationID: context.correlationID)
+            default: break
+            }
+        }
+        return try await firstFactorPassed(answer, grant: grant, context: context)
+    }
+
+    /// Signs in with the continuation token a finished sign-up or password reset left.
+    func signInAfter(_ continuationToken: String, context: SignInContext) async throws -> SignInResult {
+        let grant = NativeAuthRequest.SignInGrant.continuationToken(continuationToken, username: context.username)
+        let answer = try await send(
+            .signInToken(grant, scopes: context.scopes, claims: context.claims), correlationID: context.correlationID)
+        return try await firstFactorPassed(answer, grant: grant, context: context)
+    }
+
+    /// The token endpoint's answer to a first factor: tokens, a second factor or a method to register (each after
+    /// asking which methods there are), the browser, or an error.
+    private func firstFactorPassed(
+        _ answer: NativeAuthAnswer, grant: NativeAuthRequest.SignInGrant, context: SignInContext
+    ) async throws -> SignInResult {
+        if let failure = answer.failure {
+            guard failure.error == "invalid_grant", let token = failure.continuationToken else {
+                throw error(failure, correlationID: context.correlationID)
+            }
+            switch failure.subError {
+            case "mfa_required":
+                core.log.info("native sign-in needs a second factor")
+                return try await awaitingMFA(token, context: context)
+            case "registration_required":
+                core.log.info("native sign-in needs a strong authentication method registered")
+                return try await registrationRequired(token, context: context)
+            default:
+                throw error(failure, correlationID: context.correlationID)
             }
         }
         if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
         return .completed(
             try await signedIn(
                 answer, grant: grant.grantType, scopes: context.scopes, correlationID: context.correlationID))
-    }
-
-    /// Signs in with the continuation token a finished sign-up or password reset left.
-    func signInAfter(_ continuationToken: String, username: String, scopes: [String], correlationID: UUID) async throws
-        -> SignInResult
-    {
-        let grant = NativeAuthRequest.SignInGrant.continuationToken(continuationToken, username: username)
-        let answer = try await send(.signInToken(grant, scopes: scopes), correlationID: correlationID)
-        if let failure = answer.failure { throw error(failure, correlationID: correlationID) }
-        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        return .completed(
-            try await signedIn(answer, grant: grant.grantType, scopes: scopes, correlationID: correlationID))
     }
 }

@@ -77,7 +77,7 @@ public struct SignUpAttributesRequiredState: Sendable {
     ///
     /// - Parameter attributes: user attributes by name, e.g. `["displayName": "Jane", "country": "NZ"]`.
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
-    public func submitAttributes(_ attributes: [String: String]) async throws -> SignUpResult {
+    public func submitAttributes(_ attributes: [String: AttributeValue]) async throws -> SignUpResult {
         try await engine.signUpContinue(.attributes(attributes), token: continuationToken, context: context)
     }
 }
@@ -91,17 +91,24 @@ public struct SignInAfterSignUpState: Sendable {
 
     /// Signs the new user in.
     ///
-    /// - Parameter scopes: scopes besides `openid offline_access profile`.
+    /// - Parameters:
+    ///   - scopes: scopes besides `openid offline_access profile`.
+    ///   - claims: a claims request (JSON) for the token request.
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
-    public func signIn(scopes: [String] = []) async throws -> SignInResult {
+    public func signIn(scopes: [String] = [], claims: String? = nil) async throws -> SignInResult {
         try await engine.signInAfter(
-            continuationToken, username: username, scopes: scopes, correlationID: correlationID)
+            continuationToken,
+            context: SignInContext(
+                username: username, password: nil, scopes: scopes, claims: claims, correlationID: correlationID))
     }
 }
 
 extension NativeAuthEngine {
-    func signUp(username: String, password: String?, attributes: [String: String]) async throws -> SignUpResult {
-        let context = SignUpContext(username: username, password: password, correlationID: core.correlationIDs.next())
+    func signUp(username: String, password: String?, attributes: [String: AttributeValue], correlationID: UUID?)
+        async throws -> SignUpResult
+    {
+        let context = SignUpContext(
+            username: username, password: password, correlationID: correlationID ?? core.correlationIDs.next())
         core.log.info("native sign-up started", pii: ["username": username])
         let answer = try await send(
             .signUpStart(username: username, password: password, attributes: attributes),

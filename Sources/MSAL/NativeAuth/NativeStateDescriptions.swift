@@ -63,3 +63,31 @@ extension SignInAfterResetPasswordState: CustomStringConvertible, CustomReflecta
     /// No children, so a dump shows no secret.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
+
+extension AwaitingMFAState: CustomStringConvertible, CustomReflectable {
+    /// The type\'s name only: the state holds secrets.
+    public var description: String { "AwaitingMFAState" }
+    /// No children, so a dump shows no secret.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
+
+extension MFARequiredState: CustomStringConvertible, CustomReflectable {
+    /// The type\'s name only: the state holds secrets.
+    public var description: String { "MFARequiredState" }
+    /// No children, so a dump shows no secret.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
+
+extension RegisterStrongAuthState: CustomStringConvertible, CustomReflectable {
+    /// The type\'s name only: the state holds secrets.
+    public var description: String { "RegisterStrongAuthState" }
+    /// No children, so a dump shows no secret.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
+
+extension RegisterStrongAuthVerificationRequiredState: CustomStringConvertible, CustomReflectable {
+    /// The type\'s name only: the state holds secrets.
+    public var description: String { "RegisterStrongAuthVerificationRequiredState" }
+    /// No children, so a dump shows no secret.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

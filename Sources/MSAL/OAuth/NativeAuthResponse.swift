@@ -20,7 +20,11 @@ struct NativeAuthAnswer: Sendable {
     let challengeType: String?
     let redirectReason: String?
     let challengeTargetLabel: String?
+    /// The contact being registered, as the registration challenge echoes it.
+    let challengeTarget: String?
     let challengeChannel: String?
+    /// The strong authentication methods an `introspect` lists.
+    let methods: [AuthMethod]
     let codeLength: Int?
     let pollInterval: Int?
     let status: String?
@@ -42,6 +46,8 @@ struct NativeAuthAnswer: Sendable {
         challengeType = object["challenge_type"] as? String
         redirectReason = object["redirect_reason"] as? String
         challengeTargetLabel = object["challenge_target_label"] as? String
+        challengeTarget = object["challenge_target"] as? String
+        methods = (object["methods"] as? [[String: Any]] ?? []).compactMap(AuthMethod.init(json:))
         challengeChannel = object["challenge_channel"] as? String
         codeLength = int("code_length")
         pollInterval = int("poll_interval")
@@ -67,7 +73,8 @@ struct NativeAuthAnswer: Sendable {
     /// Where a code went, from a challenge answer.
     var delivery: CodeDelivery {
         CodeDelivery(
-            sentTo: challengeTargetLabel ?? "", channel: challengeChannel ?? "email", codeLength: codeLength ?? 8)
+            sentTo: challengeTargetLabel ?? challengeTarget ?? "", channel: challengeChannel ?? "email",
+            codeLength: codeLength ?? 8)
     }
 
     /// The continuation token, which a success answer must carry.

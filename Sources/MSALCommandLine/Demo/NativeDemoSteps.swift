@@ -16,7 +16,7 @@ struct NativeDemoSteps {
     let todoAPI: URL
 
     private let ids = Directory.DemoIDs.self
-    static let stepCount = 3
+    static let stepCount = 4
 
     func run(from first: Int) async throws {
         let app = try makeApp()
@@ -90,15 +90,60 @@ struct NativeDemoSteps {
             }
             narrator.detail("\(user.account.username) signed in with the new password")
         }
+        try await narrator.step(
+            first + 3, "Native auth: MFA with an emailed code, and a customer registering their first strong method"
+        ) {
+            try await mfaSignIn(outbox: outbox)
+            try await firstStrongMethod(outbox: outbox)
+        }
+    }
+
+    /// Lee has MFA: the password, then a code sent to the backup address registered for Lee.
+    private func mfaSignIn(outbox: Outbox) async throws {
+        let app = try makeApp(capabilities: [.mfaRequired, .registrationRequired])
+        guard
+            case .mfaRequired(let awaiting, let methods) = try await app.signIn(
+                username: "lee@example.com", password: "Lee-Demo-Pass7")
+        else {
+            throw DemoError("Lee's sign-in did not ask for a second factor")
+        }
+        narrator.detail(
+            "the password is right; a second step is needed (methods: "
+                + methods.map { "\($0.channel) \($0.loginHint ?? "")" }.joined(separator: ", ") + ")")
+        guard let email = methods.first(where: { $0.channel == "email" }),
+            case .verificationRequired(let state, let delivery) = try await awaiting.requestChallenge(authMethod: email),
+            case .completed(let user) = try await state.submitChallenge(
+                try await outbox.lastCode(to: "lee.backup@example.com"))
+        else {
+            throw DemoError("Lee's emailed code did not complete the sign-in")
+        }
+        narrator.detail("a code went to \(delivery.sentTo); with it \(user.account.username) is signed in")
+    }
+
+    /// Noah has MFA but no method: Noah registers an email address, proves it with its code, and is signed in.
+    private func firstStrongMethod(outbox: Outbox) async throws {
+        let app = try makeApp(capabilities: [.mfaRequired, .registrationRequired])
+        let address = "noah.backup@example.com"
+        guard
+            case .registrationRequired(let register, let methods) = try await app.signIn(
+                username: "noah@example.com", password: "Noah-Demo-Pass8"),
+            let email = methods.first(where: { $0.channel == "email" }),
+            case .verificationRequired(let verifying, _) = try await register.challengeAuthMethod(
+                email, verificationContact: address),
+            case .completed(let user) = try await verifying.submitChallenge(try await outbox.lastCode(to: address))
+        else {
+            throw DemoError("Noah could not register a strong method")
+        }
+        narrator.detail("\(user.account.username) had no second method; registered \(address) and is signed in")
     }
 
     /// The External ID demo app on the emulator, with the demo's clock (the server steps sign a customer in too).
-    func makeApp() throws -> NativeAuthApplication {
+    func makeApp(capabilities: NativeAuthCapabilities = []) throws -> NativeAuthApplication {
         var configuration = try PublicClientApplicationConfiguration(
             clientID: ids.externalPublicClient,
             authority: Authority(emulator.authority("contosocustomers.onmicrosoft.com").absoluteString))
         configuration.clock = clock
         configuration.sleep = { [clock] duration in await clock.sleep(duration) }
-        return try NativeAuthApplication(configuration: configuration)
+        return try NativeAuthApplication(configuration: configuration, capabilities: capabilities)
     }
 }

@@ -78,7 +78,8 @@ struct CommandContext: Sendable {
             case .printURL: PrintingBrowserLauncher { console.err($0) }
             }
         if native {
-            let nativeApp = try NativeAuthApplication(configuration: configuration)
+            let nativeApp = try NativeAuthApplication(
+                configuration: configuration, capabilities: [.mfaRequired, .registrationRequired])
             self.native = nativeApp
             app = nativeApp.application
         } else {

@@ -41,7 +41,8 @@ final class Console: Sendable {
 
     static let failurePrefixes = [
         "Could not", "Couldn't", "Unable", "Didn't find", "Received error", "Device info not returned",
-        "Unsuccessful", "Error retrieving", "Invalid API",
+        "Unsuccessful", "Error retrieving", "Invalid API", "Error signing in", "Error requesting", "Error submitting",
+        "Error registering", "Error verifying",
     ]
 
     private let state = Locked(State())

@@ -10,13 +10,17 @@ import Testing
 extension Harness {
     static let jane = (username: "jane@example.com", password: "Jane-Demo-Pass4")
     static let sam = "sam@example.com"
+    /// A customer with MFA and two registered methods (an email and a phone).
+    static let lee = (username: "lee@example.com", password: "Lee-Demo-Pass7")
+    /// A customer with MFA and no method registered yet.
+    static let noah = (username: "noah@example.com", password: "Noah-Demo-Pass8")
 
     var api1Scopes: [String] { ["api://\(ids.api1)/ToDoList.Read", "api://\(ids.api1)/ToDoList.ReadWrite"] }
     var api2Scopes: [String] { ["api://\(ids.api2)/ToDoList.Read", "api://\(ids.api2)/ToDoList.ReadWrite"] }
 
     func nativeApp(
-        _ challengeTypes: NativeAuthChallengeTypes = [.oob, .password], cache: TokenCache = TokenCache(),
-        logger: Logger? = nil, sleeps: SleepLog? = nil
+        _ challengeTypes: NativeAuthChallengeTypes = [.oob, .password], capabilities: NativeAuthCapabilities = [],
+        cache: TokenCache = TokenCache(), logger: Logger? = nil, sleeps: SleepLog? = nil
     ) throws -> NativeAuthApplication {
         var configuration = try PublicClientApplicationConfiguration(
             clientID: ids.externalPublicClient, authority: authority("contosocustomers.onmicrosoft.com"))
@@ -27,7 +31,8 @@ extension Harness {
             await Task.yield()
         }
         if let logger { configuration.logger = logger }
-        return try NativeAuthApplication(configuration: configuration, challengeTypes: challengeTypes)
+        return try NativeAuthApplication(
+            configuration: configuration, challengeTypes: challengeTypes, capabilities: capabilities)
     }
 
     /// The last one-time code the emulator "emailed" to `address`.

@@ -275,3 +275,55 @@ public final class AttributesRequiredError: MSALNativeAuthGenericError, @uncheck
 public final class SignInAfterSignUpError: MSALNativeAuthGenericError, @unchecked Sendable {}
 /// A failed sign-in after a password reset.
 public final class SignInAfterResetPasswordError: MSALNativeAuthGenericError, @unchecked Sendable {}
+
+/// A failed request for an MFA code.
+public final class MFARequestChallengeError: MSALNativeAuthGenericError, @unchecked Sendable {
+    /// Whether the identity platform blocked the method (`provider_blocked_by_rep`).
+    public let isAuthMethodBlocked: Bool
+
+    override init(_ underlying: (any Error)? = nil, browserRequired: Bool = false, message: String? = nil) {
+        isAuthMethodBlocked = (underlying as? MSALError)?.oauthSubError == "provider_blocked_by_rep"
+        super.init(underlying, browserRequired: browserRequired, message: message)
+    }
+}
+
+/// A failed MFA code submission.
+public final class MFASubmitChallengeError: MSALNativeAuthGenericError, @unchecked Sendable {
+    /// Whether the code was wrong or has expired.
+    public let isInvalidChallenge: Bool
+
+    init(_ underlying: (any Error)? = nil, browserRequired: Bool = false, invalidChallenge: Bool = false) {
+        isInvalidChallenge = invalidChallenge
+        super.init(underlying, browserRequired: browserRequired, message: invalidChallenge ? "Invalid code" : nil)
+    }
+}
+
+/// A failed offer of a contact for a new strong authentication method.
+public final class RegisterStrongAuthChallengeError: MSALNativeAuthGenericError, @unchecked Sendable {
+    /// Whether the contact is not a valid email address or phone number.
+    public let isInvalidInput: Bool
+    /// Whether the identity platform blocked the contact (`provider_blocked_by_rep`).
+    public let isVerificationContactBlocked: Bool
+
+    init(
+        _ underlying: (any Error)? = nil, browserRequired: Bool = false, invalidInput: Bool = false,
+        message: String? = nil
+    ) {
+        isInvalidInput = invalidInput
+        isVerificationContactBlocked = (underlying as? MSALError)?.oauthSubError == "provider_blocked_by_rep"
+        super.init(
+            underlying, browserRequired: browserRequired,
+            message: message ?? (invalidInput ? "The verification contact is not valid." : nil))
+    }
+}
+
+/// A failed submission of the code sent to a new contact.
+public final class RegisterStrongAuthSubmitChallengeError: MSALNativeAuthGenericError, @unchecked Sendable {
+    /// Whether the code was wrong or has expired.
+    public let isInvalidChallenge: Bool
+
+    init(_ underlying: (any Error)? = nil, browserRequired: Bool = false, invalidChallenge: Bool = false) {
+        isInvalidChallenge = invalidChallenge
+        super.init(underlying, browserRequired: browserRequired, message: invalidChallenge ? "Invalid code" : nil)
+    }
+}

@@ -1,5 +1,9 @@
 import Foundation
 
+/// What the app's screens can do beyond its challenge types (MSAL's `MSALNativeAuthCapabilities`): `.mfaRequired`,
+/// `.registrationRequired`.
+public typealias MSALNativeAuthCapabilities = NativeAuthCapabilities
+
 /// The challenge types an app can present (MSAL's `MSALNativeAuthChallengeTypes`); `redirect` is always added.
 public struct MSALNativeAuthChallengeTypes: OptionSet, Sendable {
     /// The bits of the set.
@@ -24,6 +28,9 @@ public struct MSALNativeAuthChallengeTypes: OptionSet, Sendable {
 public final class MSALNativeAuthPublicClientApplicationConfig: MSALPublicClientApplicationConfig, @unchecked Sendable {
     /// The challenge types the app's screens can present.
     public let challengeTypes: MSALNativeAuthChallengeTypes
+    /// Whether the app's screens run MFA and register strong authentication methods; without them such users get
+    /// `browserRequired`.
+    public var capabilities: MSALNativeAuthCapabilities = []
 
     /// A configuration for the app `clientId` on an External ID authority.
     ///
@@ -64,7 +71,9 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
     public init(nativeAuthConfiguration configuration: MSALNativeAuthPublicClientApplicationConfig) throws {
         let core = try configuration.coreConfiguration()
         let application = try PublicClientApplication(configuration: core)
-        engine = NativeAuthEngine(app: application, challengeTypes: configuration.challengeTypes.core.wireValue)
+        engine = NativeAuthEngine(
+            app: application, challengeTypes: configuration.challengeTypes.core.wireValue,
+            capabilities: configuration.capabilities.wireValue)
         super.init(application: application)
     }
 
@@ -99,6 +108,7 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
         let (engine, username, password, scopes) = (
             engine, parameters.username, parameters.password, parameters.scopes ?? []
         )
+        let (claims, correlationID) = (parameters.claimsRequest?.jsonString(), parameters.correlationId)
         NativeDelegates.run {
             do {
                 guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -108,7 +118,9 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
                     return await delegate.onSignInStartError(error: SignInStartError(type: .invalidCredentials))
                 }
                 await NativeDelegates.signInStart(
-                    try await engine.signIn(username: username, password: password, scopes: scopes), delegate)
+                    try await engine.signIn(
+                        username: username, password: password, scopes: scopes, claims: claims,
+                        correlationID: correlationID), delegate)
             } catch {
                 await delegate.onSignInStartError(
                     error: SignInStartError(
@@ -132,7 +144,8 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
     /// Starts a sign-up; the outcome goes to `delegate` on the main actor.
     public func signUp(parameters: MSALNativeAuthSignUpParameters, delegate: any SignUpStartDelegate) {
         let (engine, username, password) = (engine, parameters.username, parameters.password)
-        let attributes = (parameters.attributes ?? [:]).mapValues { "\($0)" }
+        let attributes = (parameters.attributes ?? [:]).mapValues(AttributeValue.init(any:))
+        let correlationID = parameters.correlationId
         NativeDelegates.run {
             do {
                 guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -142,7 +155,9 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
                     return await delegate.onSignUpStartError(error: SignUpStartError(type: .invalidPassword))
                 }
                 await NativeDelegates.signUpStart(
-                    try await engine.signUp(username: username, password: password, attributes: attributes), delegate)
+                    try await engine.signUp(
+                        username: username, password: password, attributes: attributes, correlationID: correlationID),
+                    delegate)
             } catch {
                 await delegate.onSignUpStartError(
                     error: SignUpStartError(
@@ -167,14 +182,15 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
     public func resetPassword(
         parameters: MSALNativeAuthResetPasswordParameters, delegate: any ResetPasswordStartDelegate
     ) {
-        let (engine, username) = (engine, parameters.username)
+        let (engine, username, correlationID) = (engine, parameters.username, parameters.correlationId)
         NativeDelegates.run {
             do {
                 guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
                     return await delegate.onResetPasswordStartError(
                         error: ResetPasswordStartError(type: .invalidUsername))
                 }
-                await NativeDelegates.resetStart(try await engine.resetPassword(username: username), delegate)
+                await NativeDelegates.resetStart(
+                    try await engine.resetPassword(username: username, correlationID: correlationID), delegate)
             } catch {
                 await delegate.onResetPasswordStartError(
                     error: ResetPasswordStartError(
@@ -207,7 +223,9 @@ public final class MSALNativeAuthSignInParameters: @unchecked Sendable {
     public var password: String?
     /// The scopes to request besides `openid`, `profile` and `offline_access`.
     public var scopes: [String]?
-    /// Accepted for MSAL's API; the library makes its own correlation ids.
+    /// Claims to request in the tokens (a Conditional Access claims challenge, for instance).
+    public var claimsRequest: MSALClaimsRequest?
+    /// The id every request of the sign-in carries; a new one when `nil`.
     public var correlationId: UUID?
     /// Parameters for `username`.
     public init(username: String) { self.username = username }
@@ -220,9 +238,9 @@ public final class MSALNativeAuthSignUpParameters: @unchecked Sendable {
     public let username: String
     /// The password; with `nil` the delegate is asked for one when the tenant needs it.
     public var password: String?
-    /// User attributes by name; values are sent as strings.
+    /// User attributes by name: strings, numbers and booleans, each sent as its JSON type.
     public var attributes: [String: Any]?
-    /// Accepted for MSAL's API; the library makes its own correlation ids.
+    /// The id every request of the flow carries; a new one when `nil`.
     public var correlationId: UUID?
     /// Parameters for `username`.
     public init(username: String) { self.username = username }
@@ -233,7 +251,7 @@ public final class MSALNativeAuthResetPasswordParameters: @unchecked Sendable {
     // Unchecked: a parameter object filled on one thread before the call, which copies what it needs.
     /// The username of the user whose password to reset.
     public let username: String
-    /// Accepted for MSAL's API; the library makes its own correlation ids.
+    /// The id every request of the flow carries; a new one when `nil`.
     public var correlationId: UUID?
     /// Parameters for `username`.
     public init(username: String) { self.username = username }
@@ -246,8 +264,32 @@ public final class MSALNativeAuthGetAccessTokenParameters: @unchecked Sendable {
     public var forceRefresh = false
     /// The scopes to request; those of the sign-in when `nil`.
     public var scopes: [String]?
-    /// Accepted for MSAL's API; the library makes its own correlation ids.
+    /// Claims the token must carry (a claims challenge); the cached token is skipped.
+    public var claimsRequest: MSALClaimsRequest?
+    /// Accepted for MSAL's API; a silent token request makes its own correlation id.
     public var correlationId: UUID?
     /// Parameters for a token for the sign-in's scopes.
+    public init() {}
+}
+
+/// Parameters of ``SignInAfterSignUpState/signIn(parameters:delegate:)``.
+public final class MSALNativeAuthSignInAfterSignUpParameters: @unchecked Sendable {
+    // Unchecked: a parameter object filled on one thread before the call, which copies what it needs.
+    /// The scopes to request besides `openid`, `profile` and `offline_access`.
+    public var scopes: [String]?
+    /// Claims to request in the tokens.
+    public var claimsRequest: MSALClaimsRequest?
+    /// Parameters for the default scopes.
+    public init() {}
+}
+
+/// Parameters of ``SignInAfterResetPasswordState/signIn(parameters:delegate:)``.
+public final class MSALNativeAuthSignInAfterResetPasswordParameters: @unchecked Sendable {
+    // Unchecked: a parameter object filled on one thread before the call, which copies what it needs.
+    /// The scopes to request besides `openid`, `profile` and `offline_access`.
+    public var scopes: [String]?
+    /// Claims to request in the tokens.
+    public var claimsRequest: MSALClaimsRequest?
+    /// Parameters for the default scopes.
     public init() {}
 }

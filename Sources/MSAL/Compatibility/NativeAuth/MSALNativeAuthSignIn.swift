@@ -1,7 +1,28 @@
 import Foundation
 
+/// What a sign-in step may lead to besides its own outcomes: a second factor, or registering a strong
+/// authentication method. Every sign-in delegate has these; an app that does not implement one is told through the
+/// delegate's error method.
+@MainActor public protocol SignInNextStepDelegate: AnyObject, Sendable {
+    /// The first factor passed; the user must now pass MFA with one of `authMethods` through `newState`.
+    func onSignInAwaitingMFA(authMethods: [MSALAuthMethod], newState: AwaitingMFAState)
+    /// The user has no strong authentication method; they register one of `authMethods` through `newState`.
+    func onSignInStrongAuthMethodRegistration(authMethods: [MSALAuthMethod], newState: RegisterStrongAuthState)
+}
+
+extension SignInNextStepDelegate {
+    /// Default: reports that the method is not implemented, as a general error to the delegate's error method.
+    public func onSignInAwaitingMFA(authMethods: [MSALAuthMethod], newState: AwaitingMFAState) {
+        NativeDelegates.report(notImplemented: "onSignInAwaitingMFA", to: self)
+    }
+    /// Default: reports that the method is not implemented, as a general error to the delegate's error method.
+    public func onSignInStrongAuthMethodRegistration(authMethods: [MSALAuthMethod], newState: RegisterStrongAuthState) {
+        NativeDelegates.report(notImplemented: "onSignInStrongAuthMethodRegistration", to: self)
+    }
+}
+
 /// Receives the outcome of ``MSALNativeAuthPublicClientApplication/signIn(parameters:delegate:)``.
-@MainActor public protocol SignInStartDelegate: AnyObject, Sendable {
+@MainActor public protocol SignInStartDelegate: SignInNextStepDelegate {
     /// The sign-in could not start; `error.type` says why.
     func onSignInStartError(error: SignInStartError)
     /// A one-time code was sent to `sentTo` by `channelTargetType`; submit it through `newState`.
@@ -37,7 +58,7 @@ extension SignInStartDelegate {
 }
 
 /// Receives the outcome of ``SignInPasswordRequiredState/submitPassword(password:delegate:)``.
-@MainActor public protocol SignInPasswordRequiredDelegate: AnyObject, Sendable {
+@MainActor public protocol SignInPasswordRequiredDelegate: SignInNextStepDelegate {
     /// The password was refused; `newState`, when given, takes another try.
     func onSignInPasswordRequiredError(error: PasswordRequiredError, newState: SignInPasswordRequiredState?)
     /// The user is signed in.
@@ -55,7 +76,7 @@ extension SignInPasswordRequiredDelegate {
 }
 
 /// Receives the outcome of ``SignInCodeRequiredState/submitCode(code:delegate:)``.
-@MainActor public protocol SignInVerifyCodeDelegate: AnyObject, Sendable {
+@MainActor public protocol SignInVerifyCodeDelegate: SignInNextStepDelegate {
     /// The code was refused; `newState`, when given, takes another try.
     func onSignInVerifyCodeError(error: VerifyCodeError, newState: SignInCodeRequiredState?)
     /// The user is signed in.
@@ -73,7 +94,7 @@ extension SignInPasswordRequiredDelegate {
 }
 
 /// Receives the outcome of signing in after a sign-up.
-@MainActor public protocol SignInAfterSignUpDelegate: AnyObject, Sendable {
+@MainActor public protocol SignInAfterSignUpDelegate: SignInNextStepDelegate {
     /// Signing in after the sign-up failed.
     func onSignInAfterSignUpError(error: SignInAfterSignUpError)
     /// The user is signed in.
@@ -81,7 +102,7 @@ extension SignInPasswordRequiredDelegate {
 }
 
 /// Receives the outcome of signing in after a password reset.
-@MainActor public protocol SignInAfterResetPasswordDelegate: AnyObject, Sendable {
+@MainActor public protocol SignInAfterResetPasswordDelegate: SignInNextStepDelegate {
     /// Signing in after the password reset failed.
     func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError)
     /// The user is signed in.
@@ -96,6 +117,11 @@ extension SignInPasswordRequiredState {
                 switch try await submitPassword(password) {
                 case .completed(let user):
                     await delegate.onSignInCompleted(result: MSALNativeAuthUserAccountResult(user))
+                case .mfaRequired(let state, let methods):
+                    await delegate.onSignInAwaitingMFA(authMethods: methods.map(MSALAuthMethod.init), newState: state)
+                case .registrationRequired(let state, let methods):
+                    await delegate.onSignInStrongAuthMethodRegistration(
+                        authMethods: methods.map(MSALAuthMethod.init), newState: state)
                 case .invalidPassword(let state):
                     await delegate.onSignInPasswordRequiredError(
                         error: PasswordRequiredError(type: .invalidPassword), newState: state)
@@ -122,6 +148,11 @@ extension SignInCodeRequiredState {
                 switch try await submitCode(code) {
                 case .completed(let user):
                     await delegate.onSignInCompleted(result: MSALNativeAuthUserAccountResult(user))
+                case .mfaRequired(let state, let methods):
+                    await delegate.onSignInAwaitingMFA(authMethods: methods.map(MSALAuthMethod.init), newState: state)
+                case .registrationRequired(let state, let methods):
+                    await delegate.onSignInStrongAuthMethodRegistration(
+                        authMethods: methods.map(MSALAuthMethod.init), newState: state)
                 case .invalidCode(let state):
                     await delegate.onSignInVerifyCodeError(error: VerifyCodeError(type: .invalidCode), newState: state)
                 case .browserRequired:
@@ -156,6 +187,28 @@ extension SignInCodeRequiredState {
 }
 
 extension NativeDelegates {
+    /// Tells a sign-in delegate, through its error method, that it lacks `method` (a delegate with several roles
+    /// hears it through the first of them).
+    @MainActor static func report(notImplemented method: String, to delegate: any SignInNextStepDelegate) {
+        let message = notImplemented(method)
+        switch delegate {
+        case let start as any SignInStartDelegate:
+            start.onSignInStartError(error: SignInStartError(type: .generalError, message: message))
+        case let password as any SignInPasswordRequiredDelegate:
+            password.onSignInPasswordRequiredError(
+                error: PasswordRequiredError(type: .generalError, message: message), newState: nil)
+        case let code as any SignInVerifyCodeDelegate:
+            code.onSignInVerifyCodeError(
+                error: VerifyCodeError(type: .generalError, MSALError.internal(.unexpected, message)), newState: nil)
+        case let afterSignUp as any SignInAfterSignUpDelegate:
+            afterSignUp.onSignInAfterSignUpError(error: SignInAfterSignUpError(message: message))
+        case let afterReset as any SignInAfterResetPasswordDelegate:
+            afterReset.onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError(message: message))
+        default:
+            break
+        }
+    }
+
     /// Reports a sign-in start's result to its delegate.
     static func signInStart(_ result: SignInResult, _ delegate: any SignInStartDelegate) async {
         switch result {
@@ -165,6 +218,11 @@ extension NativeDelegates {
                 newState: state, sentTo: delivery.sentTo,
                 channelTargetType: MSALNativeAuthChannelType(delivery.channel), codeLength: delivery.codeLength)
         case .passwordRequired(let state): await delegate.onSignInPasswordRequired(newState: state)
+        case .mfaRequired(let state, let methods):
+            await delegate.onSignInAwaitingMFA(authMethods: methods.map(MSALAuthMethod.init), newState: state)
+        case .registrationRequired(let state, let methods):
+            await delegate.onSignInStrongAuthMethodRegistration(
+                authMethods: methods.map(MSALAuthMethod.init), newState: state)
         case .invalidPassword, .invalidCode:
             await delegate.onSignInStartError(error: SignInStartError(type: .invalidCredentials))
         case .userNotFound: await delegate.onSignInStartError(error: SignInStartError(type: .userNotFound))
@@ -172,13 +230,16 @@ extension NativeDelegates {
         }
     }
 
-    /// Reports a sign-in after sign-up or reset: `completed`, or the error `fail` makes.
+    /// Reports a sign-in after sign-up or reset: `completed`, MFA, registration, or the error `fail` makes.
     static func signInAfter(
         _ result: SignInResult, completed: @MainActor (MSALNativeAuthUserAccountResult) -> Void,
-        fail: @MainActor (Bool) -> Void
+        mfa: @MainActor ([MSALAuthMethod], AwaitingMFAState) -> Void,
+        register: @MainActor ([MSALAuthMethod], RegisterStrongAuthState) -> Void, fail: @MainActor (Bool) -> Void
     ) async {
         switch result {
         case .completed(let user): await completed(MSALNativeAuthUserAccountResult(user))
+        case .mfaRequired(let state, let methods): await mfa(methods.map(MSALAuthMethod.init), state)
+        case .registrationRequired(let state, let methods): await register(methods.map(MSALAuthMethod.init), state)
         case .browserRequired: await fail(true)
         default: await fail(false)
         }
@@ -188,11 +249,21 @@ extension NativeDelegates {
 extension SignInAfterSignUpState {
     /// Signs the new user in; the outcome goes to `delegate` on the main actor.
     public func signIn(scopes: [String]? = nil, correlationId: UUID? = nil, delegate: any SignInAfterSignUpDelegate) {
+        let parameters = MSALNativeAuthSignInAfterSignUpParameters()
+        parameters.scopes = scopes
+        signIn(parameters: parameters, delegate: delegate)
+    }
+
+    /// Signs the new user in as `parameters` say; the outcome goes to `delegate` on the main actor.
+    public func signIn(parameters: MSALNativeAuthSignInAfterSignUpParameters, delegate: any SignInAfterSignUpDelegate) {
+        let (scopes, claims) = (parameters.scopes ?? [], parameters.claimsRequest?.jsonString())
         NativeDelegates.run {
             do {
                 await NativeDelegates.signInAfter(
-                    try await signIn(scopes: scopes ?? []),
+                    try await signIn(scopes: scopes, claims: claims),
                     completed: { delegate.onSignInCompleted(result: $0) },
+                    mfa: { delegate.onSignInAwaitingMFA(authMethods: $0, newState: $1) },
+                    register: { delegate.onSignInStrongAuthMethodRegistration(authMethods: $0, newState: $1) },
                     fail: { delegate.onSignInAfterSignUpError(error: SignInAfterSignUpError(browserRequired: $0)) })
             } catch {
                 await delegate.onSignInAfterSignUpError(error: SignInAfterSignUpError(error))
@@ -206,11 +277,23 @@ extension SignInAfterResetPasswordState {
     public func signIn(
         scopes: [String]? = nil, correlationId: UUID? = nil, delegate: any SignInAfterResetPasswordDelegate
     ) {
+        let parameters = MSALNativeAuthSignInAfterResetPasswordParameters()
+        parameters.scopes = scopes
+        signIn(parameters: parameters, delegate: delegate)
+    }
+
+    /// Signs the user in as `parameters` say; the outcome goes to `delegate` on the main actor.
+    public func signIn(
+        parameters: MSALNativeAuthSignInAfterResetPasswordParameters, delegate: any SignInAfterResetPasswordDelegate
+    ) {
+        let (scopes, claims) = (parameters.scopes ?? [], parameters.claimsRequest?.jsonString())
         NativeDelegates.run {
             do {
                 await NativeDelegates.signInAfter(
-                    try await signIn(scopes: scopes ?? []),
+                    try await signIn(scopes: scopes, claims: claims),
                     completed: { delegate.onSignInCompleted(result: $0) },
+                    mfa: { delegate.onSignInAwaitingMFA(authMethods: $0, newState: $1) },
+                    register: { delegate.onSignInStrongAuthMethodRegistration(authMethods: $0, newState: $1) },
                     fail: {
                         delegate.onSignInAfterResetPasswordError(
                             error: SignInAfterResetPasswordError(browserRequired: $0))

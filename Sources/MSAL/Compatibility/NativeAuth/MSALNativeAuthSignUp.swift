@@ -160,9 +160,10 @@ extension SignUpPasswordRequiredState {
 }
 
 extension SignUpAttributesRequiredState {
-    /// Submits attributes (values are sent as strings); the outcome goes to `delegate` on the main actor.
+    /// Submits attributes (strings, numbers and booleans, each sent as its JSON type); the outcome goes to
+    /// `delegate` on the main actor.
     public func submitAttributes(attributes: [String: Any], delegate: any SignUpAttributesRequiredDelegate) {
-        let values = attributes.mapValues { "\($0)" }
+        let values = attributes.mapValues(AttributeValue.init(any:))
         NativeDelegates.run {
             do {
                 let result = try await submitAttributes(values)

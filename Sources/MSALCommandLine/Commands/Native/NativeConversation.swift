@@ -51,9 +51,110 @@ struct NativeConversation: Sendable {
             case .userNotFound:
                 throw CommandFailure(
                     "No account for \(username) here; sign up with `msal native signup --email \(username)`.")
+            case .mfaRequired(let state, let methods):
+                return try await secondFactor(state, methods: methods)
+            case .registrationRequired(let state, let methods):
+                return try await registerMethod(state, methods: methods)
             case .browserRequired(let reason):
                 throw Self.browserRequired(reason)
             }
+        }
+    }
+
+    /// MFA: the person chooses one of their methods (when there are several), then enters the code sent there.
+    private func secondFactor(_ awaiting: AwaitingMFAState, methods: [AuthMethod]) async throws
+        -> NativeAuthUserAccount
+    {
+        console.err("A second step is needed to sign in.")
+        let method = try await choose(methods, what: "Send a code to")
+        var requested = try await context.status.during("Sending a code…") {
+            try await awaiting.requestChallenge(authMethod: method)
+        }
+        var wrongAnswers = 0
+        while true {
+            switch requested {
+            case .verificationRequired(var state, let delivery):
+                console.err("A one-time code (\(delivery.codeLength) digits) was sent to \(delivery.sentTo).")
+                codes: while true {
+                    let answer = try await prompter.line("Code (or 'resend'): ")
+                    if answer.lowercased() == "resend" {
+                        requested = try await state.requestChallenge(authMethod: method)
+                        break codes
+                    }
+                    switch try await state.submitChallenge(answer) {
+                    case .completed(let user): return user
+                    case .browserRequired(let reason): throw Self.browserRequired(reason)
+                    case .invalidCode(let retry):
+                        try Self.countWrongAnswer(&wrongAnswers)
+                        console.err("That code is wrong or has expired.")
+                        state = retry
+                    }
+                }
+            case .selectionRequired(let state, let methods):
+                requested = try await state.requestChallenge(authMethod: choose(methods, what: "Send a code to"))
+            case .browserRequired(let reason):
+                throw Self.browserRequired(reason)
+            }
+        }
+    }
+
+    /// Registration: the person gives an email address or a phone number for the kind they choose, then the code
+    /// sent there.
+    private func registerMethod(_ register: RegisterStrongAuthState, methods: [AuthMethod]) async throws
+        -> NativeAuthUserAccount
+    {
+        console.err("Your account needs a second way to prove it is you; register one now.")
+        var state = register
+        var wrongAnswers = 0
+        while true {
+            guard let method = try await choose(methods, what: "Register") else {
+                throw CommandFailure("The identity platform offered no kind of method to register.")
+            }
+            let contact = try await prompter.line(method.channel == "sms" ? "Phone number (+…): " : "Email address: ")
+            switch try await state.challengeAuthMethod(method, verificationContact: contact) {
+            case .completed(let user):
+                return user
+            case .invalidContact(let retry):
+                try Self.countWrongAnswer(&wrongAnswers)
+                console.err("That is not a valid \(method.channel == "sms" ? "phone number" : "email address").")
+                state = retry
+            case .verificationRequired(var verifying, let delivery):
+                console.err("A one-time code (\(delivery.codeLength) digits) was sent to \(delivery.sentTo).")
+                while true {
+                    let answer = try await prompter.line("Code (or 'resend'): ")
+                    if answer.lowercased() == "resend" {
+                        guard
+                            case .verificationRequired(let again, _) = try await verifying.challengeAuthMethod(
+                                method, verificationContact: contact)
+                        else { throw CommandFailure("No new code could be sent; start again.") }
+                        verifying = again
+                        continue
+                    }
+                    switch try await verifying.submitChallenge(answer) {
+                    case .completed(let user): return user
+                    case .browserRequired(let reason): throw Self.browserRequired(reason)
+                    case .invalidCode(let retry):
+                        try Self.countWrongAnswer(&wrongAnswers)
+                        console.err("That code is wrong or has expired.")
+                        verifying = retry
+                    }
+                }
+            case .browserRequired(let reason):
+                throw Self.browserRequired(reason)
+            }
+        }
+    }
+
+    /// The only method, or the one the person picks by number.
+    private func choose(_ methods: [AuthMethod], what: String) async throws -> AuthMethod? {
+        guard methods.count > 1 else { return methods.first }
+        for (number, method) in methods.enumerated() {
+            console.err("  \(number + 1). \(method.channel)\(method.loginHint.map { " \($0)" } ?? "")")
+        }
+        while true {
+            let answer = try await prompter.line("\(what) (1-\(methods.count)): ")
+            if let number = Int(answer), methods.indices.contains(number - 1) { return methods[number - 1] }
+            console.err("Answer with a number from 1 to \(methods.count).")
         }
     }
 
@@ -84,7 +185,7 @@ struct NativeConversation: Sendable {
                     result = try await retry(password)
                 }
             case .attributesRequired(let state, let attributes):
-                result = try await state.submitAttributes(ask(attributes.filter(\.required).map(\.name)))
+                result = try await state.submitAttributes(ask(attributes.filter(\.required)))
             case .attributesInvalid(let names, let state):
                 try Self.countWrongAnswer(&wrongAnswers)
                 guard let state else {
@@ -93,7 +194,8 @@ struct NativeConversation: Sendable {
                     )
                 }
                 console.err("Not accepted: \(names.joined(separator: ", ")).")
-                result = try await state.submitAttributes(ask(names))
+                result = try await state.submitAttributes(
+                    ask(names.map { RequiredAttribute(name: $0) }))
             case .userAlreadyExists:
                 throw CommandFailure(
                     "\(username) already has an account; sign in with `msal native signin --email \(username)`.")
@@ -145,9 +247,17 @@ struct NativeConversation: Sendable {
         if count >= attempts { throw CommandFailure("Too many wrong answers; start again.") }
     }
 
-    private func ask(_ names: [String]) async throws -> [String: String] {
-        var values: [String: String] = [:]
-        for name in names { values[name] = try await prompter.line("\(name): ") }
+    /// Asks for each attribute, again until the answer reads as the attribute's type (a number, yes or no).
+    private func ask(_ attributes: [RequiredAttribute]) async throws -> [String: AttributeValue] {
+        var values: [String: AttributeValue] = [:]
+        for attribute in attributes {
+            while values[attribute.name] == nil {
+                let hint = attribute.type == "boolean" ? " (yes/no)" : attribute.type == "number" ? " (a number)" : ""
+                values[attribute.name] = AttributeValue(
+                    try await prompter.line("\(attribute.name)\(hint): "), type: attribute.type)
+                if values[attribute.name] == nil { console.err("That is not \(hint.dropFirst(2).dropLast()).") }
+            }
+        }
         return values
     }
 

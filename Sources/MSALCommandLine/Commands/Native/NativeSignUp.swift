@@ -35,7 +35,7 @@ struct NativeSignUp: AsyncParsableCommand {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             values[parts[0]] = parts.count > 1 ? parts[1] : ""
         }
-        let attributes = values
+        let attributes = values.mapValues(AttributeValue.string)
         try await global.runNative { context, native in
             let conversation = NativeConversation(context)
             let first = try await native.signUp(username: email, password: password, attributes: attributes)
