@@ -129,6 +129,38 @@ struct NativeMFATests {
         }
     }
 
+    @Test("the app's correlation id goes on every request of the sign-in and of getAccessToken, and back in results")
+    func correlationIDEndToEnd() async throws {
+        try await Harness.with { h in
+            let app = try h.nativeApp(capabilities: [.mfaRequired])
+            let signInID = UUID()
+            let first = try await app.signIn(
+                username: Harness.lee.username, password: Harness.lee.password, correlationID: signInID)
+            guard case .mfaRequired(let awaiting, _) = first,
+                case .verificationRequired(let required, _) = try await awaiting.requestChallenge(),
+                case .completed(let user) = try await required.submitChallenge(
+                    try await h.lastCode(to: "lee.backup@example.com"))
+            else { throw Unexpected("MFA did not complete") }
+            let tokenID = UUID()
+            let token = try await user.getAccessToken(
+                scopes: h.api1Scopes, forceRefresh: true, correlationID: tokenID)
+            #expect(token.correlationID == tokenID)
+            let served = (try await h.admin("GET", "requests")["requests"] as? [[String: Any]]) ?? []
+            let native = served.filter { request in
+                let path = request["path"] as? String ?? ""
+                return ["initiate", "challenge", "introspect"].contains { path.hasSuffix($0) }
+            }
+            #expect(native.count >= 3)
+            #expect(
+                native.allSatisfy {
+                    ($0["client_request_id"] as? String)?.lowercased() == signInID.uuidString.lowercased()
+                })
+            let refresh = served.filter { $0["grant_type"] as? String == "refresh_token" }
+            #expect(
+                refresh.map { ($0["client_request_id"] as? String)?.lowercased() } == [tokenID.uuidString.lowercased()])
+        }
+    }
+
     @Test("an MFA state whose continuation token expired is refused with expired_token")
     func expiredContinuationToken() async throws {
         try await Harness.with { h in

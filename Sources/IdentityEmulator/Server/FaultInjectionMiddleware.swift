@@ -24,7 +24,8 @@ struct FaultInjectionMiddleware: RouterMiddleware {
         let response = try await respond(request, context: context, path: path, next: next)
         core.state.log(
             method: request.method.rawValue, path: path, grantType: context.form?["grant_type"],
-            clientID: context.form?["client_id"], status: response.status.code)
+            clientID: context.form?["client_id"], correlationID: request.headers[.clientRequestID],
+            status: response.status.code)
         return response
     }
 

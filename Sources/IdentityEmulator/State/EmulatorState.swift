@@ -247,12 +247,15 @@ actor EmulatorState {
     nonisolated func servedRequests() -> [ServedRequest] { served.withLock { Array($0) } }
 
     /// Keeps the most recent 10,000 requests, so a long run under load does not grow without bound.
-    nonisolated func log(method: String, path: String, grantType: String?, clientID: String?, status: Int) {
+    nonisolated func log(
+        method: String, path: String, grantType: String?, clientID: String?, correlationID: String?, status: Int
+    ) {
         let at = now
         served.withLock {
             $0.append(
                 ServedRequest(
-                    method: method, path: path, grantType: grantType, clientID: clientID, status: status, at: at))
+                    method: method, path: path, grantType: grantType, clientID: clientID,
+                    correlationID: correlationID, status: status, at: at))
         }
     }
 

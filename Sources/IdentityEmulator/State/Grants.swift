@@ -103,13 +103,16 @@ struct ServedRequest: Sendable {
     let path: String
     let grantType: String?
     let clientID: String?
+    /// The `client-request-id` header.
+    let correlationID: String?
     let status: Int
     let at: Date
 
     var json: JSONValue {
         .object([
             ("method", .string(method)), ("path", .string(path)), ("grant_type", .optional(grantType)),
-            ("client_id", .optional(clientID)), ("status", .int(status)), ("at", .string(at.estsTimestamp)),
+            ("client_id", .optional(clientID)), ("client_request_id", .optional(correlationID)),
+            ("status", .int(status)), ("at", .string(at.estsTimestamp)),
         ])
     }
 }

@@ -54,6 +54,8 @@ public struct SilentParameters: Sendable {
     public var claims: String?
     /// Another authority than the app's, e.g. a tenant where the account is a guest.
     public var authority: Authority?
+    /// The id the request carries (`client-request-id`) and the result reports; a new one when `nil`.
+    public var correlationID: UUID?
 
     /// Parameters for a silent token request with the app's authority.
     public init(scopes: [String], account: Account, forceRefresh: Bool = false) {

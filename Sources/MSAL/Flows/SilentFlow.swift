@@ -38,7 +38,7 @@ struct SilentFlow: Sendable {
             let idToken,
             let cached = try await cachedResult(
                 token, idToken: idToken, scopes: grantedScopes, account: parameters.account,
-                endpoints: endpoints, realm: realm)
+                endpoints: endpoints, realm: realm, correlationID: parameters.correlationID)
         {
             app.log.debug(
                 "access token from the cache", ["realm": realm], pii: ["username": parameters.account.username])
@@ -82,7 +82,7 @@ struct SilentFlow: Sendable {
     /// realm (no rebuilding on the hot path); otherwise the account is built from the cache.
     private func cachedResult(
         _ token: AccessTokenEntry, idToken: IDTokenEntry, scopes: [String], account given: Account,
-        endpoints: AuthorityEndpoints, realm: String
+        endpoints: AuthorityEndpoints, realm: String, correlationID: UUID?
     ) async throws -> AuthenticationResult? {
         let matchesRealm = { (profile: TenantProfile) in
             profile.tenantID == realm || profile.tenantID.lowercased() == realm.lowercased()
@@ -95,8 +95,8 @@ struct SilentFlow: Sendable {
         guard let profile = account.tenantProfiles.first(where: matchesRealm) else { return nil }
         return AuthenticationResult(
             accessToken: token.secret, expiresOn: token.expiresOn, scopes: scopes,
-            idToken: idToken.secret, account: account, tenantProfile: profile, correlationID: app.correlationIDs.next(),
-            source: .cache)
+            idToken: idToken.secret, account: account, tenantProfile: profile,
+            correlationID: correlationID ?? app.correlationIDs.next(), source: .cache)
     }
 
     /// One refresh per account, tenant, scope set and claims at a time; concurrent callers share it.
@@ -146,7 +146,7 @@ struct SilentFlow: Sendable {
             homeAccountID: home, clientID: config.clientID, realm: realm, environments: endpoints.aliases)
         let expectedObjectID = previous.flatMap { try? JWT($0.secret) }.flatMap { $0.string("oid") ?? $0.string("sub") }
         let claims = try ClaimsRequest.merged(parameters.claims, capabilities: config.clientCapabilities)
-        let correlationID = app.correlationIDs.next()
+        let correlationID = parameters.correlationID ?? app.correlationIDs.next()
         var lastError: MSALError?
         for candidate in candidates {
             let request = RefreshTokenRequest(

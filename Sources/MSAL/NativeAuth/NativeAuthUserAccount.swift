@@ -20,14 +20,16 @@ public struct NativeAuthUserAccount: Sendable {
     ///   - scopes: the API's scopes, e.g. `["api://<id>/ToDoList.Read"]`; the sign-in's scopes when empty.
     ///   - forceRefresh: skip the cached access token.
     ///   - claims: claims the token must carry (a claims challenge, JSON); the cached token is skipped.
+    ///   - correlationID: the id the request carries and the result reports (a new one when `nil`).
     /// - Throws: ``MSALError`` `interactionRequired` when the refresh token no longer works (sign in again),
     ///   server and transport errors.
-    public func getAccessToken(scopes: [String] = [], forceRefresh: Bool = false, claims: String? = nil)
-        async throws -> AuthenticationResult
-    {
+    public func getAccessToken(
+        scopes: [String] = [], forceRefresh: Bool = false, claims: String? = nil, correlationID: UUID? = nil
+    ) async throws -> AuthenticationResult {
         let requested = scopes.isEmpty ? Scopes.decorated(self.scopes) : scopes
         var parameters = SilentParameters(scopes: requested, account: account, forceRefresh: forceRefresh)
         parameters.claims = claims
+        parameters.correlationID = correlationID
         return try await app.acquireTokenSilently(parameters)
     }
 

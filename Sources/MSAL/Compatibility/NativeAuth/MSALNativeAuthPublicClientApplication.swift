@@ -266,7 +266,7 @@ public final class MSALNativeAuthGetAccessTokenParameters: @unchecked Sendable {
     public var scopes: [String]?
     /// Claims the token must carry (a claims challenge); the cached token is skipped.
     public var claimsRequest: MSALClaimsRequest?
-    /// Accepted for MSAL's API; a silent token request makes its own correlation id.
+    /// The id the token request carries; a new one when `nil`.
     public var correlationId: UUID?
     /// Parameters for a token for the sign-in's scopes.
     public init() {}

@@ -26,10 +26,11 @@ public final class MSALNativeAuthUserAccountResult: Sendable {
     /// An access token as `parameters` say; the outcome goes to `delegate` on the main actor.
     public func getAccessToken(parameters: MSALNativeAuthGetAccessTokenParameters, delegate: any CredentialsDelegate) {
         let (user, scopes, forceRefresh) = (user, parameters.scopes ?? [], parameters.forceRefresh)
-        let claims = parameters.claimsRequest?.jsonString()
+        let (claims, correlationID) = (parameters.claimsRequest?.jsonString(), parameters.correlationId)
         NativeDelegates.run {
             do {
-                let result = try await user.getAccessToken(scopes: scopes, forceRefresh: forceRefresh, claims: claims)
+                let result = try await user.getAccessToken(
+                    scopes: scopes, forceRefresh: forceRefresh, claims: claims, correlationID: correlationID)
                 await delegate.onAccessTokenRetrieveCompleted(result: MSALNativeAuthTokenResult(result))
             } catch {
                 await delegate.onAccessTokenRetrieveError(error: RetrieveAccessTokenError(type: .generalError, error))
