@@ -49,7 +49,11 @@ public final class NativeAuthApplication: Sendable {
     /// Starts a sign-up: the email is verified with a code, then the password and the tenant's
     /// required attributes are collected (those given here are sent at once).
     ///
-    /// - Parameter correlationID: the id every request of the sign-up carries (a new one when `nil`).
+    /// - Parameters:
+    ///   - username: the new user's username, an email address.
+    ///   - password: the password, or `nil` to be asked for it when the tenant needs one.
+    ///   - attributes: user attributes by name, each sent as its JSON type.
+    ///   - correlationID: the id every request of the sign-up carries (a new one when `nil`).
     /// - Throws: ``MSALError`` `invalidParameter` for an empty username or password; server and transport errors.
     public func signUp(
         username: String, password: String? = nil, attributes: [String: AttributeValue] = [:],
@@ -63,7 +67,9 @@ public final class NativeAuthApplication: Sendable {
 
     /// Starts a password reset: a code to the user's email, then a new password.
     ///
-    /// - Parameter correlationID: the id every request of the reset carries (a new one when `nil`).
+    /// - Parameters:
+    ///   - username: the user's username.
+    ///   - correlationID: the id every request of the reset carries (a new one when `nil`).
     /// - Throws: ``MSALError`` `invalidParameter` for an empty username; server and transport errors.
     public func resetPassword(username: String, correlationID: UUID? = nil) async throws -> ResetPasswordResult {
         try Self.check(username: username, password: nil)
