@@ -42,11 +42,13 @@ public struct MSALCommand: AsyncParsableCommand {
             }
             Foundation.exit(0)
         } catch {
-            if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(ExitCodes.usage)
-            }
-            exit(withError: error)
+            let code = exitCode(for: error)
+            // Help and version: ArgumentParser prints them.
+            if code.isSuccess { exit(withError: error) }
+            // Error messages quote the identity platform and the redirect: printed without control characters.
+            let message = TerminalText.safe(fullMessage(for: error))
+            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            Foundation.exit(code == .validationFailure ? ExitCodes.usage : code.rawValue)
         }
     }
 }

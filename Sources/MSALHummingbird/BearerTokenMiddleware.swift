@@ -39,7 +39,7 @@ public struct BearerTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
     ///
     /// Read byte by byte: Foundation's `trimmingCharacters` goes through UTF-16 and cost more than validating a
     /// remembered token.
-    static func bearerToken(_ request: Request) -> String? {
+    static func bearerToken(_ request: Request) -> Substring? {
         guard let header = request.headers[.authorization] else { return nil }
         let bytes = header.utf8
         let space = UInt8(ascii: " ")
@@ -50,6 +50,6 @@ public struct BearerTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
         guard let start = bytes[schemeEnd...].firstIndex(where: { $0 != space }),
             let end = bytes.lastIndex(where: { $0 != space })
         else { return nil }
-        return String(header[start...end])
+        return header[start...end]
     }
 }

@@ -33,7 +33,10 @@ struct IdentityEmulatorCommand: AsyncParsableCommand {
     var tlsDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("identity-emulator-\(getuid())")
         .path
 
-    @Option(help: "Seed for every random value (ids, codes, token lifetimes), for reproducible runs.")
+    @Option(
+        help: """
+            Seed for every random value (ids, codes, tokens), for reproducible runs. Seeded secrets are predictable             (one reveals the next): for tests only. Without it they come from the system's secure generator.
+            """)
     var seed: UInt64?
 
     @Option(help: "A fixed access-token lifetime in seconds (default: random 3600-5399, as Entra).")

@@ -287,6 +287,13 @@ struct CLICommandTests {
             #expect(readOnly.status == 1)
             #expect(readOnly.stderr == "msal: The token cache \(sandbox.cachePath) is read-only.\n")
             chmod(sandbox.cachePath, 0o600)
+            // The copy set aside may hold refresh tokens: signing out removes it.
+            let loggedOut = try await sandbox.msal(["logout"])
+            #expect(loggedOut.status == 0 && loggedOut.stderr.contains("Removed 1 set-aside copy of the token cache."))
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+                    $0.hasPrefix("token_cache.json.corrupt-")
+                }.isEmpty)
         }
     }
 

@@ -22,7 +22,8 @@ struct NativeCommandTests {
             let sandbox = try Self.sandbox(emulator)
             defer { sandbox.remove() }
             let signIn = try await sandbox.msal(
-                ["native", "signin", "--email", "jane@example.com", "--password", "Jane-Demo-Pass4"], Self.client)
+                ["native", "signin", "--email", "jane@example.com", "--password-stdin"], Self.client,
+                input: "Jane-Demo-Pass4")
             #expect(signIn.status == 0, "\(signIn.stderr)")
             #expect(signIn.stdout == "Signed in as Jane Customer <jane@example.com>.\n")
 
@@ -58,7 +59,8 @@ struct NativeCommandTests {
             #expect(!gaveUp.stderr.contains("Not-Her-Pass9"))
 
             let unknown = try await sandbox.msal(
-                ["native", "signin", "--email", "nobody@example.com", "--password", "x-Y-z-1234"], Self.client)
+                ["native", "signin", "--email", "nobody@example.com", "--password-stdin"], Self.client,
+                input: "x-Y-z-1234")
             #expect(unknown.status == 1 && unknown.stderr.contains("msal native signup --email nobody@example.com"))
         }
     }
@@ -89,7 +91,7 @@ struct NativeCommandTests {
             #expect(result.stderr.contains("A one-time code (8 digits) was sent to c***@e******.org."))
 
             let again = try await sandbox.msal(
-                ["native", "signup", "--email", email, "--password", "Strong-Enough-8"], Self.client)
+                ["native", "signup", "--email", email, "--password-stdin"], Self.client, input: "Strong-Enough-8")
             #expect(again.status == 1 && again.stderr.contains("already has an account"))
             let badAttribute = try await sandbox.msal(
                 ["native", "signup", "--email", "x@example.org", "--attribute", "shoeSize=44"], Self.client)
@@ -151,14 +153,54 @@ struct NativeCommandTests {
         }
     }
 
+    @Test("passwords never go on the command line: --password and --new-password are refused as unknown options")
+    func noPasswordOptions() async throws {
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+            let sandbox = try Self.sandbox(emulator)
+            defer { sandbox.remove() }
+            for arguments in [
+                ["native", "signin", "--email", "jane@example.com", "--password", "Jane-Demo-Pass4"],
+                ["native", "signup", "--email", "x@example.org", "--password", "Strong-Enough-8"],
+                ["native", "reset-password", "--email", "jane@example.com", "--new-password", "Renewed-Pass-77"],
+            ] {
+                let result = try await sandbox.msal(arguments, Self.client)
+                #expect(result.status == 2 && result.stderr.contains("Unknown option"), "\(arguments[1])")
+            }
+            let empty = try await sandbox.msal(
+                ["native", "signin", "--email", "jane@example.com", "--password-stdin"], Self.client, input: "")
+            #expect(empty.status == 2 && empty.stderr.contains("--password-stdin found no password"))
+        }
+    }
+
+    @Test("text from the identity platform reaches the terminal without control characters (ANSI, OSC 52, CR, C1)")
+    func controlCharactersStripped() async throws {
+        var directory = Directory.demo
+        let jane = try #require(directory.users.firstIndex { $0.userPrincipalName == "jane@example.com" })
+        directory.users[jane].displayName = "Jane\u{1B}]52;c;ZXZpbA==\u{07}\u{1B}[2J\r Cust\u{9B}31m\u{202E}omer"
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0, directory: directory)) { emulator in
+            let sandbox = try Self.sandbox(emulator)
+            defer { sandbox.remove() }
+            let signIn = try await sandbox.msal(
+                ["native", "signin", "--email", "jane@example.com", "--password-stdin"], Self.client,
+                input: "Jane-Demo-Pass4")
+            #expect(signIn.status == 0, "\(signIn.stderr)")
+            #expect(signIn.stdout == "Signed in as Jane]52;c;ZXZpbA==[2J Cust31momer <jane@example.com>.\n")
+            let wrong = try await sandbox.msal(
+                ["native", "signin", "--email", "nobody\u{1B}[2J@example.com", "--password-stdin"], Self.client,
+                input: "x-Y-z-1234")
+            #expect(!wrong.stderr.unicodeScalars.contains { $0.value == 0x1B })
+        }
+    }
+
     @Test("reset-password with a resent code, then the new password signs in; a code-only user signs in with a code")
     func resetPasswordAndCodeSignIn() async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
             let sandbox = try Self.sandbox(emulator)
             defer { sandbox.remove() }
             let reset = try sandbox.start(
-                ["native", "reset-password", "--email", "jane@example.com", "--new-password", "Renewed-Pass-77"],
+                ["native", "reset-password", "--email", "jane@example.com", "--new-password-stdin"],
                 Self.client, takingInput: true)
+            reset.send("Renewed-Pass-77")
             _ = try await reset.waitForOutput { $0.contains("Code (or 'resend'): ") ? true : nil }
             reset.send("resend")
             _ = try await reset.waitForOutput {
@@ -169,10 +211,12 @@ struct NativeCommandTests {
             #expect(done.status == 0, "\(done.stderr)")
             #expect(done.stdout == "Password changed; signed in as Jane Customer <jane@example.com>.\n")
             let old = try await sandbox.msal(
-                ["native", "signin", "--email", "jane@example.com", "--password", "Jane-Demo-Pass4"], Self.client)
+                ["native", "signin", "--email", "jane@example.com", "--password-stdin"], Self.client,
+                input: "Jane-Demo-Pass4")
             #expect(old.status != 0)
             let new = try await sandbox.msal(
-                ["native", "signin", "--email", "jane@example.com", "--password", "Renewed-Pass-77"], Self.client)
+                ["native", "signin", "--email", "jane@example.com", "--password-stdin"], Self.client,
+                input: "Renewed-Pass-77")
             #expect(new.status == 0, "\(new.stderr)")
 
             let sam = try sandbox.start(

@@ -97,4 +97,11 @@ struct SettingsAndOutputTests {
         ]
         try Golden.check(AccountView.table(accounts) + "\n", "accounts-table")
     }
+
+    @Test("terminal text: escape sequences, carriage returns, C1 controls and bidi overrides dropped; lines kept")
+    func terminalText() {
+        #expect(TerminalText.safe("plain\ttext\nline two") == "plain\ttext\nline two")
+        #expect(
+            TerminalText.safe("\u{1B}[2J\u{1B}]0;title\u{07}x\ry\u{9B}1m\u{7F}\u{202E}z\u{2066}") == "[2J]0;titlexy1mz")
+    }
 }

@@ -44,13 +44,64 @@ struct MisbehavingServerTests {
         }
     }
 
+    @Test("a provider that sends a new kid with every ID token costs one JWKS fetch per five minutes, not per token")
+    func unknownKidRefetchRateLimited() async throws {
+        try await Harness.with { h in
+            let app = try h.app(
+                user: h.user(Harness.megan, Harness.megan, Harness.megan, Harness.megan, Harness.megan, Harness.megan))
+            let signIn = {
+                try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"], prompt: .login))
+            }
+            _ = try await signIn()
+            let keysAfterFirst = try await Self.keyRequests(h)
+            try await h.scenario("token", "idTokenUnknownKid", count: 4)
+            for _ in 0..<3 {
+                let error = try await #require(throws: MSALError.self) { try await signIn() }
+                #expect(error.internalCode == .invalidIDToken)
+            }
+            #expect(try await Self.keyRequests(h) == keysAfterFirst, "no refetch within five minutes of the last")
+            h.clock.advance(by: 301)
+            await #expect(throws: MSALError.self) { try await signIn() }
+            #expect(try await Self.keyRequests(h) == keysAfterFirst + 1, "one refetch once five minutes have passed")
+            #expect(try await signIn().account.username == "MeganB@contoso.onmicrosoft.com")
+            #expect(try await Self.keyRequests(h) == keysAfterFirst + 1, "the known key needs no fetch")
+        }
+    }
+
     @Test("a redirect with another state is refused before any code is redeemed")
     func wrongState() async throws {
         try await Harness.with { h in
-            let (error, cache) = try await Self.failedSignIn(h, "authorize", "wrongState")
-            #expect(error.internalCode == .invalidState)
+            // The loopback receiver ignores it and waits for the real redirect, which never comes here.
+            try await h.scenario("authorize", "wrongState")
+            let cache = TokenCache()
+            var configuration = try h.app(user: h.user(Harness.megan), cache: cache).configuration
+            configuration.interactiveTimeout = .seconds(2)
+            let error = try await #require(throws: MSALError.self) {
+                try await PublicClientApplication(configuration: configuration).acquireTokenInteractively(
+                    InteractiveParameters(scopes: ["User.Read"]))
+            }
+            #expect(error.internalCode == .timedOut)
             #expect(try await h.tokenRequests().isEmpty)
             try await Self.expectEmpty(cache)
+
+            // A receiver that hands over whatever arrives (an app's own) leaves the check to the flow.
+            try await h.scenario("authorize", "wrongState")
+            let handing = try h.app(
+                user: h.user(Harness.megan), cache: cache, redirectReceiver: StatelessLoopbackReceiver())
+            let refused = try await #require(throws: MSALError.self) {
+                try await handing.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            }
+            #expect(refused.internalCode == .invalidState)
+            #expect(try await h.tokenRequests().isEmpty)
+        }
+    }
+
+    /// The loopback receiver through the protocol's requirement that knows no `state`.
+    struct StatelessLoopbackReceiver: RedirectReceiver {
+        func receiveResponse(
+            at redirectURI: String, timeout: Duration, begin: @Sendable (String) async throws -> Void
+        ) async throws -> AuthorizationResponse {
+            try await LoopbackRedirectReceiver().receiveResponse(at: redirectURI, timeout: timeout, begin: begin)
         }
     }
 

@@ -81,7 +81,10 @@ struct NativeMFATests {
     @Test("registration: an invalid contact, a new email verified with a wrong then right code; next time MFA")
     func registration() async throws {
         try await Harness.with { h in
-            let app = try h.nativeApp(capabilities: [.mfaRequired, .registrationRequired])
+            let store = CapturingLogHandler.Store()
+            var logger = Logger(label: "test", factory: { _ in CapturingLogHandler(store: store) })
+            logger.logLevel = .trace
+            let app = try h.nativeApp(capabilities: [.mfaRequired, .registrationRequired], logger: logger)
             let first = try await app.signIn(username: Harness.noah.username, password: Harness.noah.password)
             guard case .registrationRequired(let register, let methods) = first else {
                 throw Unexpected("unexpected \(first)")
@@ -109,6 +112,9 @@ struct NativeMFATests {
             let next = try await app.signIn(username: Harness.noah.username, password: Harness.noah.password)
             guard case .mfaRequired(_, let registered) = next else { throw Unexpected("unexpected \(next)") }
             #expect(registered.map(\.channel) == ["email"])
+            for secret in [code, Harness.noah.password, "noah.second@example.com", "not-an-address"] {
+                #expect(!store.all.contains(secret), "a secret in the log")
+            }
         }
     }
 

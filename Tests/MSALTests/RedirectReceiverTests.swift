@@ -1,6 +1,10 @@
+import AsyncHTTPClient
+import EmulatorAutomation
 import Foundation
 import Locking
 import MSAL
+import NIOCore
+import NIOPosix
 import Testing
 
 /// The redirect receiver is the app's to choose, as the browser is: the flow only builds the request
@@ -32,6 +36,78 @@ struct RedirectReceiverTests {
         ) async throws -> AuthorizationResponse {
             AuthorizationResponse(redirectURI: "myapp://auth", parameters: parameters)
         }
+    }
+
+    /// A web page or local process that sends forged redirects to the listener before the user's browser arrives.
+    final class ForgingBrowser: BrowserLauncher {
+        let real: AutomatedUser
+        let http: HTTPClient
+        let statuses = Locked<[UInt]>([])
+
+        init(real: AutomatedUser, http: HTTPClient) {
+            self.real = real
+            self.http = http
+        }
+
+        func open(_ url: URL) async throws {
+            guard
+                let redirect = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first(where: {
+                    $0.name == "redirect_uri"
+                })?.value
+            else { throw MSALError.internal(.invalidParameter, "no redirect_uri in the authorization request") }
+            for forged in [
+                "?error=access_denied&error_description=forged", "?code=forged-code&state=not-the-state",
+                "?code=forged-code",
+            ] {
+                let response = try await http.execute(HTTPClientRequest(url: redirect + forged), timeout: .seconds(10))
+                statuses.withLock { $0.append(response.status.code) }
+            }
+            try await real.open(url)
+        }
+    }
+
+    @Test("forged redirects (an error, a code with another state, one with none) are refused; the real one signs in")
+    func forgedRedirectsIgnored() async throws {
+        try await Harness.with { h in
+            var configuration = try PublicClientApplicationConfiguration(
+                clientID: h.ids.publicClient, authority: h.authority("organizations"))
+            let browser = ForgingBrowser(real: h.user(Harness.megan), http: h.http)
+            configuration.browser = browser
+            configuration.clock = h.clock
+            configuration.interactiveTimeout = .seconds(30)
+            let app = try PublicClientApplication(configuration: configuration)
+            let result = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            #expect(result.account.username == "MeganB@contoso.onmicrosoft.com")
+            #expect(browser.statuses.withLock { $0 } == [400, 400, 400])
+            #expect(try await h.tokenRequests() == ["authorization_code"])
+        }
+    }
+
+    @Test("localhost is received on [::1] too; a program already listening there stops the sign-in")
+    func ipv6Loopback() async throws {
+        // The redirect arrives on ::1, as from a browser that tries IPv6 first.
+        let response = try await LoopbackRedirectReceiver().receiveResponse(
+            at: "http://localhost", state: "s1", timeout: .seconds(30)
+        ) { listening in
+            let port = try #require(URLComponents(string: listening)?.port)
+            let answer = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: "http://[::1]:\(port)/?code=c1&state=s1"), timeout: .seconds(10))
+            #expect(answer.status == .ok)
+        }
+        #expect(response.parameters["code"] == "c1")
+
+        // Another program holds [::1] on the port the redirect URI names: no sign-in on a port it could read.
+        let squatter = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "::1", port: 0).get()
+        let port = try #require(squatter.localAddress?.port)
+        let error = await #expect(throws: MSALError.self) {
+            try await LoopbackRedirectReceiver().receiveResponse(
+                at: "http://localhost:\(port)", state: "s2", timeout: .seconds(5)
+            ) { _ in Issue.record("the sign-in must not start") }
+        }
+        #expect(error?.internalCode == .transportFailed)
+        #expect(error?.message.contains("[::1]:\(port)") == true)
+        try await squatter.close()
     }
 
     @Test("a sign-in goes through the configured receiver, which names the URI the request and redemption use")

@@ -17,7 +17,10 @@ enum GUIDText {
 
     /// Trace and request IDs only correlate log lines (they guard nothing), so a generator seeded once
     /// serves them without a system call per request, and without taking from a seeded run's sequence.
-    private static let traceGenerator = Locked(SeededRandom())
+    private static let traceGenerator: Locked<SeededRandom> = {
+        var system = SystemRandomNumberGenerator()
+        return Locked(SeededRandom(seed: system.next()))
+    }()
 
     /// A random (version 4) GUID for trace and request IDs.
     static func random() -> String { traceGenerator.withLock { $0.guid() } }

@@ -1,19 +1,25 @@
 import Foundation
 
-/// SplitMix64: a small, fast generator that can be seeded so an emulator run is reproducible.
+/// Where the emulator's secrets (codes, refresh tokens, session cookies, continuation tokens) come from: the system's
+/// cryptographically secure generator, or, with `--seed`, SplitMix64 so that a run is reproducible. SplitMix64's
+/// output reveals its state, and so every later value: it is for reproducible tests only, never the default.
 struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    /// SplitMix64's state, or `nil` for the system generator.
+    private var state: UInt64?
 
+    /// A reproducible sequence (SplitMix64).
     init(seed: UInt64) { state = seed }
 
-    /// Seeds from the system generator.
-    init() {
-        var system = SystemRandomNumberGenerator()
-        state = system.next()
-    }
+    /// The system's secure generator.
+    init() { state = nil }
 
     mutating func next() -> UInt64 {
+        guard var state else {
+            var system = SystemRandomNumberGenerator()
+            return system.next()
+        }
         state &+= 0x9E37_79B9_7F4A_7C15
+        self.state = state
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB

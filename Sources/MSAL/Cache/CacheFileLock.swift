@@ -79,9 +79,12 @@ final class CacheFileLock: StorageLock {
 
     /// Removes the lock file if the process named in it is gone. Returns whether it did.
     private static func removeIfStale(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Not through a link, and without blocking on a FIFO someone named like the lock file.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return errno == ENOENT }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return false }
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = read(fd, &buffer, buffer.count)

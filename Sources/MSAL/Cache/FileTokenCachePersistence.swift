@@ -50,12 +50,10 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
     ///
     /// - Throws: ``MSALError`` `cacheUnavailable` naming the path when the file exists but cannot be read.
     public nonisolated(nonsending) func load() async throws -> Data? {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw MSALError.internal(
-                .cacheUnavailable, "The token cache \(url.path) cannot be read: \(String(cString: strerror(errno))).")
-        }
+        let folder = url.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder) else { return nil }
+        try CacheFolderCheck.verify(folder)
+        guard let fd = try CacheFolderCheck.openRegularFile(url.path, what: "The token cache") else { return nil }
         defer { close(fd) }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
@@ -120,8 +118,23 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
         return copy
     }
 
+    /// Deletes the `<name>.corrupt-<time>` copies ``setAside(reason:)`` left beside the file: they may hold refresh
+    /// tokens, so they go when the user signs out.
+    ///
+    /// - Returns: how many were deleted.
+    @discardableResult
+    public func removeSetAsideCopies() -> Int {
+        let folder = url.deletingLastPathComponent()
+        let prefix = url.lastPathComponent + ".corrupt-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasPrefix(prefix) }.reduce(0) { removed, name in
+            unlink(folder.appendingPathComponent(name).path) == 0 ? removed + 1 : removed
+        }
+    }
+
+    /// Makes the folder (`0700`) when missing; an existing one must be the user's and private.
     private func createFolder(_ folder: String) throws {
-        guard !FileManager.default.fileExists(atPath: folder) else { return }
+        guard !FileManager.default.fileExists(atPath: folder) else { return try CacheFolderCheck.verify(folder) }
         do {
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

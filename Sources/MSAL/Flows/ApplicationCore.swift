@@ -30,7 +30,7 @@ final class ApplicationCore: Sendable {
         responseHandler = TokenResponseHandler(
             clientID: configuration.clientID, cache: configuration.cache,
             validator: IDTokenValidator(
-                jwks: JWKSCache(client: client), clock: configuration.clock),
+                jwks: JWKSCache(client: client, clock: configuration.clock), clock: configuration.clock),
             clock: configuration.clock)
         refreshes = SingleFlight()
         log = PrivacyLogger(logger: configuration.logger, piiEnabled: configuration.piiLoggingEnabled)

@@ -15,7 +15,7 @@ struct InteractiveFlow: Sendable {
         let claims = try ClaimsRequest.merged(parameters.claims, capabilities: config.clientCapabilities)
         let browser = parameters.browser ?? config.browser
         let response = try await config.redirectReceiver.receiveResponse(
-            at: config.redirectURI, timeout: config.interactiveTimeout
+            at: config.redirectURI, state: state, timeout: config.interactiveTimeout
         ) { listening in
             let authorization = AuthorizationRequest(
                 clientID: config.clientID, redirectURI: listening, scopes: parameters.scopes, state: state,

@@ -7,23 +7,30 @@ import NIOPosix
 /// A one-shot HTTP listener on 127.0.0.1 that receives the authorization response (RFC 8252 §7.3).
 ///
 /// It accepts the first request to the exact redirect path that carries `code` or `error` (query, or
-/// a `form_post` body), answers the browser with a short page, answers later requests without
-/// accepting them, ignores stray ones (`/favicon.ico`) with 404, and never echoes request data.
+/// a `form_post` body) and, when told the sign-in's `state`, that same `state`; it answers the browser with a short
+/// page, answers later requests without accepting them, refuses ones with another `state` (400, ignored, so a forged
+/// redirect cannot end the sign-in), ignores stray ones (`/favicon.ico`) with 404, and never echoes request data.
 final class LoopbackRedirectListener: Sendable {
     let port: Int
-    private let channel: any Channel
+    /// 127.0.0.1's, and [::1]'s on the same port when the machine has IPv6.
+    private let channels: [any Channel]
     private let results: AsyncStream<[String: String]>
 
-    private init(port: Int, channel: any Channel, results: AsyncStream<[String: String]>) {
+    private init(port: Int, channels: [any Channel], results: AsyncStream<[String: String]>) {
         self.port = port
-        self.channel = channel
+        self.channels = channels
         self.results = results
     }
 
-    /// Binds 127.0.0.1 on `port` (0 = any free port).
+    /// Binds 127.0.0.1 on `port` (0 = any free port), and [::1] on the same port: a redirect to `localhost` may reach
+    /// either, and a port left free on one would let another local user's program receive the code from a browser
+    /// that tries it first. With `expectedState`, only a response carrying it is accepted.
     ///
-    /// - Throws: ``MSALError`` `transportFailed` when the port cannot be bound.
-    static func start(path: String, port: Int = 0) async throws -> LoopbackRedirectListener {
+    /// - Throws: ``MSALError`` `transportFailed` when the port cannot be bound on 127.0.0.1, or another program
+    ///   holds it on [::1]. A machine without IPv6 listens on 127.0.0.1 alone.
+    static func start(path: String, port: Int = 0, expectedState: String? = nil) async throws
+        -> LoopbackRedirectListener
+    {
         let (stream, continuation) = AsyncStream<[String: String]>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let accepted = Locked(false)
         let expectedPath = path.isEmpty ? "/" : path
@@ -33,7 +40,7 @@ final class LoopbackRedirectListener: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     try channel.pipeline.syncOperations.addHandler(
-                        RedirectHandler(path: expectedPath) { parameters in
+                        RedirectHandler(path: expectedPath, expectedState: expectedState) { parameters in
                             let first = accepted.withLock { done in
                                 defer { done = true }
                                 return !done
@@ -46,12 +53,26 @@ final class LoopbackRedirectListener: Sendable {
                         })
                 }
             }
+        let ipv4: any Channel
         do {
-            let channel = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
-            return LoopbackRedirectListener(port: channel.localAddress?.port ?? port, channel: channel, results: stream)
+            ipv4 = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
         } catch {
             throw MSALError.internal(
                 .transportFailed, "Cannot listen on 127.0.0.1:\(port) for the sign-in redirect: \(error)")
+        }
+        let bound = ipv4.localAddress?.port ?? port
+        do {
+            let ipv6 = try await bootstrap.bind(host: "::1", port: bound).get()
+            return LoopbackRedirectListener(port: bound, channels: [ipv4, ipv6], results: stream)
+        } catch let error as IOError where error.errnoCode != EADDRINUSE {
+            // No IPv6 loopback here (EADDRNOTAVAIL, EAFNOSUPPORT): nobody else can listen there either.
+            return LoopbackRedirectListener(port: bound, channels: [ipv4], results: stream)
+        } catch {
+            try? await ipv4.close()
+            throw MSALError.internal(
+                .transportFailed,
+                "Another program listens on [::1]:\(bound), where a browser may send the sign-in redirect; not signing in."
+            )
         }
     }
 
@@ -76,7 +97,7 @@ final class LoopbackRedirectListener: Sendable {
     }
 
     func close() async {
-        try? await channel.close()
+        for channel in channels { try? await channel.close() }
     }
 
     /// A request's path and the authorization response's parameters: the query's, and with
@@ -97,12 +118,14 @@ private final class RedirectHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let path: String
+    private let expectedState: String?
     private let deliver: @Sendable ([String: String]) -> Bool
     private var head: HTTPRequestHead?
     private var body = ""
 
-    init(path: String, deliver: @escaping @Sendable ([String: String]) -> Bool) {
+    init(path: String, expectedState: String?, deliver: @escaping @Sendable ([String: String]) -> Bool) {
         self.path = path
+        self.expectedState = expectedState
         self.deliver = deliver
     }
 
@@ -126,6 +149,14 @@ private final class RedirectHandler: ChannelInboundHandler {
         let (status, page): (HTTPResponseStatus, String)
         if requestPath != path || (parameters["code"] == nil && parameters["error"] == nil) {
             (status, page) = (.notFound, Self.page("Not found", "This address only receives a sign-in response."))
+        } else if let expectedState, parameters["state"] != expectedState {
+            (status, page) = (
+                .badRequest,
+                Self.page(
+                    "Not this sign-in",
+                    "This response does not belong to the sign-in in progress and was ignored. Return to the application."
+                )
+            )
         } else if deliver(parameters) {
             (status, page) =
                 parameters["error"] == nil

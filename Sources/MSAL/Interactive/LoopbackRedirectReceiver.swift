@@ -15,6 +15,22 @@ public struct LoopbackRedirectReceiver: RedirectReceiver {
     public func receiveResponse(
         at redirectURI: String, timeout: Duration, begin: @Sendable (_ redirectURI: String) async throws -> Void
     ) async throws -> AuthorizationResponse {
+        try await receive(at: redirectURI, state: nil, timeout: timeout, begin: begin)
+    }
+
+    /// As ``receiveResponse(at:timeout:begin:)``, but a request whose `state` is not `state` (or that has none) is
+    /// answered with an error page and ignored: the listener keeps waiting for the real redirect until `timeout`.
+    public func receiveResponse(
+        at redirectURI: String, state: String, timeout: Duration,
+        begin: @Sendable (_ redirectURI: String) async throws -> Void
+    ) async throws -> AuthorizationResponse {
+        try await receive(at: redirectURI, state: state, timeout: timeout, begin: begin)
+    }
+
+    private func receive(
+        at redirectURI: String, state: String?, timeout: Duration,
+        begin: @Sendable (_ redirectURI: String) async throws -> Void
+    ) async throws -> AuthorizationResponse {
         guard var redirect = URLComponents(string: redirectURI), redirect.scheme == "http",
             Authority.isLoopback(redirect.host?.lowercased() ?? "")
         else {
@@ -24,7 +40,7 @@ public struct LoopbackRedirectReceiver: RedirectReceiver {
             )
         }
         let listener = try await LoopbackRedirectListener.start(
-            path: redirect.path.isEmpty ? "/" : redirect.path, port: redirect.port ?? 0)
+            path: redirect.path.isEmpty ? "/" : redirect.path, port: redirect.port ?? 0, expectedState: state)
         do {
             redirect.port = listener.port
             let listening = redirect.string!

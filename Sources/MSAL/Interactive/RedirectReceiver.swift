@@ -13,6 +13,25 @@ public protocol RedirectReceiver: Sendable {
     func receiveResponse(
         at redirectURI: String, timeout: Duration, begin: @Sendable (_ redirectURI: String) async throws -> Void
     ) async throws -> AuthorizationResponse
+
+    /// As ``receiveResponse(at:timeout:begin:)``, for the sign-in whose request carries `state`: a receiver that can
+    /// answer more than one request ignores those with another `state` (or none), which another process or a web page
+    /// may send first, and keeps waiting for the real one. The default ignores nothing and leaves the check to the
+    /// flow.
+    func receiveResponse(
+        at redirectURI: String, state: String, timeout: Duration,
+        begin: @Sendable (_ redirectURI: String) async throws -> Void
+    ) async throws -> AuthorizationResponse
+}
+
+extension RedirectReceiver {
+    /// Receives without looking at `state`; the flow checks it.
+    public func receiveResponse(
+        at redirectURI: String, state: String, timeout: Duration,
+        begin: @Sendable (_ redirectURI: String) async throws -> Void
+    ) async throws -> AuthorizationResponse {
+        try await receiveResponse(at: redirectURI, timeout: timeout, begin: begin)
+    }
 }
 
 /// What the browser brought back to the redirect URI.

@@ -38,9 +38,11 @@ enum ManagedIdentityResponse {
         } else {
             throw invalid(source, "its answer has neither expires_in nor a readable expires_on")
         }
+        guard expiresIn.isFinite else { throw invalid(source, "its token's lifetime is not a finite number") }
         guard expiresIn > 0 else { throw invalid(source, "its token has already expired") }
         return ManagedIdentityToken(
-            accessToken: accessToken, expiresIn: expiresIn, refreshIn: number(body["refresh_in"]))
+            accessToken: accessToken, expiresIn: min(expiresIn, TimeInterval(ServerSeconds.maximum)),
+            refreshIn: number(body["refresh_in"]).flatMap(ServerSeconds.clamped).map(TimeInterval.init))
     }
 
     /// The error of a non-200 answer, with the message and code of whichever shape the source uses: OAuth's

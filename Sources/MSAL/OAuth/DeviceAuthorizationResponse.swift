@@ -26,9 +26,7 @@ public struct DeviceCodeInfo: Sendable, Equatable {
         self.userCode = userCode
         self.deviceCode = deviceCode
         verificationURI = uri
-        func int(_ key: String) -> Int? {
-            (object[key] as? NSNumber)?.intValue ?? (object[key] as? String).flatMap(Int.init)
-        }
+        func int(_ key: String) -> Int? { ServerSeconds.of(object[key]) }
         expiresIn = int("expires_in") ?? 900
         interval = max(int("interval") ?? 5, 1)
         message =

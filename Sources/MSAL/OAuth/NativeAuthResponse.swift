@@ -39,9 +39,7 @@ struct NativeAuthAnswer: Sendable {
             throw MSALError.internal(
                 .invalidResponse, "The native-auth endpoint answered with a body that is not JSON.")
         }
-        func int(_ key: String) -> Int? {
-            (object[key] as? NSNumber)?.intValue ?? (object[key] as? String).flatMap { Int($0) }
-        }
+        func int(_ key: String) -> Int? { ServerSeconds.of(object[key]) }
         continuationToken = object["continuation_token"] as? String
         challengeType = object["challenge_type"] as? String
         redirectReason = object["redirect_reason"] as? String

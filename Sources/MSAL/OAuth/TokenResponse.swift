@@ -46,13 +46,7 @@ struct TokenResponse: Sendable, Equatable {
         foci = object["foci"] as? String
     }
 
-    private static func int(_ value: Any?) -> Int? {
-        switch value {
-        case let n as NSNumber: return n.intValue
-        case let s as String: return Int(s)
-        default: return nil
-        }
-    }
+    private static func int(_ value: Any?) -> Int? { ServerSeconds.of(value) }
 }
 
 /// `client_info`: the user's home object id and tenant, the parts of the home account id.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MSAL
 
 /// `msal logout`: forgets an account's tokens, optionally ending the browser session too.
@@ -34,6 +35,15 @@ struct Logout: AsyncParsableCommand {
             for account in accounts {
                 try await context.app.signOut(account, fromBrowser: fromBrowser)
                 context.console.out("Signed out \(account.username).")
+            }
+            // Copies of an unreadable cache kept aside may hold refresh tokens: they go with the sign-out.
+            if !CommandContext.isDatabaseURL(context.settings.cachePath.value) {
+                let removed = FileTokenCachePersistence(url: URL(fileURLWithPath: context.settings.cachePath.value))
+                    .removeSetAsideCopies()
+                if removed > 0 {
+                    context.console.err(
+                        "Removed \(removed) set-aside cop\(removed == 1 ? "y" : "ies") of the token cache.")
+                }
             }
         }
     }

@@ -7,9 +7,9 @@ struct Narrator: Sendable {
         let underlying: any Error
     }
 
-    func say(_ text: String) { print(text) }
+    func say(_ text: String) { print(TerminalText.safe(text)) }
 
-    func detail(_ text: String) { print("    \(text)") }
+    func detail(_ text: String) { print("    \(TerminalText.safe(text))") }
 
     /// Runs a numbered step; a failure names the step.
     func step<T: Sendable>(_ number: Int, _ title: String, _ body: () async throws -> T) async throws -> T {
@@ -17,7 +17,7 @@ struct Narrator: Sendable {
         do {
             return try await body()
         } catch {
-            print("    ✗ failed: \(ExitCodes.line(for: error))")
+            print("    ✗ failed: \(TerminalText.safe(ExitCodes.line(for: error)))")
             throw StepFailure(step: "\(number). \(title)", underlying: error)
         }
     }

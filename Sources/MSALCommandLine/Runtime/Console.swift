@@ -12,11 +12,13 @@ final class Console: Sendable {
         self.isInteractive = isInteractive
     }
 
-    func out(_ text: String) { write(text + "\n", to: STDOUT_FILENO) }
+    /// Writes a line of results; control characters in it are dropped (``TerminalText``).
+    func out(_ text: String) { write(TerminalText.safe(text) + "\n", to: STDOUT_FILENO) }
 
-    func err(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
+    /// Writes a line for the person at the terminal; control characters in it are dropped (``TerminalText``).
+    func err(_ text: String) { write(TerminalText.safe(text) + "\n", to: STDERR_FILENO) }
 
-    /// Writes to standard error without a newline (the status line).
+    /// Writes to standard error without a newline, as given: the status line's own escape sequences and prompts.
     func errRaw(_ text: String) { write(text, to: STDERR_FILENO) }
 
     private func write(_ text: String, to descriptor: Int32) {

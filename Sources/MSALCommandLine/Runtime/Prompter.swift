@@ -23,6 +23,16 @@ struct Prompter: Sendable {
         try await read(prompt, secret: true)
     }
 
+    /// The next line of standard input, without a prompt, as a secret (`--password-stdin`): a script pipes it in.
+    ///
+    /// - Throws: ``UsageError`` when standard input ends or the line is empty.
+    func secretFromStandardInput(_ option: String) async throws -> String {
+        guard let line = try await Self.readLineOffThePool()?.trimmingCharacters(in: .newlines), !line.isEmpty else {
+            throw UsageError("\(option) found no password on standard input.")
+        }
+        return line
+    }
+
     private func read(_ prompt: String, secret: Bool) async throws -> String {
         console.errRaw(prompt)
         // Echo goes off here and comes back however the read ends, Ctrl-C included.

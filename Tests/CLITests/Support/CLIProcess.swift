@@ -94,6 +94,9 @@ final class CLIProcess: Sendable {
     /// Types a line into the command's standard input.
     func send(_ line: String) { input?.write(Data((line + "\n").utf8)) }
 
+    /// Ends the command's standard input, as the end of a piped file does.
+    func endInput() { try? input?.close() }
+
     func interrupt() { Foundation.kill(process.processIdentifier, SIGINT) }
 
     /// Stops a helper that ignores SIGINT and SIGTERM (chromedriver does).

@@ -40,6 +40,14 @@ struct CLISandbox: Sendable {
     }
 
     /// Starts `msal` and returns while it runs.
+    /// Runs `msal` with `input` as its standard input's only line (`--password-stdin`).
+    func msal(_ arguments: [String], _ extra: [String: String] = [:], input: String) async throws -> CLIResult {
+        let process = try start(arguments, extra, takingInput: true)
+        process.send(input)
+        process.endInput()
+        return try await process.finish()
+    }
+
     func start(_ arguments: [String], _ extra: [String: String] = [:], takingInput: Bool = false) throws -> CLIProcess {
         try CLIProcess(Binaries.url("msal"), arguments, environment: environment(extra), takingInput: takingInput)
     }

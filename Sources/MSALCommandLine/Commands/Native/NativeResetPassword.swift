@@ -11,15 +11,21 @@ struct NativeResetPassword: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The customer's email address.", valueName: "address"))
     var email: String
 
-    @Option(
-        name: .customLong("new-password"),
-        help: ArgumentHelp("The new password (asked for without echo when not given).", valueName: "password"))
-    var newPassword: String?
+    @Flag(
+        name: .customLong("new-password-stdin"),
+        help: """
+            Read the new password from standard input's first line (for scripts: never put a password on the \
+            command line). Without it the new password is asked for without echo.
+            """)
+    var newPasswordFromStandardInput = false
 
     func run() async throws {
-        let (email, newPassword) = (email, newPassword)
+        let (email, newPasswordFromStandardInput) = (email, newPasswordFromStandardInput)
         try await global.runNative { context, native in
             let conversation = NativeConversation(context)
+            let newPassword =
+                newPasswordFromStandardInput
+                ? try await conversation.prompter.secretFromStandardInput("--new-password-stdin") : nil
             let first = try await native.resetPassword(username: email)
             let after = try await conversation.resetPassword(first, username: email, newPassword: newPassword)
             let user = try await conversation.signIn(try await after.signIn(), username: email)

@@ -11,9 +11,13 @@ struct NativeSignIn: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The customer's email address.", valueName: "address"))
     var email: String
 
-    @Option(
-        help: ArgumentHelp("The password (asked for without echo when needed and not given).", valueName: "password"))
-    var password: String?
+    @Flag(
+        name: .customLong("password-stdin"),
+        help: """
+            Read the password from standard input's first line (for scripts: never put a password on the command \
+            line). Without it the password is asked for, without echo, when the user has one.
+            """)
+    var passwordFromStandardInput = false
 
     @Option(
         parsing: .upToNextOption,
@@ -22,9 +26,12 @@ struct NativeSignIn: AsyncParsableCommand {
     var scopes: [String] = []
 
     func run() async throws {
-        let (email, password, scopes) = (email, password, ScopeList.split(scopes))
+        let (email, passwordFromStandardInput, scopes) = (email, passwordFromStandardInput, ScopeList.split(scopes))
         try await global.runNative { context, native in
             let conversation = NativeConversation(context)
+            let password =
+                passwordFromStandardInput
+                ? try await conversation.prompter.secretFromStandardInput("--password-stdin") : nil
             let first = try await context.status.during("Signing in…") {
                 try await native.signIn(username: email, password: password, scopes: scopes)
             }

@@ -11,9 +11,13 @@ struct NativeSignUp: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The new customer's email address.", valueName: "address"))
     var email: String
 
-    @Option(
-        help: ArgumentHelp("The password (asked for without echo when the tenant needs one).", valueName: "password"))
-    var password: String?
+    @Flag(
+        name: .customLong("password-stdin"),
+        help: """
+            Read the password from standard input's first line (for scripts: never put a password on the command \
+            line). Without it the password is asked for, without echo, when the tenant needs one.
+            """)
+    var passwordFromStandardInput = false
 
     @Option(
         name: .customLong("attribute"),
@@ -29,7 +33,7 @@ struct NativeSignUp: AsyncParsableCommand {
 
     func run() async throws {
         let email = email
-        let password = password
+        let passwordFromStandardInput = passwordFromStandardInput
         var values: [String: String] = [:]
         for pair in attributes {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -38,6 +42,9 @@ struct NativeSignUp: AsyncParsableCommand {
         let attributes = values.mapValues(AttributeValue.string)
         try await global.runNative { context, native in
             let conversation = NativeConversation(context)
+            let password =
+                passwordFromStandardInput
+                ? try await conversation.prompter.secretFromStandardInput("--password-stdin") : nil
             let first = try await native.signUp(username: email, password: password, attributes: attributes)
             let after = try await conversation.signUp(first, username: email) { newPassword in
                 try await native.signUp(username: email, password: newPassword, attributes: attributes)
