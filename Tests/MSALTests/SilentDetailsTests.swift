@@ -78,6 +78,52 @@ struct SilentDetailsTests {
             #expect(error.internalCode == .throttled)
             #expect(error.retryAfter == 600)
             #expect(error.httpStatus == 429)
+
+            // The same request again: refused at once, without reaching the identity platform, until the wait is over.
+            let requests = try await h.tokenRequests().count
+            let local = try await #require(throws: MSALError.self) {
+                try await app.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+            }
+            #expect(local.internalCode == .throttled && local.message.hasPrefix("Not sent (throttled locally"))
+            #expect((local.retryAfter ?? 0) > 0 && (local.retryAfter ?? 0) <= 600)
+            #expect(try await h.tokenRequests().count == requests)
+            h.clock.advance(by: 601)
+            _ = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true))
+            #expect(try await h.tokenRequests().count == requests + 1)
+        }
+    }
+
+    @Test("a refresh refused with invalid_grant is not sent again for 120 s, unless a new sign-in changed the cache")
+    func refusedRefreshThrottled() async throws {
+        try await Harness.with { h in
+            let app = try h.app(user: h.user(Harness.megan, Harness.megan))
+            let first = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+            h.clock.advance(by: 1)
+            try await h.revoke("MeganB@contoso.onmicrosoft.com")
+            h.clock.advance(by: 1)
+            let silent = SilentParameters(scopes: ["User.Read"], account: first.account, forceRefresh: true)
+            // The error, or nil when a token came back (never printed: it would put a token in the test's output).
+            let failure = { () async -> MSALError? in
+                do {
+                    _ = try await app.acquireTokenSilently(silent)
+                    return nil
+                } catch {
+                    return error as? MSALError
+                }
+            }
+            let refused = try #require(await failure(), "the revoked refresh token must be refused")
+            #expect(refused.code == .interactionRequired && refused.internalCode != .throttled)
+            let requests = try await h.tokenRequests().count
+            let local = try #require(await failure(), "the same refresh must fail locally")
+            #expect(local.code == .interactionRequired && local.internalCode == .throttled)
+            #expect(try await h.tokenRequests().count == requests, "no request while throttled")
+
+            // A new sign-in brings a new refresh token: another request, sent at once.
+            _ = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"], prompt: .login))
+            _ = try await app.acquireTokenSilently(silent)
+            #expect(try await h.tokenRequests().suffix(2) == ["authorization_code", "refresh_token"])
         }
     }
 

@@ -40,8 +40,8 @@ struct NativeTokenGrants: Sendable {
             switch (grantType, flow.stage) {
             case ("password", .passwordChallenge):
                 guard let password = c.form.nonEmpty("password") else { throw .missingParameter("password") }
-                guard let expected = user.password else { throw .userHasNoPassword }
-                guard password == expected else { throw .badCredentials }
+                guard user.password != nil else { throw .userHasNoPassword }
+                try support.core.state.checkPassword(password, of: user)
             case ("oob", .codeSent):
                 try support.verify(code: c.form.nonEmpty("oob"), flow: flow)
             case ("mfa_oob", .mfaCodeSent), ("oob", .mfaCodeSent):

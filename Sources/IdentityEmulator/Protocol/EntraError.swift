@@ -144,6 +144,13 @@ extension EntraError {
             suberror: "bad_token")
     }
 
+    /// AADSTS50053: too many wrong passwords in a row (smart lockout).
+    static let accountLocked = EntraError(
+        error: "invalid_grant", code: 50053,
+        message:
+            "Your account is locked because you've tried to sign in too many times with an incorrect user ID or "
+            + "password.")
+
     static let badCredentials = EntraError(
         error: "invalid_grant", code: 50126,
         message:

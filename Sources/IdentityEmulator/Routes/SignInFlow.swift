@@ -94,11 +94,22 @@ struct SignInFlow: Sendable {
                     error:
                         "This account signs in with a one-time code; use the app's email code sign-in.")
             }
-            guard form["password"] == password else {
+            switch core.state.lockout.attempt(
+                userID: user.id, matches: form["password"] == password, now: core.state.now)
+            {
+            case .accepted:
+                break
+            case .wrong:
                 return signInPage(
                     flowID, pending, username: username,
                     error:
                         "AADSTS50126: Your account or password is incorrect.")
+            case .locked:
+                return signInPage(
+                    flowID, pending, username: username,
+                    error:
+                        "AADSTS50053: Your account is locked because you've tried to sign in too many times with an "
+                        + "incorrect user ID or password.")
             }
             let sessionID = await core.state.signIn(userID: user.id, session: cookie)
             return await proceed(flowID: flowID, user: user, sessionID: sessionID, setCookie: true)

@@ -131,7 +131,7 @@ struct TokenRoutes: Sendable {
         guard let rawScope = c.form.nonEmpty("scope") else { throw .missingParameter("scope") }
         guard let user = c.index.user(named: username) else { throw .userNotFound(c.segment) }
         guard let membership = c.index.membership(of: user, in: c.selector) else { throw .notInTenant(c.segment) }
-        guard let expected = user.password, expected == password else { throw .badCredentials }
+        try core.state.checkPassword(password, of: user)
         let scopes = try ScopeSet(parsing: rawScope, index: c.index)
         return try await minting.userTokens(c, membership: membership, scopes: scopes, nonce: nil)
     }

@@ -31,6 +31,8 @@ actor EmulatorState {
     private var assertions = AssertionLedger()
     /// How many scenarios are armed, readable without a hop onto the actor (the common case is none).
     nonisolated let armedScenarios = Atomic<Int>(0)
+    /// Wrong-password counts and locked accounts.
+    nonisolated let lockout = PasswordLockout()
 
     init(directory: Directory, clock: EmulatorClock, seed: UInt64?) {
         initialDirectory = directory
@@ -49,6 +51,7 @@ actor EmulatorState {
     /// Forgets everything but the directory given at start (`POST /_emulator/reset`).
     func reset() {
         directory.withLock { $0 = DirectoryIndex(initialDirectory) }
+        lockout.reset()
         generator.withLock { $0 = seed.map(SeededRandom.init(seed:)) ?? SeededRandom() }
         offset.withLock { $0 = 0 }
         pending = [:]
@@ -69,6 +72,18 @@ actor EmulatorState {
     }
 
     nonisolated func setClockOffset(_ seconds: TimeInterval) { offset.withLock { $0 = seconds } }
+
+    /// Checks a password for `user` under smart lockout.
+    ///
+    /// - Throws: `invalid_grant` AADSTS50126 for a wrong password, AADSTS50053 while the account is locked.
+    nonisolated func checkPassword(_ given: String?, of user: User) throws(EntraError) {
+        let matches = user.password != nil && given == user.password
+        switch lockout.attempt(userID: user.id, matches: matches, now: now) {
+        case .accepted: return
+        case .wrong: throw .badCredentials
+        case .locked: throw .accountLocked
+        }
+    }
 
     // MARK: Randomness
 

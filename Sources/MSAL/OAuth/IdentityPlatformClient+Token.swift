@@ -5,13 +5,33 @@ extension IdentityPlatformClient {
     ///
     /// - Parameter authentication: the confidential client's credential fields (``ClientAuthenticator``),
     ///   appended to the grant's form; none for a public client.
+    /// A request the identity platform refused with `Retry-After`, or a refresh it refused, is not sent again for a
+    /// while: it fails at once with the same error, `throttled` and the time left in `retryAfter` (``TokenThrottle``).
+    ///
     /// - Throws: ``MSALError`` for OAuth errors (with `error`, `suberror`, `error_codes`), invalid
     ///   responses, throttling and transport failures.
     func token(
         _ request: some TokenRequest, endpoint: URL, correlationID: UUID, authentication: [(String, String)] = []
     ) async throws -> TokenResponse {
+        let key = TokenThrottle.key(endpoint: endpoint, form: request.form)
+        do {
+            try throttle.check(key, now: clock.now())
+        } catch {
+            logger.warning(
+                "token request throttled locally; not sent",
+                metadata: ["grant_type": "\(request.grantType)", "correlation_id": "\(correlationID)"])
+            throw error
+        }
         let response = try await post(request.form + authentication, to: endpoint, correlationID: correlationID)
-        guard response.status == 200 else { throw error(response, correlationID: correlationID, endpoint: endpoint) }
+        guard response.status == 200 else {
+            let failure = error(response, correlationID: correlationID, endpoint: endpoint)
+            if let seconds = throttle.record(key, failure, grantType: request.grantType, now: clock.now()) {
+                logger.warning(
+                    "the identity platform refused a token request; the same request waits before it is sent again",
+                    metadata: ["grant_type": "\(request.grantType)", "seconds": "\(Int(seconds))"])
+            }
+            throw failure
+        }
         return try TokenResponse(json: response.body)
     }
 

@@ -18,6 +18,8 @@ struct IdentityPlatformClient: Sendable {
     let logger: Logger
     /// Ids for the requests no flow correlates (discovery, signing keys).
     let correlationIDs: CorrelationIDs
+    /// Token requests the identity platform asked not to repeat yet.
+    let throttle = TokenThrottle()
 
     /// Posts a form.
     func post(_ form: [(String, String)], to url: URL, correlationID: UUID) async throws -> HTTPResponse {
