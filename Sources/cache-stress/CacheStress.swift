@@ -8,7 +8,6 @@ import MSAL
 /// (through the emulator's pages, scripted), silent calls answered from the cache and forced
 /// refreshes, all through one shared cache file. After every operation it checks that its own
 /// account is still in the file, and prints `op N` on standard error.
-@main
 struct CacheStress: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache-stress",

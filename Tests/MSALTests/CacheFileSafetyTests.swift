@@ -48,6 +48,29 @@ struct CacheFileSafetyTests {
         await #expect(throws: MSALError.self) { _ = try await persistence.lock() }
     }
 
+    @Test("an empty lock file (its creator killed before writing its name) is stale once 10 s old, not before")
+    func emptyLockFile() async throws {
+        let cache = CacheFolder()
+        defer { cache.remove() }
+        let lockPath = cache.path + ".lockfile"
+        #expect(FileManager.default.createFile(atPath: lockPath, contents: Data()))
+        // Dated ahead, so that however long this test waits to run, the file is younger than 10 s.
+        func date(_ offset: Int) -> Int32 {
+            var times = [
+                timeval(tv_sec: time(nil) + offset, tv_usec: 0), timeval(tv_sec: time(nil) + offset, tv_usec: 0),
+            ]
+            return utimes(lockPath, &times)
+        }
+        #expect(date(3600) == 0)
+        let fresh = cache.persistence(lockTimeout: .milliseconds(100))
+        let locked = await #expect(throws: MSALError.self) { _ = try await fresh.lock() }
+        #expect(locked?.internalCode == .cacheLocked)
+        #expect(date(-60) == 0)
+        let lock = try await cache.persistence(lockTimeout: .milliseconds(100)).lock()
+        #expect(lock != nil)
+        lock?.release()
+    }
+
     @Test("sign-out removes the copies of an unreadable cache that were set aside, and only those")
     func setAsideCopiesRemoved() async throws {
         let cache = CacheFolder()

@@ -6,8 +6,13 @@ import Locking
 /// plus `flock(LOCK_EX)` on it (what MSAL.NET and portalocker take), released by deleting the file.
 ///
 /// A lock file whose process is gone (a crash) is stale: it is removed while holding its `flock`, and
-/// only if the path still names the same file, so two processes can never both remove a fresh lock.
+/// only if the path still names the same file, so two processes can never both remove a fresh lock. So is an empty
+/// one older than ``emptyLockLifetime``: its creator was killed between creating it and writing its name, which a
+/// live process does within microseconds.
 final class CacheFileLock: StorageLock {
+    /// How old an empty lock file must be to count as a crashed creator's.
+    static let emptyLockLifetime: TimeInterval = 10
+
     let path: String
     private let descriptor: Locked<Int32?>
 
@@ -77,7 +82,8 @@ final class CacheFileLock: StorageLock {
         return CacheFileLock(path: path, descriptor: fd)
     }
 
-    /// Removes the lock file if the process named in it is gone. Returns whether it did.
+    /// Removes the lock file if the process named in it is gone, or it is empty and older than
+    /// ``emptyLockLifetime``. Returns whether it did.
     private static func removeIfStale(_ path: String) -> Bool {
         // Not through a link, and without blocking on a FIFO someone named like the lock file.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
@@ -88,6 +94,10 @@ final class CacheFileLock: StorageLock {
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return false }
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = read(fd, &buffer, buffer.count)
+        if count == 0 {
+            let age = Date().timeIntervalSince1970 - TimeInterval(info.modificationNanoseconds) / 1e9
+            return age > emptyLockLifetime && namesSameFile(path, fd) && unlink(path) == 0
+        }
         guard count > 0,
             let pid = Int32(String(decoding: buffer[..<count], as: UTF8.self).split(separator: " ").first ?? ""),
             pid > 0, kill(pid, 0) != 0, errno == ESRCH
