@@ -28,6 +28,22 @@ struct ClientCredentialsTests {
         }
     }
 
+    @Test("the default cache keeps time by the app's clock: a token dated by it stays in memory, not taken as expired")
+    func defaultCacheFollowsTheClock() async throws {
+        try await Harness.with { h in
+            // The harness's clock is a week behind the system's: a cache on the system clock drops the partition.
+            var configuration = try ConfidentialClientApplicationConfiguration(
+                clientID: h.ids.confidentialClient, credential: h.daemonSecret,
+                authority: h.authority(h.ids.contosoTenant))
+            configuration.clock = h.clock
+            configuration.sleep = { _ in await Task.yield() }
+            let app = try ConfidentialClientApplication(configuration: configuration)
+            _ = try await app.acquireTokenForClient(scopes: h.graphDefault)
+            #expect(app.configuration.cache.partitionsInMemory == 1)
+            #expect(configuration.cache.partitionsInMemory == 0, "each app has its own default cache")
+        }
+    }
+
     @Test("concurrent callers for the same scopes share one request")
     func singleFlight() async throws {
         try await Harness.with { h in

@@ -19,6 +19,8 @@ public final class ConfidentialClientApplication: Sendable {
         guard !configuration.clientID.allSatisfy(\.isWhitespace) else {
             throw MSALError.internal(.invalidParameter, "The client id is empty.")
         }
+        var configuration = configuration
+        configuration.cache = configuration.cache.followingClock(configuration.clock)
         self.configuration = configuration
         core = ApplicationCore(try configuration.coreConfiguration(), credential: configuration.credential)
     }

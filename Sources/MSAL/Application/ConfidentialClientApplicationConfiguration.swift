@@ -26,7 +26,7 @@ public struct ConfidentialClientApplicationConfiguration: Sendable {
     public var piiLoggingEnabled: Bool
     /// Sends the library's HTTP requests; ``DefaultHTTPTransport`` by default.
     public var transport: any HTTPTransport
-    /// Keeps tokens, one partition per client and tenant, incoming token or user; in memory by default.
+    /// Keeps tokens, one partition per client and tenant, incoming token or user; in memory by default (each app its own, on ``clock``).
     public var cache: PartitionedTokenCache
     /// Where discovered authority metadata persists between processes; in memory when `nil`.
     public var authorityMetadataFile: AuthorityMetadataFile?
@@ -51,7 +51,7 @@ public struct ConfidentialClientApplicationConfiguration: Sendable {
         logger = Logger(label: "MSAL", factory: { _ in SwiftLogNoOpLogHandler() })
         piiLoggingEnabled = false
         transport = try DefaultHTTPTransport()
-        cache = PartitionedTokenCache()
+        cache = PartitionedTokenCache(configurationDefault: ())
         authorityMetadataFile = nil
         clock = SystemTimeSource()
         random = SystemRandomSource()

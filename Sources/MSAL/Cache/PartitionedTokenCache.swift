@@ -39,6 +39,8 @@ public final class PartitionedTokenCache: Sendable {
     private let resident = Locked(Resident())
     private let clock: any TimeSource
     private let outage: StoreOutage
+    /// A configuration's untouched default: an app replaces it with one on the app's clock.
+    let isConfigurationDefault: Bool
 
     /// A cache in memory, or in front of `store`.
     ///
@@ -61,6 +63,26 @@ public final class PartitionedTokenCache: Sendable {
         self.storeRetryInterval = storeRetryInterval
         self.clock = clock
         outage = StoreOutage(logger: logger, clock: clock, retryInterval: storeRetryInterval)
+        isConfigurationDefault = false
+    }
+
+    /// A configuration's default: in memory, on the system clock until an app made from the configuration
+    /// replaces it with the same cache on the configured clock.
+    init(configurationDefault: ()) {
+        store = nil
+        maximumBytesInMemory = 64 << 20
+        refreshLockWait = .seconds(2)
+        storeRetryInterval = .seconds(5)
+        clock = SystemTimeSource()
+        outage = StoreOutage(
+            logger: Logger(label: "MSAL", factory: { _ in SwiftLogNoOpLogHandler() }), clock: clock,
+            retryInterval: .seconds(5))
+        isConfigurationDefault = true
+    }
+
+    /// This cache, or, when it is a configuration's untouched default, an empty one on `clock`.
+    func followingClock(_ clock: any TimeSource) -> PartitionedTokenCache {
+        isConfigurationDefault ? PartitionedTokenCache(clock: clock) : self
     }
 
     /// How many partitions are in memory.

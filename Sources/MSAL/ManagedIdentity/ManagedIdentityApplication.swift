@@ -21,6 +21,8 @@ public final class ManagedIdentityApplication: Sendable {
     /// - Throws: ``MSALError`` `invalidParameter` when the environment names an endpoint that is not a URL, or a
     ///   Service Fabric endpoint without a valid thumbprint.
     public init(configuration: ManagedIdentityApplicationConfiguration) throws {
+        var configuration = configuration
+        configuration.cache = configuration.cache.followingClock(configuration.clock)
         self.configuration = configuration
         endpoint = try ManagedIdentityEndpoint(
             environment: configuration.environment, arcAgentPath: configuration.arcAgentPath)

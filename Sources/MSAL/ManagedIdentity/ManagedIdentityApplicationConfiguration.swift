@@ -20,7 +20,7 @@ public struct ManagedIdentityApplicationConfiguration: Sendable {
     /// Sends the requests (all sources but Service Fabric, whose certificate is pinned); ``DefaultHTTPTransport``
     /// by default.
     public var transport: any HTTPTransport
-    /// Keeps the tokens, one partition per identity; in memory by default.
+    /// Keeps the tokens, one partition per identity; in memory by default (each app its own, on ``clock``).
     public var cache: PartitionedTokenCache
     /// Where the library logs (swift-log); logs nothing by default.
     public var logger: Logger
@@ -41,7 +41,7 @@ public struct ManagedIdentityApplicationConfiguration: Sendable {
         tokenExpirationBuffer = 300
         retryPolicy = ManagedIdentityRetryPolicy()
         transport = try DefaultHTTPTransport()
-        cache = PartitionedTokenCache()
+        cache = PartitionedTokenCache(configurationDefault: ())
         logger = Logger(label: "MSAL", factory: { _ in SwiftLogNoOpLogHandler() })
         clock = SystemTimeSource()
         sleep = { try await Task.sleep(for: $0) }

@@ -11,7 +11,7 @@ extension Harness {
 
     func confidentialApp(
         client: String? = nil, credential: ClientCredential? = nil, tenant: String? = nil,
-        cache: PartitionedTokenCache = PartitionedTokenCache(), transport: (any HTTPTransport)? = nil,
+        cache: PartitionedTokenCache? = nil, transport: (any HTTPTransport)? = nil,
         logger: Logger? = nil, redirectURI: String? = nil
     ) throws -> ConfidentialClientApplication {
         var configuration = try ConfidentialClientApplicationConfiguration(
@@ -19,7 +19,8 @@ extension Harness {
             authority: authority(tenant ?? ids.contosoTenant))
         configuration.clock = clock
         configuration.sleep = { _ in await Task.yield() }
-        configuration.cache = cache
+        // Without one, the configuration's default: in memory, on the harness's clock.
+        if let cache { configuration.cache = cache }
         configuration.redirectURI = redirectURI
         if let transport { configuration.transport = transport }
         if let logger { configuration.logger = logger }
