@@ -97,9 +97,13 @@ struct RedirectReceiverTests {
         #expect(response.parameters["code"] == "c1")
 
         // Another program holds [::1] on the port the redirect URI names: no sign-in on a port it could read.
+        // A port free on 127.0.0.1 (other tests' servers come and go there), then taken on [::1].
+        let probe = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(probe.localAddress?.port)
+        try await probe.close()
         let squatter = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "::1", port: 0).get()
-        let port = try #require(squatter.localAddress?.port)
+            .bind(host: "::1", port: port).get()
         let error = await #expect(throws: MSALError.self) {
             try await LoopbackRedirectReceiver().receiveResponse(
                 at: "http://localhost:\(port)", state: "s2", timeout: .seconds(5)
