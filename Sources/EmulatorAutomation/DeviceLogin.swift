@@ -17,10 +17,11 @@ public struct DeviceLogin: Sendable {
 
     /// Enters `code` and signs in.
     public func signIn(code: String, username: String, password: String) async throws {
-        let page = try await post("/devicelogin", "otc=\(code)")
+        let (page, cookies) = try await post("/devicelogin", "otc=\(code)")
         let flow = try flowID(page)
-        let done = try await post(
-            try action(page), "flow=\(flow)&action=signin&username=\(escape(username))&password=\(escape(password))")
+        let (done, _) = try await post(
+            try action(page), "flow=\(flow)&action=signin&username=\(escape(username))&password=\(escape(password))",
+            cookies: cookies)
         guard done.contains("You have signed in") else {
             throw AutomationError(description: "device sign-in failed:\n\(done)")
         }
@@ -28,8 +29,8 @@ public struct DeviceLogin: Sendable {
 
     /// Enters `code` and declines.
     public func decline(code: String) async throws {
-        let page = try await post("/devicelogin", "otc=\(code)")
-        _ = try await post(try action(page), "flow=\(try flowID(page))&action=cancel")
+        let (page, cookies) = try await post("/devicelogin", "otc=\(code)")
+        _ = try await post(try action(page), "flow=\(try flowID(page))&action=cancel", cookies: cookies)
     }
 
     /// Where the sign-in form posts (`/{tenant}/login`).
@@ -51,12 +52,16 @@ public struct DeviceLogin: Sendable {
         s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? s
     }
 
-    private func post(_ path: String, _ body: String) async throws -> String {
+    /// Posts a form with `cookies` and returns the page and the cookies it set (the flow is bound to the
+    /// browser's `buid` cookie).
+    private func post(_ path: String, _ body: String, cookies: [String] = []) async throws -> (String, [String]) {
         var request = HTTPClientRequest(url: "\(base)\(path)")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        if !cookies.isEmpty { request.headers.add(name: "Cookie", value: cookies.joined(separator: "; ")) }
         request.body = .bytes(ByteBuffer(string: body))
         let response = try await http.execute(request, timeout: .seconds(10))
-        return String(buffer: try await response.body.collect(upTo: 1 << 20))
+        let set = response.headers["Set-Cookie"].map { String($0.prefix { $0 != ";" }) }
+        return (String(buffer: try await response.body.collect(upTo: 1 << 20)), set)
     }
 }

@@ -105,7 +105,12 @@ struct AuthorizeTests {
             let result = try await emulator.post(
                 form.action,
                 form: form.fields.map { ($0.name, $0.value) } + [("account", "55868a98-9f9a-4f0e-bed9-4405c0a6eb1f")],
-                headers: [("Cookie", "ESTSAUTH=\(try #require(browser.sessionCookie))")])
+                headers: [
+                    (
+                        "Cookie",
+                        "ESTSAUTH=\(try #require(browser.sessionCookie)); buid=\(try #require(browser.browserCookie))"
+                    )
+                ])
             #expect(result.status == 302)
             #expect(redirectParameters(result.header("Location") ?? "")["state"] == select.state)
         }

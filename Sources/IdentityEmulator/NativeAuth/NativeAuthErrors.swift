@@ -48,6 +48,11 @@ extension EntraError {
         message:
             "The one-time code is incorrect.", suberror: "invalid_oob_value")
 
+    static let tooManyWrongCodes = EntraError(
+        error: "invalid_grant", code: 50181,
+        message:
+            "Too many incorrect one-time codes. Request a new code.", suberror: "invalid_oob_value")
+
     static let expiredCode = EntraError(
         error: "invalid_grant", code: 50181,
         message:

@@ -87,6 +87,7 @@ struct NativeAuthSupport: Sendable {
         let code = String(format: "%08d", core.state.randomInt(in: 0...99_999_999))
         flow.code = NativeFlow.Code(
             value: code, expiresAt: now.addingTimeInterval(TimeInterval(caller.settings.codeLifetime)))
+        flow.wrongCodes = 0
         await core.state.send(OutboxMessage(to: target, subject: subject, code: code, sentAt: now))
         return flow
     }
@@ -123,13 +124,22 @@ struct NativeAuthSupport: Sendable {
         return HTTPExchange.json(.object(members), headers: headers)
     }
 
-    /// Checks a submitted code against the flow's.
+    /// Checks a submitted code against the flow's, counting wrong ones in `flow`: the
+    /// ``NativeFlow/maximumWrongCodes``th wrong code voids the code, so only a new one (a resend) can pass.
     ///
-    /// - Throws: `invalid_grant`/`invalid_oob_value`, "incorrect" or "expired".
-    func verify(code submitted: String?, flow: NativeFlow) throws(EntraError) {
+    /// - Throws: `invalid_grant`/`invalid_oob_value`, "incorrect", "expired" or "too many".
+    func verify(code submitted: String?, flow: inout NativeFlow) throws(EntraError) {
         guard let code = flow.code, let submitted, !submitted.isEmpty else { throw .invalidCode }
         guard code.expiresAt > core.state.now else { throw .expiredCode }
-        guard submitted.trimmingCharacters(in: .whitespaces) == code.value else { throw .invalidCode }
+        guard submitted.trimmingCharacters(in: .whitespaces) == code.value else {
+            flow.wrongCodes += 1
+            guard flow.wrongCodes < NativeFlow.maximumWrongCodes else {
+                flow.code = nil
+                flow.wrongCodes = 0
+                throw .tooManyWrongCodes
+            }
+            throw .invalidCode
+        }
     }
 
     /// `jane@example.com` → `j***@e******.com`, as Entra shows the address a code went to.

@@ -2,6 +2,9 @@ import Foundation
 
 /// What a continuation token stands for: one native-auth flow of one user and client, and how far it got.
 struct NativeFlow: Sendable {
+    /// Wrong one-time codes in a row that void the code sent (the user must ask for a new one).
+    static let maximumWrongCodes = 5
+
     enum Kind: String, Sendable {
         case signIn, signUp, resetPassword
     }
@@ -55,6 +58,8 @@ struct NativeFlow: Sendable {
     let capabilities: Set<String>
     var stage: Stage
     var code: Code?
+    /// Wrong codes entered against ``code`` so far.
+    var wrongCodes = 0
     /// Sign-up: the password given so far.
     var password: String?
     /// Sign-up: the attributes given so far.

@@ -75,14 +75,14 @@ struct NativeRegisterRoutes: Sendable {
     private func `continue`(_ request: Request, _ caller: NativeAuthSupport.Caller, _ form: FormBody)
         async throws(EntraError) -> Response
     {
-        let (token, flow) = try await support.take(form, kind: .signIn, caller: caller)
+        var (token, flow) = try await support.take(form, kind: .signIn, caller: caller)
         guard case .registrationCodeSent(let channel, let target) = flow.stage else {
             throw .invalidContinuationToken
         }
         do throws(EntraError) {
             switch form.nonEmpty("grant_type") {
             case "oob":
-                try support.verify(code: form.nonEmpty("oob"), flow: flow)
+                try support.verify(code: form.nonEmpty("oob"), flow: &flow)
             case "continuation_token":
                 // Only a preverified contact needs no code.
                 guard flow.code == nil else { throw .invalidCode }

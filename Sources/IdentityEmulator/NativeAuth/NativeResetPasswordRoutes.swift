@@ -48,10 +48,10 @@ struct NativeResetPasswordRoutes: Sendable {
     private func `continue`(_ request: Request, _ caller: NativeAuthSupport.Caller, _ form: FormBody)
         async throws(EntraError) -> Response
     {
-        let (token, flow) = try await support.take(form, kind: .resetPassword, caller: caller)
+        var (token, flow) = try await support.take(form, kind: .resetPassword, caller: caller)
         guard form.nonEmpty("grant_type") == "oob", flow.stage == .codeSent else { throw .invalidContinuationToken }
         do throws(EntraError) {
-            try support.verify(code: form.nonEmpty("oob"), flow: flow)
+            try support.verify(code: form.nonEmpty("oob"), flow: &flow)
         } catch {
             await support.core.state.restoreContinuation(token, flow)
             throw error

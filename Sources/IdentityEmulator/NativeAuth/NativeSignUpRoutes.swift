@@ -72,7 +72,7 @@ struct NativeSignUpRoutes: Sendable {
         do throws(EntraError) {
             switch (form.nonEmpty("grant_type"), flow.stage) {
             case ("oob", .codeSent):
-                try support.verify(code: form.nonEmpty("oob"), flow: flow)
+                try support.verify(code: form.nonEmpty("oob"), flow: &retained)
                 next.emailVerified = true
                 next.code = nil
             case ("password", .passwordChallenge), ("password", .needsPassword):

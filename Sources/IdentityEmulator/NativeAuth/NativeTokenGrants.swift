@@ -27,7 +27,7 @@ struct NativeTokenGrants: Sendable {
             parsing: c.form.nonEmpty("scope") ?? "openid offline_access profile", index: support.core.state.index)
         let kinds: Set<NativeFlow.Kind> =
             grantType == "continuation_token" ? [.signUp, .resetPassword, .signIn] : [.signIn]
-        let (token, flow) = try await support.take(c.form, kinds: kinds, caller: caller)
+        var (token, flow) = try await support.take(c.form, kinds: kinds, caller: caller)
         let index = support.core.state.index
         guard let user = index.user(named: flow.username),
             let membership = index.membership(of: user, tenantID: caller.tenant.id)
@@ -43,9 +43,9 @@ struct NativeTokenGrants: Sendable {
                 guard user.password != nil else { throw .userHasNoPassword }
                 try support.core.state.checkPassword(password, of: user)
             case ("oob", .codeSent):
-                try support.verify(code: c.form.nonEmpty("oob"), flow: flow)
+                try support.verify(code: c.form.nonEmpty("oob"), flow: &flow)
             case ("mfa_oob", .mfaCodeSent), ("oob", .mfaCodeSent):
-                try support.verify(code: c.form.nonEmpty("oob"), flow: flow)
+                try support.verify(code: c.form.nonEmpty("oob"), flow: &flow)
                 firstFactor = false
             case ("continuation_token", .completed(let userID)):
                 guard userID.lowercased() == user.id.lowercased(),

@@ -10,6 +10,7 @@ import Hummingbird
 /// - `GET outbox`: one-time codes "sent" to users
 /// - `GET requests` (`?path=…` filter): requests served, for counting network calls
 /// - `GET|POST|DELETE scenarios`: inject faults into the next requests to a route
+/// - `GET stats`: how many grants, sessions, codes and log entries the emulator holds, and its resident memory
 struct AdminRoutes: Sendable {
     let core: EmulatorCore
 
@@ -34,6 +35,11 @@ struct AdminRoutes: Sendable {
             let at = await core.state.revoke(userID: user.id)
             return HTTPExchange.json(
                 .object([("user", .string(user.userPrincipalName)), ("revokedAt", .int(at.epochSeconds))]))
+        }
+        admin.get("stats") { _, _ in
+            var members = await core.state.liveCounts().map { ($0.0, JSONValue.int($0.1)) }
+            if let bytes = ResidentMemory.bytes() { members.append(("residentBytes", .int(bytes))) }
+            return HTTPExchange.json(.object(members))
         }
         admin.get("clock") { _, _ in await clock() }
         admin.post("clock") { request, context in

@@ -100,8 +100,7 @@ struct AuthorizeRoutes: Sendable {
             codeChallengeMethod: method, prompt: prompt, loginHint: params.nonEmpty("login_hint"),
             domainHint: params.nonEmpty("domain_hint"), clientInfo: params["client_info"] == "1",
             claims: params.nonEmpty("claims"))
-        let flowID = await core.state.storePending(pending)
-        return await flow.start(flowID: flowID, pending: pending, request: request)
+        return await flow.begin(pending, request: request)
     }
 
     private func errorPage(_ error: EntraError) -> Response {

@@ -70,8 +70,7 @@ struct DeviceCodeRoutes: Sendable {
             nonce: nil,
             codeChallenge: nil, codeChallengeMethod: nil, prompt: "select_account", loginHint: nil, domainHint: nil,
             clientInfo: false, claims: nil)
-        let flowID = await core.state.storePending(pending)
-        return await flow.start(flowID: flowID, pending: pending, request: request)
+        return await flow.begin(pending, request: request)
     }
 
     private func codeEntryPage(error: String?) -> Response {

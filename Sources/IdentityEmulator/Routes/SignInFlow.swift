@@ -1,10 +1,13 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// The interactive part of sign-in shared by `/authorize` and `/devicelogin`: SSO, the account
 /// picker, credentials, consent, External ID sign-up, and the final redirect or device approval.
 struct SignInFlow: Sendable {
     static let sessionCookie = "ESTSAUTH"
+    /// The browser's id, which binds each sign-in flow to the browser that started it (Entra's `buid`).
+    static let browserCookie = "buid"
 
     let core: EmulatorCore
 
@@ -17,8 +20,26 @@ struct SignInFlow: Sendable {
 
     private func loginAction(_ pending: PendingAuthorization) -> String { "/\(pending.selectorSegment)/login" }
 
+    /// Stores the request, bound to the browser that made it (its `buid` cookie, set here when it has none),
+    /// and shows the first page: only that browser can post the sign-in forms of this flow, so a cross-site
+    /// post from another page cannot sign a victim's browser in to an attacker's account.
+    func begin(_ pending: PendingAuthorization, request: Request) async -> Response {
+        var pending = pending
+        let known = HTTPExchange.cookie(Self.browserCookie, in: request)
+        pending.browserID = known ?? core.state.opaque(24)
+        let flowID = await core.state.storePending(pending)
+        var response = await start(flowID: flowID, pending: pending, request: request)
+        if known == nil {
+            response.headers.append(
+                HTTPField(
+                    name: .setCookie,
+                    value: "\(Self.browserCookie)=\(pending.browserID); Path=/; HttpOnly; SameSite=Lax"))
+        }
+        return response
+    }
+
     /// Decides what the browser sees first, following `prompt` and the SSO session.
-    func start(flowID: String, pending: PendingAuthorization, request: Request) async -> Response {
+    private func start(flowID: String, pending: PendingAuthorization, request: Request) async -> Response {
         let index = core.state.index
         let cookie = HTTPExchange.cookie(Self.sessionCookie, in: request)
         let session = await core.state.session(cookie)
@@ -67,6 +88,13 @@ struct SignInFlow: Sendable {
     func interact(_ request: Request, form: FormBody) async -> Response {
         guard let flowID = form.nonEmpty("flow"), let pending = await core.state.pendingAuthorization(flowID) else {
             return await expired()
+        }
+        guard HTTPExchange.cookie(Self.browserCookie, in: request) == pending.browserID else {
+            return HTTPExchange.html(
+                SignInPages.message(
+                    title: "Sign-in from another browser",
+                    text: "This sign-in was started in another browser. Go back to the application and start again."),
+                status: .badRequest)
         }
         let index = core.state.index
         let cookie = HTTPExchange.cookie(Self.sessionCookie, in: request)
@@ -167,12 +195,16 @@ struct SignInFlow: Sendable {
                     ))
             }
             var response = consentPage(flowID, pending, user: user)
-            if setCookie, let sessionID { response.headers[.setCookie] = Self.cookieHeader(sessionID) }
+            if setCookie, let sessionID {
+                response.headers.append(HTTPField(name: .setCookie, value: Self.cookieHeader(sessionID)))
+            }
             return response
         }
         var response = await complete(
             flowID: flowID, pending: pending, membership: membership, sessionID: sessionID ?? "")
-        if setCookie, let sessionID { response.headers[.setCookie] = Self.cookieHeader(sessionID) }
+        if setCookie, let sessionID {
+            response.headers.append(HTTPField(name: .setCookie, value: Self.cookieHeader(sessionID)))
+        }
         return response
     }
 

@@ -40,6 +40,12 @@ struct SignUpStep: Sendable {
             return flow.signUpPage(flowID, pending, error: "The code expired. Start again to get a new one.")
         }
         guard form["code"]?.trimmingCharacters(in: .whitespaces) == draft.code else {
+            let updated = await core.state.updateProgress(flowID) { $0.signUp?.wrongCodes += 1 }
+            guard let wrong = updated?.progress.signUp?.wrongCodes, wrong < NativeFlow.maximumWrongCodes else {
+                _ = await core.state.updateProgress(flowID) { $0.signUp = nil }
+                return flow.signUpPage(
+                    flowID, pending, error: "Too many incorrect codes. Start again to get a new one.")
+            }
             return flow.verifyPage(flowID, pending, email: draft.email, error: "That code is incorrect. Try again.")
         }
         let index = core.state.index

@@ -13,12 +13,14 @@ actor EmulatorState {
     private nonisolated let generator: Locked<SeededRandom>
     private nonisolated let offset = Locked<TimeInterval>(0)
 
-    private var pending: [String: PendingAuthorization] = [:]
-    private var codes: [String: AuthorizationCodeGrant] = [:]
-    private var refreshTokens: [String: RefreshTokenGrant] = [:]
-    private var devices: [String: DeviceAuthorization] = [:]
-    private var deviceCodeByUserCode: [String: String] = [:]
-    private var sessions: [String: BrowserSession] = [:]
+    // Everything a client or browser can make the emulator create is kept only while it can still be used
+    // (``Retention``), so a long-running emulator's memory follows its live state.
+    private var pending = ExpiringMap<PendingAuthorization>()
+    private var codes = ExpiringMap<AuthorizationCodeGrant>()
+    private var refreshTokens = RefreshTokenLedger()
+    private var devices = ExpiringMap<DeviceAuthorization>()
+    private var deviceCodeByUserCode = ExpiringMap<String>()
+    private var sessions = ExpiringMap<BrowserSession>()
     private var userConsents: [String: Set<String>] = [:]
     private var revokedAt: [String: Date] = [:]
     private(set) var outbox = RecentLog<OutboxMessage>(capacity: 10_000)
@@ -27,7 +29,7 @@ actor EmulatorState {
     private nonisolated let served = Locked(RecentLog<ServedRequest>(capacity: 10_000))
     private var scenarios: [Scenario] = []
     private var adminConsent: [String: Set<String>] = [:]
-    private var nativeFlows: [String: NativeFlow] = [:]
+    private var nativeFlows = ExpiringMap<NativeFlow>()
     private var assertions = AssertionLedger()
     /// How many scenarios are armed, readable without a hop onto the actor (the common case is none).
     nonisolated let armedScenarios = Atomic<Int>(0)
@@ -54,19 +56,19 @@ actor EmulatorState {
         lockout.reset()
         generator.withLock { $0 = seed.map(SeededRandom.init(seed:)) ?? SeededRandom() }
         offset.withLock { $0 = 0 }
-        pending = [:]
-        codes = [:]
-        refreshTokens = [:]
-        devices = [:]
-        deviceCodeByUserCode = [:]
-        sessions = [:]
+        pending = ExpiringMap()
+        codes = ExpiringMap()
+        refreshTokens = RefreshTokenLedger()
+        devices = ExpiringMap()
+        deviceCodeByUserCode = ExpiringMap()
+        sessions = ExpiringMap()
         userConsents = [:]
         revokedAt = [:]
         outbox = RecentLog(capacity: 10_000)
         served.withLock { $0 = RecentLog(capacity: 10_000) }
         scenarios = []
         adminConsent = [:]
-        nativeFlows = [:]
+        nativeFlows = ExpiringMap()
         assertions = AssertionLedger()
         armedScenarios.store(0, ordering: .relaxed)
     }
@@ -134,25 +136,26 @@ actor EmulatorState {
     // MARK: Authorization requests and codes
 
     func storePending(_ request: PendingAuthorization) -> String {
+        sweepIfDue()
         let id = opaque(18)
-        pending[id] = request
+        pending.insert(request, for: id, keepUntil: now.addingTimeInterval(Retention.authorizationRequest), now: now)
         return id
     }
 
-    func pendingAuthorization(_ id: String) -> PendingAuthorization? { pending[id] }
+    func pendingAuthorization(_ id: String) -> PendingAuthorization? { pending.value(id, now: now) }
 
-    func finishPending(_ id: String) { pending[id] = nil }
+    func finishPending(_ id: String) { pending.remove(id) }
 
     func updateProgress(_ id: String, _ change: @Sendable (inout InteractionProgress) -> Void) -> PendingAuthorization?
     {
-        guard pending[id] != nil else { return nil }
-        change(&pending[id]!.progress)
+        guard pending.update(id, { change(&$0.progress) }) else { return nil }
         return pending[id]
     }
 
     func issueCode(_ grant: AuthorizationCodeGrant) -> String {
+        sweepIfDue()
         let code = "1.A" + opaque(96)
-        codes[code] = grant
+        codes.insert(grant, for: code, keepUntil: grant.expiresAt.addingTimeInterval(Retention.afterExpiry), now: now)
         return code
     }
 
@@ -161,7 +164,7 @@ actor EmulatorState {
         guard var grant = codes[code] else { return .failure(.malformedGrant) }
         guard !grant.redeemed else { return .failure(.codeRedeemed) }
         grant.redeemed = true
-        codes[code] = grant
+        codes.update(code) { $0.redeemed = true }
         guard grant.expiresAt > now else { return .failure(.grantExpired) }
         return .success(grant)
     }
@@ -169,8 +172,9 @@ actor EmulatorState {
     // MARK: Refresh tokens
 
     func issueRefreshToken(_ grant: RefreshTokenGrant) -> String {
+        sweepIfDue()
         let token = "1.A" + opaque(180)
-        refreshTokens[token] = grant
+        refreshTokens.insert(grant, token: token, now: now)
         return token
     }
 
@@ -180,7 +184,9 @@ actor EmulatorState {
         if let revoked = revokedAt[grant.userID.lowercased()], grant.issuedAt < revoked {
             return .failure(.revoked(issued: grant.issuedAt, validFrom: revoked))
         }
-        guard now.timeIntervalSince(grant.issuedAt) < 90 * 86_400 else { return .failure(.grantExpired) }
+        guard now.timeIntervalSince(grant.issuedAt) < RefreshTokenLedger.lifetime else {
+            return .failure(.grantExpired)
+        }
         return .success(grant)
     }
 
@@ -190,10 +196,7 @@ actor EmulatorState {
     func revoke(userID: String) -> Date {
         let at = now
         revokedAt[userID.lowercased()] = at
-        for (id, var session) in sessions {
-            session.userIDs.removeAll { $0.lowercased() == userID.lowercased() }
-            sessions[id] = session
-        }
+        sessions.updateEach { $0.userIDs.removeAll { $0.lowercased() == userID.lowercased() } }
         return at
     }
 
@@ -201,20 +204,21 @@ actor EmulatorState {
 
     // MARK: Sessions
 
-    func session(_ id: String?) -> BrowserSession? { id.flatMap { sessions[$0] } }
+    func session(_ id: String?) -> BrowserSession? { id.flatMap { sessions.value($0, now: now) } }
 
     /// Adds a signed-in user to the browser's session, creating one if needed; returns its id.
     func signIn(userID: String, session id: String?) -> String {
-        let sessionID = id.flatMap { sessions[$0] != nil ? $0 : nil } ?? guid()
-        var session = sessions[sessionID] ?? BrowserSession(id: sessionID, state: guid(), userIDs: [])
+        sweepIfDue()
+        let sessionID = id.flatMap { sessions.value($0, now: now) != nil ? $0 : nil } ?? guid()
+        var session = sessions.value(sessionID, now: now) ?? BrowserSession(id: sessionID, state: guid(), userIDs: [])
         session.userIDs.removeAll { $0 == userID }
         session.userIDs.insert(userID, at: 0)
-        sessions[sessionID] = session
+        sessions.insert(session, for: sessionID, keepUntil: now.addingTimeInterval(Retention.session), now: now)
         return sessionID
     }
 
     func endSession(_ id: String?) {
-        if let id { sessions[id] = nil }
+        if let id { sessions.remove(id) }
     }
 
     // MARK: Device codes
@@ -223,13 +227,15 @@ actor EmulatorState {
         client: Application, selectorSegment: String, scopes: ScopeSet, rawScope: String,
         claims: String?, lifetime: TimeInterval
     ) -> DeviceAuthorization {
+        sweepIfDue()
         let userCode = randomString(9, from: "ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
         let device = DeviceAuthorization(
             deviceCode: "DAQABAAEAAA" + opaque(120), userCode: userCode, client: client,
             selectorSegment: selectorSegment, scopes: scopes, rawScope: rawScope, claims: claims,
             expiresAt: now.addingTimeInterval(lifetime))
-        devices[device.deviceCode] = device
-        deviceCodeByUserCode[userCode] = device.deviceCode
+        let keepUntil = device.expiresAt.addingTimeInterval(Retention.afterExpiry)
+        devices.insert(device, for: device.deviceCode, keepUntil: keepUntil, now: now)
+        deviceCodeByUserCode.insert(device.deviceCode, for: userCode, keepUntil: keepUntil, now: now)
         return device
     }
 
@@ -240,15 +246,42 @@ actor EmulatorState {
     func deviceAuthorization(deviceCode: String) -> DeviceAuthorization? { devices[deviceCode] }
 
     func setDeviceStatus(deviceCode: String, _ status: DeviceAuthorization.Status) {
-        devices[deviceCode]?.status = status
+        devices.update(deviceCode) { $0.status = status }
     }
 
     /// Reads a device authorization and, when it is approved, marks it redeemed in the same step,
     /// so two concurrent polls cannot both get tokens. Returns the status before the change.
     func pollDevice(deviceCode: String) -> DeviceAuthorization? {
         guard let device = devices[deviceCode] else { return nil }
-        if case .approved = device.status, device.expiresAt > now { devices[deviceCode]?.status = .redeemed }
+        if case .approved = device.status, device.expiresAt > now {
+            devices.update(deviceCode) { $0.status = .redeemed }
+        }
         return device
+    }
+
+    // MARK: Memory
+
+    /// Sweeps every store whose sweep is due, whichever store the caller is about to add to: a store that
+    /// stopped growing still loses its expired items.
+    private func sweepIfDue() {
+        let now = now
+        pending.sweepIfDue(now: now)
+        codes.sweepIfDue(now: now)
+        refreshTokens.sweepIfDue(now: now)
+        devices.sweepIfDue(now: now)
+        deviceCodeByUserCode.sweepIfDue(now: now)
+        sessions.sweepIfDue(now: now)
+        nativeFlows.sweepIfDue(now: now)
+    }
+
+    /// How many of each kind of item the emulator holds now (`GET /_emulator/stats`).
+    func liveCounts() -> [(String, Int)] {
+        [
+            ("authorizationRequests", pending.count), ("authorizationCodes", codes.count),
+            ("refreshTokens", refreshTokens.count), ("deviceCodes", devices.count), ("sessions", sessions.count),
+            ("continuationTokens", nativeFlows.count), ("outbox", outbox.count),
+            ("requestLog", served.withLock { $0.count }),
+        ]
     }
 
     // MARK: Outbox, request log, scenarios
@@ -302,17 +335,19 @@ actor EmulatorState {
 
     /// Stores a flow under a new continuation token.
     func issueContinuation(_ flow: NativeFlow) -> String {
-        nativeFlows = nativeFlows.filter { $0.value.expiresAt > now }
+        sweepIfDue()
         let token = "uY29udGludWF0aW9u" + opaque(96)
-        nativeFlows[token] = flow
+        nativeFlows.insert(flow, for: token, keepUntil: flow.expiresAt, now: now)
         return token
     }
 
     /// Removes and returns the flow of a continuation token: each token is good for one step.
-    func takeContinuation(_ token: String) -> NativeFlow? { nativeFlows.removeValue(forKey: token) }
+    func takeContinuation(_ token: String) -> NativeFlow? { nativeFlows.remove(token) }
 
     /// Puts a flow back under its token after an answer the user can correct (a wrong code or password).
-    func restoreContinuation(_ token: String, _ flow: NativeFlow) { nativeFlows[token] = flow }
+    func restoreContinuation(_ token: String, _ flow: NativeFlow) {
+        nativeFlows.insert(flow, for: token, keepUntil: flow.expiresAt, now: now)
+    }
 
     // MARK: Directory
 

@@ -26,6 +26,8 @@ struct PendingAuthorization: Sendable {
     let clientInfo: Bool
     let claims: String?
     var progress = InteractionProgress()
+    /// The `buid` cookie of the browser that started the request; the sign-in forms accept only its posts.
+    var browserID = ""
 }
 
 /// An issued authorization code (single use, 10 minutes).
@@ -134,4 +136,6 @@ struct SignUpDraft: Sendable {
     let password: String
     let code: String
     let expiresAt: Date
+    /// Wrong codes entered so far; the code is void at ``NativeFlow/maximumWrongCodes``.
+    var wrongCodes = 0
 }

@@ -61,6 +61,9 @@ final class ScriptedBrowser: Sendable {
 
     var sessionCookie: String? { cookies.withLock { $0["ESTSAUTH"] } }
 
+    /// The browser's id (`buid`), which the emulator binds each sign-in flow to.
+    var browserCookie: String? { cookies.withLock { $0["buid"] } }
+
     private func cookieHeader() -> [(String, String)] {
         let jar = cookies.withLock { $0 }
         guard !jar.isEmpty else { return [] }

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The refresh tokens issued, each kept for its 90-day lifetime, and at most
+/// ``maximumPerFamily`` per user and client: issuing one more forgets that pair's oldest, so a client
+/// that refreshes a million times holds a hundred tokens, not a million. (Entra sets no documented
+/// count; an old token redeemed after it was forgotten gets `invalid_grant`, as a revoked one would.)
+struct RefreshTokenLedger: Sendable {
+    static let lifetime: TimeInterval = 90 * 86_400
+    static let maximumPerFamily = 100
+
+    private var grants = ExpiringMap<RefreshTokenGrant>()
+    /// Each user and client's tokens, oldest first (some may have expired since).
+    private var families: [String: [String]] = [:]
+
+    var count: Int { grants.count }
+
+    subscript(token: String) -> RefreshTokenGrant? { grants[token] }
+
+    /// Forgets expired tokens when it is time (``ExpiringMap/sweepIfDue(now:)``), and the lists of forgotten ones.
+    mutating func sweepIfDue(now: Date) {
+        let before = grants.count
+        grants.sweepIfDue(now: now)
+        guard grants.count < before else { return }
+        families = families.compactMapValues { tokens in
+            let live = tokens.filter { grants[$0] != nil }
+            return live.isEmpty ? nil : live
+        }
+    }
+
+    mutating func insert(_ grant: RefreshTokenGrant, token: String, now: Date) {
+        sweepIfDue(now: now)
+        grants.insert(grant, for: token, keepUntil: grant.issuedAt.addingTimeInterval(Self.lifetime), now: now)
+        let family = "\(grant.userID.lowercased())|\(grant.clientID.lowercased())"
+        families[family, default: []].append(token)
+        if families[family]!.count > Self.maximumPerFamily { grants.remove(families[family]!.removeFirst()) }
+    }
+}
