@@ -24,7 +24,7 @@ struct EmulatorThroughput {
     func run(signingTasks: Int) async throws -> [Round] {
         let configuration = EmulatorConfiguration(port: 0, seed: 1, accessTokenLifetime: 3600)
         return try await IdentityEmulator.withRunning(configuration) { running in
-            let request = try await refreshRequest(running)
+            let request = try await Self.refreshRequest(running)
             let load = LoopbackLoad(host: "127.0.0.1", port: running.port, request: request, connections: concurrency)
             var rounds: [Round] = []
             for _ in 0..<self.rounds {
@@ -49,7 +49,7 @@ struct EmulatorThroughput {
     }
 
     /// Signs in once (password grant) and returns the refresh-token request the load repeats.
-    private func refreshRequest(_ running: RunningEmulator) async throws -> ByteBuffer {
+    static func refreshRequest(_ running: RunningEmulator) async throws -> ByteBuffer {
         let client = HTTPClient.shared
         let tokenURL = running.authority("organizations").appendingPathComponent("oauth2/v2.0/token").absoluteString
         let ids = Directory.DemoIDs.self
@@ -74,14 +74,13 @@ struct EmulatorThroughput {
         )
     }
 
-    private func post(_ client: HTTPClient, _ url: String, _ form: [(String, String)]) async throws -> (
+    private static func post(_ client: HTTPClient, _ url: String, _ form: [(String, String)]) async throws -> (
         status: UInt, body: String
     ) {
         try await post(client, url, formEncode(form))
     }
 
-    private func post(_ client: HTTPClient, _ url: String, _ body: String) async throws -> (status: UInt, body: String)
-    {
+    static func post(_ client: HTTPClient, _ url: String, _ body: String) async throws -> (status: UInt, body: String) {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
@@ -91,7 +90,7 @@ struct EmulatorThroughput {
         return (response.status.code, String(buffer: buffer))
     }
 
-    private func formEncode(_ pairs: [(String, String)]) -> String {
+    private static func formEncode(_ pairs: [(String, String)]) -> String {
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         return pairs.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.1)" }.joined(
             separator: "&")

@@ -4,7 +4,7 @@ import IdentityEmulator
 /// `msal-bench`: release-mode benchmarks, one table, each figure next to its anchor.
 ///
 /// Run with `swift run -c release --static-swift-stdlib msal-bench [silent] [signin] [cli] [cache] [emulator]
-/// [confidential] [distributed] [webapi]` (all sections without arguments; bench/README.md).
+/// [confidential] [distributed] [webapi] [soak]` (all sections without arguments; bench/README.md).
 @main
 struct MSALBench {
     static func main() async throws {
@@ -15,7 +15,7 @@ struct MSALBench {
             return try await DistributedWorker(partitions: partitions, seconds: seconds).run()
         }
         let all: Set<String> = [
-            "silent", "signin", "cli", "cache", "emulator", "confidential", "distributed", "webapi",
+            "silent", "signin", "cli", "cache", "emulator", "confidential", "distributed", "webapi", "soak",
         ]
         let sections = Set(CommandLine.arguments.dropFirst()).isEmpty ? all : Set(CommandLine.arguments.dropFirst())
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -75,6 +75,7 @@ struct MSALBench {
                 ),
             ]
         }
+        if sections.contains("soak") { rows += try await soakRows() }
         let width = rows.map(\.0.count).max() ?? 0
         for row in rows {
             print(
@@ -82,6 +83,39 @@ struct MSALBench {
                     + row.1.padding(toLength: max(12, rows.map(\.1.count).max() ?? 0), withPad: " ", startingAt: 0)
                     + "  " + row.2)
         }
+    }
+
+    /// The emulator's resident memory over `MSAL_BENCH_SOAK_GRANTS` refresh grants (1,000,000 by default).
+    static func soakRows() async throws -> [(String, String, String)] {
+        let grants = ProcessInfo.processInfo.environment["MSAL_BENCH_SOAK_GRANTS"].flatMap { Int($0) } ?? 1_000_000
+        let warmUp = min(50_000, grants / 10)
+        @Sendable func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+        let outcome = try await EmulatorSoak(grants: grants, warmUp: warmUp, connections: 32).run { sample in
+            let line =
+                "soak: \(sample.grants.formatted()) grants, resident \(megabytes(sample.residentBytes)), "
+                + "refresh tokens held \(sample.refreshTokens), request log \(sample.requestLog)\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        guard let first = outcome.samples.first, let last = outcome.samples.last else { return [] }
+        let middle = outcome.samples[outcome.samples.count / 2]
+        let peak = outcome.samples.map { $0.residentBytes }.max() ?? last.residentBytes
+        let growth = peak - first.residentBytes
+        let rate = Double(last.grants) / outcome.seconds
+        return [
+            (
+                "emulator resident memory, \(last.grants.formatted()) refresh grants",
+                "\(megabytes(first.residentBytes)) → \(megabytes(middle.residentBytes)) → \(megabytes(last.residentBytes))",
+                "after \(first.grants.formatted()) (warm-up), \(middle.grants.formatted()), \(last.grants.formatted()); "
+                    + "peak growth \(megabytes(growth)) (target ≤ 50 MB)"
+            ),
+            (
+                "emulator state at the end of the soak",
+                "\(last.refreshTokens) refresh tokens",
+                String(
+                    format: "request log %d entries; %.0f grants/s over %.0f s", last.requestLog, rate, outcome.seconds)
+                    + (outcome.failures == 0 ? "" : ", \(outcome.failures) failed")
+            ),
+        ]
     }
 
     /// The two-level cache on a loopback PostgreSQL, next to MSAL Python with a `SerializableTokenCache` per row.

@@ -187,6 +187,7 @@ actor EmulatorState {
         guard now.timeIntervalSince(grant.issuedAt) < RefreshTokenLedger.lifetime else {
             return .failure(.grantExpired)
         }
+        refreshTokens.touch(token, of: grant)
         return .success(grant)
     }
 
