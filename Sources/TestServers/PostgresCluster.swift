@@ -65,7 +65,7 @@ package final class PostgresCluster: Sendable {
         serverUser = getuid() == 0 ? (getpwnam("postgres") != nil ? "postgres" : "nobody") : nil
         tls = FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
         root = URL(fileURLWithPath: "/tmp/msal-pg-\(UUID().uuidString.prefix(8).lowercased())")
-        port = try Self.freePort()
+        port = try LoopbackPort.free()
     }
 
     /// The folder of `initdb`, `pg_ctl` and `postgres`: `pg_config --bindir`, else the newest
@@ -97,35 +97,6 @@ package final class PostgresCluster: Sendable {
                 "PostgreSQL's server binaries (initdb, pg_ctl, postgres) were not found; scripts/test installs them")
         }
         return found
-    }
-
-    /// A loopback port nothing listens on, below Linux's ephemeral range (32768–60999): other tests take "a port
-    /// that was bound and is now closed" from that range to stand for an unreachable server, and a PostgreSQL
-    /// server listening on such a port would leave their connections unanswered instead of refused.
-    private static func freePort() throws -> Int {
-        for _ in 0..<200 {
-            let candidate = Int.random(in: 20_000..<32_000)
-            if try isFree(candidate) { return candidate }
-        }
-        throw ClusterError("no free loopback port between 20000 and 32000")
-    }
-
-    private static func isFree(_ port: Int) throws -> Bool {
-        #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw ClusterError("socket() failed") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        return withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 }
-        }
     }
 
     /// initdb, the configuration, the certificate, start, the database.

@@ -1,19 +1,34 @@
 import AsyncHTTPClient
 import Foundation
+import Locking
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import NIOSSL
 
-/// The Linux transport: one async-http-client for the process, with a per-request timeout, a response
-/// size cap, and optionally an extra CA to trust (the emulator's local CA). It fails at once when a
-/// server refuses the connection (instead of retrying until the deadline) and never follows redirects:
-/// an identity platform endpoint that redirects is answered as is, and a bearer token never follows one.
+/// The Linux transport: one async-http-client for the process (and one per proxy), with a per-request
+/// timeout, a response size cap, optionally an extra CA to trust (the emulator's local CA), and the proxy
+/// the environment names (``ProxySettings``) unless told otherwise. It fails at once when a server refuses
+/// the connection (instead of retrying until the deadline) and never follows redirects: an identity
+/// platform endpoint that redirects is answered as is, and a bearer token never follows one.
 public struct DefaultHTTPTransport: HTTPTransport {
+    /// Where the transport takes its proxy from.
+    public enum Proxy: Sendable {
+        /// `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY`, read when the transport is made.
+        case environment
+        /// Always connect directly.
+        case direct
+        /// These settings, whatever the environment says.
+        case settings(ProxySettings)
+    }
+
     /// Bodies larger than this are refused (a hostile or broken server cannot exhaust memory).
     public var maximumResponseSize: Int
     /// The deadline of a whole request.
     public var timeout: Duration
     private let tlsConfiguration: TLSConfiguration?
+    /// The proxy settings in force; `nil` when every request goes directly.
+    public let proxySettings: ProxySettings?
 
     /// A transport on the process's shared HTTP client, trusting `trustedCAPEM` too when given.
     ///
@@ -21,10 +36,18 @@ public struct DefaultHTTPTransport: HTTPTransport {
     ///   - trustedCAPEM: PEM certificates to trust in addition to the system's (for a local CA).
     ///   - timeout: the whole request's deadline.
     ///   - maximumResponseSize: the largest body accepted.
-    /// - Throws: ``MSALError`` `invalidParameter` when the PEM cannot be read.
-    public init(trustedCAPEM: String? = nil, timeout: Duration = .seconds(30), maximumResponseSize: Int = 4 << 20)
-        throws
-    {
+    ///   - proxy: where the proxy comes from (the environment by default).
+    /// - Throws: ``MSALError`` `invalidParameter` when the PEM cannot be read or a proxy URL is not an
+    ///   `http://` URL.
+    public init(
+        trustedCAPEM: String? = nil, timeout: Duration = .seconds(30), maximumResponseSize: Int = 4 << 20,
+        proxy: Proxy = .environment
+    ) throws {
+        switch proxy {
+        case .environment: proxySettings = try ProxySettings(environment: ProcessInfo.processInfo.environment)
+        case .direct: proxySettings = nil
+        case .settings(let settings): proxySettings = settings
+        }
         self.timeout = timeout
         self.maximumResponseSize = maximumResponseSize
         if let trustedCAPEM {
@@ -47,12 +70,14 @@ public struct DefaultHTTPTransport: HTTPTransport {
         for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         outgoing.tlsConfiguration = tlsConfiguration
+        let proxy = proxySettings?.proxy(for: request.url)
+        let client = Self.client(through: proxy)
         do {
             guard
                 let response = try await Self.within(
                     timeout,
                     { [maximumResponseSize, outgoing] in
-                        let response = try await Self.client.execute(outgoing, timeout: .init(timeout))
+                        let response = try await client.execute(outgoing, timeout: .init(timeout))
                         let body = try await response.body.collect(upTo: maximumResponseSize)
                         return HTTPResponse(
                             status: Int(response.status.code),
@@ -74,6 +99,26 @@ public struct DefaultHTTPTransport: HTTPTransport {
             throw MSALError.internal(.timedOut, "No answer from \(request.url.host ?? "the server") within \(timeout).")
         } catch is CancellationError {
             throw CancellationError()
+        } catch let error as HTTPClientError where error == .proxyAuthenticationRequired {
+            throw MSALError.internal(
+                .transportFailed,
+                "The proxy at \(Self.hostAndPort(proxy)) asks for credentials (407): give them in the proxy URL, "
+                    + "http://user:password@host:port.")
+        } catch let error as HTTPClientError where error == .invalidProxyResponse {
+            throw MSALError.internal(
+                .transportFailed,
+                "The proxy at \(Self.hostAndPort(proxy)) did not open a tunnel to \(Self.hostAndPort(request.url)).")
+        } catch let error as NIOConnectionError where proxy != nil {
+            let reason = (error.connectionErrors.first?.error as? IOError).map {
+                String(cString: strerror($0.errnoCode))
+            }
+            throw MSALError.internal(
+                .transportFailed, "Cannot connect to the proxy at \(Self.hostAndPort(proxy)): \(reason ?? "\(error)").")
+        } catch let error as IOError where proxy != nil {
+            throw MSALError.internal(
+                .transportFailed,
+                "Cannot connect to the proxy at \(Self.hostAndPort(proxy)): \(String(cString: strerror(error.errnoCode)))."
+            )
         } catch let error as IOError {
             throw MSALError.internal(
                 .transportFailed,
@@ -104,15 +149,40 @@ extension DefaultHTTPTransport {
     }
 
     /// Shared by every transport in the process, like `HTTPClient.shared`, and never shut down.
-    static let client: HTTPClient = {
+    static let client = makeClient(proxy: nil)
+
+    /// One client per proxy (async-http-client sets the proxy per client), made on first use and kept.
+    private static let proxiedClients = Locked<[URL: HTTPClient]>([:])
+
+    static func client(through proxy: URL?) -> HTTPClient {
+        guard let proxy else { return client }
+        return proxiedClients.withLock { clients in
+            if let known = clients[proxy] { return known }
+            let made = makeClient(proxy: proxy)
+            clients[proxy] = made
+            return made
+        }
+    }
+
+    private static func makeClient(proxy: URL?) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)))
         configuration.connectionPool.retryConnectionEstablishment = false
+        if let proxy, let host = proxy.host {
+            let components = URLComponents(url: proxy, resolvingAgainstBaseURL: false)
+            let user = components?.percentEncodedUser?.removingPercentEncoding
+            let password = components?.percentEncodedPassword?.removingPercentEncoding
+            configuration.proxy = .server(
+                host: host, port: proxy.port ?? 80,
+                authorization: user.map { .basic(username: $0, password: password ?? "") })
+        }
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
+    }
 
-    static func hostAndPort(_ url: URL) -> String {
-        (url.host ?? "the server") + (url.port.map { ":\($0)" } ?? "")
+    /// `host:port` of `url`, never its credentials.
+    static func hostAndPort(_ url: URL?) -> String {
+        guard let url else { return "the server" }
+        return (url.host ?? "the server") + (url.port.map { ":\($0)" } ?? "")
     }
 }
 

@@ -65,7 +65,8 @@ final class Harness: Sendable {
         client: String? = nil, tenant: String = "organizations", user: AutomatedUser? = nil,
         capabilities: [String] = [], cache: TokenCache = TokenCache(), logger: Logger? = nil,
         sleep: (@Sendable (Duration) async throws -> Void)? = nil,
-        metadataFile: AuthorityMetadataFile? = nil, redirectReceiver: (any RedirectReceiver)? = nil
+        metadataFile: AuthorityMetadataFile? = nil, redirectReceiver: (any RedirectReceiver)? = nil,
+        transport: (any HTTPTransport)? = nil
     ) throws -> PublicClientApplication {
         var configuration = try PublicClientApplicationConfiguration(
             clientID: client ?? ids.publicClient, authority: authority(tenant))
@@ -78,6 +79,9 @@ final class Harness: Sendable {
         configuration.interactiveTimeout = .seconds(30)
         if let redirectReceiver {
             configuration.redirectReceiver = redirectReceiver
+        }
+        if let transport {
+            configuration.transport = transport
         }
         if let logger {
             configuration.logger = logger
