@@ -37,9 +37,8 @@ struct Logout: AsyncParsableCommand {
                 context.console.out("Signed out \(account.username).")
             }
             // Copies of an unreadable cache kept aside may hold refresh tokens: they go with the sign-out.
-            if !CommandContext.isDatabaseURL(context.settings.cachePath.value) {
-                let removed = FileTokenCachePersistence(url: URL(fileURLWithPath: context.settings.cachePath.value))
-                    .removeSetAsideCopies()
+            if case .file(let url) = context.storage, !CommandContext.isDatabaseURL(context.settings.cachePath.value) {
+                let removed = FileTokenCachePersistence(url: url).removeSetAsideCopies()
                 if removed > 0 {
                     context.console.err(
                         "Removed \(removed) set-aside cop\(removed == 1 ? "y" : "ies") of the token cache.")

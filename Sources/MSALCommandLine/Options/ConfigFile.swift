@@ -2,10 +2,10 @@ import Foundation
 
 /// `${XDG_CONFIG_HOME:-~/.config}/msal/config.json`: a JSON object of strings, keyed like the
 /// environment variables without the `MSAL_` prefix (`authority`, `client_id`, `redirect_uri`,
-/// `token_cache`, `graph_endpoint`, `ca_bundle`).
+/// `token_cache`, `cache_backend`, `graph_endpoint`, `ca_bundle`).
 struct ConfigFile: Sendable, Equatable {
     static let keys: Set<String> = [
-        "authority", "client_id", "redirect_uri", "token_cache", "graph_endpoint", "ca_bundle",
+        "authority", "client_id", "redirect_uri", "token_cache", "cache_backend", "graph_endpoint", "ca_bundle",
     ]
 
     let url: URL

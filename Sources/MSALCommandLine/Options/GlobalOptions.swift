@@ -26,6 +26,14 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     var cachePath: String?
 
     @Option(
+        name: .customLong("cache-backend"),
+        help: ArgumentHelp(
+            "Where signed-in users' tokens live: keyring (the Secret Service), file, or auto: the keyring when there "
+                + "is one (env MSAL_CACHE_BACKEND; --cache PATH means that file).",
+            valueName: "file|keyring|auto"))
+    var cacheBackend: String?
+
+    @Option(
         name: .customLong("graph-endpoint"),
         help: ArgumentHelp("Microsoft Graph's base URL (env MSAL_GRAPH_ENDPOINT).", valueName: "url"))
     var graphEndpoint: String?
@@ -52,7 +60,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     var given: [String] {
         let options = [
             ("--authority", authority), ("--client-id", clientID), ("--redirect-uri", redirectURI),
-            ("--cache", cachePath), ("--graph-endpoint", graphEndpoint), ("--ca-bundle", caBundle),
+            ("--cache", cachePath), ("--cache-backend", cacheBackend), ("--graph-endpoint", graphEndpoint),
+            ("--ca-bundle", caBundle),
         ]
         let flags = [("--json", json), ("--verbose", verbose), ("--log-pii", logPII)]
         return options.filter { $0.1 != nil }.map(\.0) + flags.filter(\.1).map(\.0)

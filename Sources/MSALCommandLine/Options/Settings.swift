@@ -26,6 +26,8 @@ struct Settings: Sendable, Equatable {
     let clientID: Setting
     let redirectURI: Setting
     let cachePath: Setting
+    /// `file`, `keyring` or `auto` (``TokenCacheStorage``).
+    let cacheBackend: Setting
     let graphEndpoint: Setting
     let caBundle: Setting?
     /// `SSL_CERT_FILE`, as OpenSSL-based tools read it; added to the system's roots besides ``caBundle``.
@@ -67,6 +69,7 @@ struct Settings: Sendable, Equatable {
             cachePath: pick(
                 options.cachePath, "MSAL_TOKEN_CACHE", "token_cache",
                 default: FileTokenCachePersistence.defaultURL(environment: environment).path)!,
+            cacheBackend: pick(options.cacheBackend, "MSAL_CACHE_BACKEND", "cache_backend", default: "auto")!,
             graphEndpoint: pick(
                 options.graphEndpoint, "MSAL_GRAPH_ENDPOINT", "graph_endpoint",
                 default: defaultGraph(for: authority.value))!,
@@ -91,7 +94,7 @@ struct Settings: Sendable, Equatable {
     var origins: [(name: String, setting: Setting)] {
         [
             ("authority", authority), ("client id", clientID), ("redirect uri", redirectURI),
-            ("token cache", cachePath),
+            ("token cache", cachePath), ("cache backend", cacheBackend),
             ("graph endpoint", graphEndpoint),
         ] + (caBundle.map { [("ca bundle", $0)] } ?? [])
             + (sslCertFile.map { [("SSL_CERT_FILE", $0)] } ?? [])

@@ -12,6 +12,8 @@ struct CommandContext: Sendable {
     let console: Console
     let status: StatusLine
     let app: PublicClientApplication
+    /// Where the signed-in users' tokens live.
+    let storage: TokenCacheStorage
     /// The same app for native authentication (`msal native …`); `nil` for the other commands.
     let native: NativeAuthApplication?
 
@@ -24,7 +26,7 @@ struct CommandContext: Sendable {
     init(
         options: GlobalOptions, console: Console, environment: [String: String], browser: BrowserChoice,
         native: Bool = false, databaseCache: Bool = false
-    ) throws {
+    ) async throws {
         self.options = options
         self.console = console
         status = StatusLine(console: console)
@@ -50,15 +52,12 @@ struct CommandContext: Sendable {
                     "A PostgreSQL token cache (\(Self.withoutPassword(cachePath))) holds app tokens for msal app token; "
                         + "the other commands keep the signed-in user's tokens in a file (--cache PATH).")
             }
+            storage = .file(URL(fileURLWithPath: cachePath))
         } else {
+            storage = try await TokenCacheStorage.choose(settings: settings, environment: environment, console: console)
+            if options.verbose { console.err("msal: token cache storage: \(storage.description)") }
             configuration.cache = TokenCache(
-                persistence: FileTokenCachePersistence(
-                    url: URL(fileURLWithPath: cachePath),
-                    onSetAside: { [console] copy, reason in
-                        console.err(
-                            "msal: warning: the token cache \(cachePath) could not be read (\(reason)); kept it as \(copy) and started with an empty cache."
-                        )
-                    }))
+                persistence: Self.persistence(storage, environment: environment, console: console))
             // Beside the token cache, so each cache (and each test's folder) has its own.
             configuration.authorityMetadataFile = AuthorityMetadataFile(
                 url: URL(fileURLWithPath: cachePath).deletingLastPathComponent().appendingPathComponent(
@@ -85,6 +84,28 @@ struct CommandContext: Sendable {
         } else {
             self.native = nil
             app = try PublicClientApplication(configuration: configuration)
+        }
+    }
+
+    /// The persistence behind `storage`; an unreadable file is set aside with a warning.
+    private static func persistence(_ storage: TokenCacheStorage, environment: [String: String], console: Console)
+        -> any TokenCachePersistence
+    {
+        switch storage {
+        case .file(let url):
+            return FileTokenCachePersistence(
+                url: url,
+                onSetAside: { copy, reason in
+                    console.err(
+                        "msal: warning: the token cache \(url.path) could not be read (\(reason)); kept it as \(copy) and started with an empty cache."
+                    )
+                })
+        case .keyring(let signal):
+            #if os(Linux)
+                return SecretServiceTokenCachePersistence(signalURL: signal, environment: environment)
+            #else
+                preconditionFailure("the keyring is chosen on Linux only")
+            #endif
         }
     }
 

@@ -11,7 +11,7 @@ extension GlobalOptions {
     ) async throws {
         let console = Console()
         do {
-            let context = try CommandContext(
+            let context = try await CommandContext(
                 options: self, console: console, environment: ProcessInfo.processInfo.environment,
                 browser: browser, native: native, databaseCache: databaseCache)
             try await cancellingOnInterrupt { try await body(context) }

@@ -16,7 +16,7 @@ struct CLISandbox: Sendable {
         authority = emulator.authority(tenant).absoluteString
     }
 
-    /// A clean environment: only PATH from the outside; `MSAL_AUTHORITY` set to the emulator.
+    /// A clean environment: only PATH from the outside; `MSAL_AUTHORITY` set to the emulator, the file cache.
     func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
@@ -24,6 +24,8 @@ struct CLISandbox: Sendable {
             "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
             "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
             "MSAL_AUTHORITY": authority,
+            // The file, as on a machine without a keyring; the keyring tests choose for themselves.
+            "MSAL_CACHE_BACKEND": "file",
         ]
         environment.merge(extra) { $1 }
         return environment

@@ -1,11 +1,11 @@
 #if os(Linux)
     import Foundation
-    import TestServers
 
     /// A session bus of its own with an unlocked GNOME Keyring (Debian's `dbus-daemon` and `gnome-keyring`,
     /// installed by `scripts/test`), so Secret Service tests never touch the user's keyring.
-    final class PrivateKeyring: Sendable {
-        let environment: [String: String]
+    package final class PrivateKeyring: Sendable {
+        /// The environment that reaches this keyring: `HOME`, `XDG_RUNTIME_DIR`, `PATH`, `DBUS_SESSION_BUS_ADDRESS`.
+        package let environment: [String: String]
         private let bus: Process
         private let home: URL
 
@@ -15,7 +15,8 @@
             self.home = home
         }
 
-        static func with<T: Sendable>(_ body: (PrivateKeyring) async throws -> T) async throws -> T {
+        /// Runs `body` with a keyring of its own, and stops it afterwards.
+        package static func with<T: Sendable>(_ body: (PrivateKeyring) async throws -> T) async throws -> T {
             let keyring = try await start()
             defer { keyring.stop() }
             return try await body(keyring)
@@ -123,8 +124,9 @@
         }
     }
 
-    struct KeyringFailure: Error, CustomStringConvertible {
-        let description: String
+    /// Why the keyring could not be started.
+    package struct KeyringFailure: Error, CustomStringConvertible {
+        package let description: String
         init(_ description: String) { self.description = description }
     }
 #endif
