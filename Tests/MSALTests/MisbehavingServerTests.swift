@@ -68,6 +68,36 @@ struct MisbehavingServerTests {
         }
     }
 
+    @Test("a provider that rolls its key over: the first token with the new kid refetches the keys once, then none")
+    func keyRollover() async throws {
+        try await Harness.with { h in
+            let app = try h.app(user: h.user(Harness.megan, Harness.megan, Harness.megan))
+            let signIn = {
+                try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"], prompt: .login))
+            }
+            let before = try await signIn()
+            let keysAfterFirst = try await Self.keyRequests(h)
+            h.clock.advance(by: 600)
+            let rotated = try await h.admin("POST", "keys/rotate", body: "{}")
+            let newKid = try #require(rotated["kid"] as? String)
+            #expect((rotated["published"] as? [String])?.count == 2, "the old key stays published")
+
+            let after = try await signIn()
+            #expect(Self.keyID(after.idToken) == newKid && Self.keyID(before.idToken) != newKid)
+            #expect(try await Self.keyRequests(h) == keysAfterFirst + 1, "one refetch for the new kid")
+            _ = try await signIn()
+            #expect(try await Self.keyRequests(h) == keysAfterFirst + 1, "the new key is known now")
+        }
+    }
+
+    private static func keyID(_ idToken: String?) -> String? {
+        guard let header = idToken?.split(separator: ".").first,
+            let data = Base64URL.decode(header),
+            let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return json["kid"] as? String
+    }
+
     @Test("a redirect with another state is refused before any code is redeemed")
     func wrongState() async throws {
         try await Harness.with { h in

@@ -27,6 +27,14 @@ enum JWT {
         case badSignature
     }
 
+    /// The `kid` in a compact JWS's header, if it has one.
+    static func keyID(_ token: String) -> String? {
+        guard let dot = token.firstIndex(of: "."), let data = Base64URL.decode(token[..<dot]),
+            let header = try? JSONValue.parse(data)
+        else { return nil }
+        return header["kid"]?.stringValue
+    }
+
     /// Decodes a token and checks its RS256 signature; returns the payload.
     ///
     /// - Throws: ``Rejection``.

@@ -11,7 +11,7 @@ struct BearerValidator: Sendable {
         case wrongAudience
     }
 
-    let key: SigningKey
+    let keys: SigningKeyRing
 
     /// The token's claims when it is signed by the emulator, unexpired at `now`, and for one of `audiences`.
     func validate(_ request: Request, audiences: Set<String>, now: Date) -> Result<JSONValue, Failure> {
@@ -19,7 +19,7 @@ struct BearerValidator: Sendable {
             case let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces), !token.isEmpty
         else { return .failure(.missing) }
         guard token.contains(".") else { return .failure(.notAJWT) }
-        guard let claims = try? JWT.verify(token, with: key) else { return .failure(.invalid) }
+        guard let claims = try? keys.verify(token) else { return .failure(.invalid) }
         guard let exp = claims["exp"]?.intValue, exp > now.epochSeconds else { return .failure(.expired) }
         guard let aud = claims["aud"]?.stringValue, audiences.contains(aud.lowercased()) else {
             return .failure(.wrongAudience)

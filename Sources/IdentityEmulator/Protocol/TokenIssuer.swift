@@ -3,7 +3,7 @@ import Foundation
 
 /// Mints the JWTs and `client_info` the token endpoint returns.
 struct TokenIssuer: Sendable {
-    let key: SigningKey
+    let keys: SigningKeyRing
     /// Signed ID tokens. RS256 (RSASSA-PKCS1-v1_5) is deterministic, so signing the same claims twice
     /// yields the same token: reusing it is invisible to clients and saves building the claims and an RSA
     /// operation. Refresh grants under load hit it (same user, client, nonce and second); access tokens
@@ -43,6 +43,7 @@ struct TokenIssuer: Sendable {
                 origin: origin, subject: subject, clientID: clientID, nonce: nonce, profile: profile, email: email,
                 iat: iat, fault: fault)
         }
+        let key = keys.current
         switch fault {
         case .idTokenAlgNone:
             return JWT.unsigned(payload())
@@ -58,7 +59,7 @@ struct TokenIssuer: Sendable {
         default:
             // Everything the claims depend on (the user's names and mail follow from the object id).
             let memoKey =
-                "\(origin)|\(subject.tenant.id)|\(subject.objectID)|\(clientID)|\(nonce ?? "-")|\(profile)|\(email)|\(iat)"
+                "\(key.kid)|\(origin)|\(subject.tenant.id)|\(subject.objectID)|\(clientID)|\(nonce ?? "-")|\(profile)|\(email)|\(iat)"
             return try idTokenMemo.value(for: memoKey) { try JWT.sign(payload(), with: key) }
         }
     }
@@ -149,7 +150,7 @@ struct TokenIssuer: Sendable {
             ]
         }
         if capabilityCP1 { claims.append(("xms_cc", .array([.string("cp1")]))) }
-        return try JWT.sign(.object(claims), with: key)
+        return try JWT.sign(.object(claims), with: keys.current)
     }
 
     /// An app-only access token (client credentials): `idtyp` `app`, the granted application permissions as
@@ -201,7 +202,7 @@ struct TokenIssuer: Sendable {
             ("uti", .string(uti)),
             ("ver", .string(isGraph ? "1.0" : "2.0")),
         ]
-        return try JWT.sign(.object(claims), with: key)
+        return try JWT.sign(.object(claims), with: keys.current)
     }
 
     /// A stable GUID-shaped object id for an app's service principal.

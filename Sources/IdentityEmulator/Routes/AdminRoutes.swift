@@ -10,6 +10,7 @@ import Hummingbird
 /// - `GET outbox`: one-time codes "sent" to users
 /// - `GET requests` (`?path=…` filter): requests served, for counting network calls
 /// - `GET|POST|DELETE scenarios`: inject faults into the next requests to a route
+/// - `POST keys/rotate`: roll the token-signing key over (the previous key stays published)
 /// - `GET stats`: how many grants, sessions, codes and log entries the emulator holds, and its resident memory
 struct AdminRoutes: Sendable {
     let core: EmulatorCore
@@ -35,6 +36,13 @@ struct AdminRoutes: Sendable {
             let at = await core.state.revoke(userID: user.id)
             return HTTPExchange.json(
                 .object([("user", .string(user.userPrincipalName)), ("revokedAt", .int(at.epochSeconds))]))
+        }
+        admin.post("keys/rotate") { _, _ in
+            let fresh = try core.keys.rotate(now: core.state.now)
+            return HTTPExchange.json(
+                .object([
+                    ("kid", .string(fresh.kid)), ("published", .array(core.keys.all.map { .string($0.kid) })),
+                ]))
         }
         admin.get("stats") { _, _ in
             var members = await core.state.liveCounts().map { ($0.0, JSONValue.int($0.1)) }

@@ -92,10 +92,10 @@ struct DiscoveryRoutes: Sendable {
             return await discoveryError(.invalidTenant(segment), request: request)
         }
         let issuer = "\(core.issuerOrigin)/{tenantid}/v2.0"
-        guard let jwk = try? core.key.jwk(issuer: issuer) else {
+        guard let jwks = try? core.keys.all.map({ try $0.jwk(issuer: issuer) }) else {
             return await discoveryError(.serverError, request: request)
         }
-        return HTTPExchange.json(.object([("keys", .array([jwk]))]), headers: Self.discoveryHeaders)
+        return HTTPExchange.json(.object([("keys", .array(jwks))]), headers: Self.discoveryHeaders)
     }
 
     /// `/common/discovery/instance`: validates the host of `authorization_endpoint` and lists aliases.

@@ -90,7 +90,7 @@ struct GraphRoutes: Sendable {
 
     /// The claims of a valid Graph access token, or Graph's 401 `InvalidAuthenticationToken`.
     func authenticate(_ request: Request, ids: (String, String, Date)) -> Result<JSONValue, Refusal> {
-        switch BearerValidator(key: core.key).validate(request, audiences: Self.audiences, now: ids.2) {
+        switch BearerValidator(keys: core.keys).validate(request, audiences: Self.audiences, now: ids.2) {
         case .success(let claims): return .success(claims)
         case .failure(let failure):
             let message =

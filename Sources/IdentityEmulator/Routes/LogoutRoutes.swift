@@ -21,7 +21,7 @@ struct LogoutRoutes: Sendable {
     /// The app asking: `client_id`, or the audience of a valid `id_token_hint`.
     private func clientID(_ params: FormBody) -> String? {
         if let id = params.nonEmpty("client_id") { return id }
-        guard let hint = params.nonEmpty("id_token_hint"), let claims = try? JWT.verify(hint, with: core.key) else {
+        guard let hint = params.nonEmpty("id_token_hint"), let claims = try? core.keys.verify(hint) else {
             return nil
         }
         return claims["aud"]?.stringValue

@@ -58,10 +58,10 @@ struct OnBehalfOfGrant: Sendable {
         let header = (try? ClientAssertion(assertion))?.header
         guard let header else { throw .malformedAssertion }
         let keyID = header["kid"]?.stringValue ?? header["x5t"]?.stringValue ?? ""
-        guard keyID == core.key.kid else {
+        guard let key = core.keys.key(kid: keyID) else {
             throw .assertionSignature(reason: "The key was not found.", keyID: keyID)
         }
-        guard let claims = try? JWT.verify(assertion, with: core.key) else {
+        guard let claims = try? JWT.verify(assertion, with: key) else {
             throw .assertionSignature(
                 reason: "The provided signature value did not match the expected signature value.", keyID: keyID)
         }

@@ -27,7 +27,7 @@ struct SampleAPIRoutes: Sendable {
             return HTTPExchange.json(.object([("error", .string("not_found"))]), status: .notFound)
         }
         let now = core.state.now
-        let validation = BearerValidator(key: core.key).validate(
+        let validation = BearerValidator(keys: core.keys).validate(
             request, audiences: [api.clientId.lowercased(), (api.identifierUri ?? "").lowercased()], now: now)
         guard case .success(let claims) = validation else {
             var headers = HTTPFields()

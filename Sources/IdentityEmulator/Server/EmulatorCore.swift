@@ -15,7 +15,8 @@ struct EmulatorCore: Sendable {
     /// The Azure Arc agent's challenge keys.
     let arcKeys: ArcKeyFiles
 
-    var key: SigningKey { issuer.key }
+    /// The published signing keys; ``SigningKeyRing/current`` signs.
+    var keys: SigningKeyRing { issuer.keys }
 
     /// The origin the client used (one of ``address``'s names: the host check refuses others), for the
     /// endpoints a response points to.

@@ -58,7 +58,7 @@ public enum IdentityEmulator {
         let core = EmulatorCore(
             state: EmulatorState(
                 directory: configuration.directory, clock: configuration.clock, seed: configuration.seed),
-            issuer: TokenIssuer(key: key), secure: authority != nil,
+            issuer: TokenIssuer(keys: SigningKeyRing(key)), secure: authority != nil,
             accessTokenLifetime: configuration.accessTokenLifetime,
             address: address, arcKeys: ArcKeyFiles(folder: configuration.arcKeyFolder))
         var caFile: URL?
