@@ -23,6 +23,12 @@ public struct EmulatorConfiguration: Sendable {
     /// Where the Azure Arc hosts write their challenges' key files: the agent's folder on a real machine,
     /// `/var/opt/azcmagent/tokens`, by default.
     public var arcKeyFolder: URL
+    /// How long a connection may take to send a request's head (line and headers) before it is answered 408
+    /// and closed, counted from the connection or the previous response: a client that drips its headers
+    /// cannot hold a connection open.
+    public var requestHeadTimeout: Duration = .seconds(10)
+    /// How long an idle keep-alive connection, or a request body that stops arriving, is kept.
+    public var idleTimeout: Duration = .seconds(60)
     public var logger: Logger
 
     public init(

@@ -69,11 +69,18 @@ public enum IdentityEmulator {
             caFile = file
         }
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let http1 = HTTPServerBuilder.http1(
+            configuration: .init(
+                additionalChannelHandlers: [
+                    RequestHeadDeadline(
+                        timeout: .init(configuration.requestHeadTimeout), keepAlive: .init(configuration.idleTimeout))
+                ],
+                idleTimeout: .init(configuration.idleTimeout)))
         let server: HTTPServerBuilder =
             if let authority {
-                try .tls(.http1(), tlsConfiguration: authority.serverTLSConfiguration())
+                try .tls(http1, tlsConfiguration: authority.serverTLSConfiguration())
             } else {
-                .http1()
+                http1
             }
         let app = Hummingbird.Application(
             router: EmulatorRouter.make(core: core),
