@@ -7,7 +7,8 @@ import Testing
 struct SlowClientTests {
     @Test("a request head dripped past the deadline gets 408 and the connection closes")
     func drippedHeaders() async throws {
-        try await TestEmulator.with({ $0.requestHeadTimeout = .milliseconds(200) }) { emulator in
+        let shortDeadline: (inout EmulatorConfiguration) -> Void = { $0.requestHeadTimeout = .milliseconds(200) }
+        try await TestEmulator.with(shortDeadline) { emulator in
             let partial =
                 "GET /organizations/v2.0/.well-known/openid-configuration HTTP/1.1\r\n"
                 + "Host: 127.0.0.1:\(emulator.running.port)\r\nX-Slow: a"
