@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of MSAL's parsers and runs each for FUZZ_RUNS executions (1,000,000
+# Builds the libFuzzer targets of MSAL's and the emulator's parsers and runs each for FUZZ_RUNS executions (1,000,000
 # by default) on a copy of its seed corpus in Corpus/<name>/. Prints each target's executions,
 # executions per second and wall time, and exits non-zero if any target found a crash, a broken
 # invariant, a leak or a timeout. See README.md.
 #
-#   Fuzz/run.sh                      # all five targets
+#   Fuzz/run.sh                      # all eight targets
 #   Fuzz/run.sh jwt cache-file       # some of them
 #   FUZZ_RUNS=100000 Fuzz/run.sh     # shorter
 #   FUZZ_ARGS="-max_len=65536" Fuzz/run.sh   # extra libFuzzer flags
 set -euo pipefail
 cd "$(dirname "$0")"
 
-all=(jwt token-response cache-file redirect www-authenticate)
+all=(jwt token-response cache-file redirect www-authenticate form-body admin-json authorize-query)
 targets=("${@:-${all[@]}}")
 for name in "${targets[@]}"; do
   [[ " ${all[*]} " == *" $name "* ]] || { echo "error: unknown target '$name' (have: ${all[*]})" >&2; exit 2; }

@@ -26,3 +26,20 @@ public func invariant(
 ) {
     if !condition { fatalError("invariant broken: \(message())", file: file, line: line) }
 }
+
+/// Runs `body` to its end from libFuzzer's synchronous callback (the targets that drive async code).
+public func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    let result = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        result.value = await body()
+        done.signal()
+    }
+    done.wait()
+    return result.value!
+}
+
+/// Invariant: `value` is written by one task before it signals, and read only after the wait on that signal.
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
+}

@@ -53,23 +53,13 @@ struct AdminRoutes: Sendable {
         admin.post("clock") { request, context in
             var request = request
             let body = try await request.collectBody(upTo: context.maxUploadSize)
-            guard let json = try? JSONValue.parse(Data(buffer: body)), let offset = json["offsetSeconds"] else {
-                return HTTPExchange.json(
-                    .object([("error", .string("expected {\"offsetSeconds\": number}"))]), status: .badRequest)
+            switch Self.clockOffset(Data(buffer: body)) {
+            case .success(let seconds):
+                core.state.setClockOffset(seconds)
+                return await clock()
+            case .failure(let message):
+                return HTTPExchange.json(.object([("error", .string(message.description))]), status: .badRequest)
             }
-            let seconds: Double? =
-                switch offset {
-                case .int(let i): Double(i)
-                case .double(let d): d
-                default: nil
-                }
-            guard let seconds, abs(seconds) <= 100 * 365 * 86_400 else {
-                return HTTPExchange.json(
-                    .object([("error", .string("offsetSeconds must be a number of seconds within ±100 years"))]),
-                    status: .badRequest)
-            }
-            core.state.setClockOffset(seconds)
-            return await clock()
         }
         admin.get("outbox") { _, _ in
             HTTPExchange.json(.object([("messages", .array(await core.state.outbox.map(\.json)))]))
@@ -88,10 +78,7 @@ struct AdminRoutes: Sendable {
             var request = request
             let body = try await request.collectBody(upTo: context.maxUploadSize)
             do {
-                let scenario = try JSONDecoder().decode(Scenario.self, from: Data(buffer: body))
-                guard scenario.count > 0 else {
-                    throw DirectoryConfigurationError(field: "count", reason: "must be at least 1")
-                }
+                let scenario = try Self.scenario(Data(buffer: body))
                 await core.state.addScenario(scenario)
                 return HTTPExchange.json(
                     .object([("added", .string("\(scenario.route.rawValue):\(scenario.fault.rawValue)"))]),
@@ -115,6 +102,34 @@ struct AdminRoutes: Sendable {
             await core.state.clearScenarios()
             return Response(status: .noContent)
         }
+    }
+
+    /// The offset a `POST clock` body asks for: `{"offsetSeconds": N}`, within ±100 years.
+    static func clockOffset(_ body: Data) -> Result<TimeInterval, AdminBodyError> {
+        guard let json = try? JSONValue.parse(body), let offset = json["offsetSeconds"] else {
+            return .failure(AdminBodyError("expected {\"offsetSeconds\": number}"))
+        }
+        let seconds: Double? =
+            switch offset {
+            case .int(let i): Double(i)
+            case .double(let d): d
+            default: nil
+            }
+        guard let seconds, abs(seconds) <= 100 * 365 * 86_400 else {
+            return .failure(AdminBodyError("offsetSeconds must be a number of seconds within ±100 years"))
+        }
+        return .success(seconds)
+    }
+
+    /// The scenario a `POST scenarios` body describes.
+    ///
+    /// - Throws: a decoding error, or ``DirectoryConfigurationError`` for a count below 1.
+    static func scenario(_ body: Data) throws -> Scenario {
+        let scenario = try JSONDecoder().decode(Scenario.self, from: body)
+        guard scenario.count > 0 else {
+            throw DirectoryConfigurationError(field: "count", reason: "must be at least 1")
+        }
+        return scenario
     }
 
     private func clock() async -> Response {
@@ -150,4 +165,10 @@ struct LoopbackOnlyMiddleware: RouterMiddleware {
         }
         return try await next(request, context)
     }
+}
+
+/// Why an admin request's body was refused (the message is the answer's `error`).
+struct AdminBodyError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -31,7 +31,8 @@ struct WorkloadIssuerRoutes: Sendable {
         }
     }
 
-    private func mint(_ body: Data) -> Response {
+    /// Answers a `POST token` body: a projected token, or 400 with the usage.
+    func mint(_ body: Data) -> Response {
         let usage =
             #"expected {"subject": "system:serviceaccount:<namespace>:<name>", "audience"?: "api://AzureADTokenExchange", "lifetimeSeconds"?: 3600}"#
         guard let json = try? JSONValue.parse(body), let subject = json["subject"]?.stringValue, !subject.isEmpty,

@@ -39,3 +39,17 @@ struct EmulatorCore: Sendable {
         HTTPExchange.entraError(error, request: request, traceID: traceID(), now: state.now, secure: secure)
     }
 }
+
+extension EmulatorCore {
+    /// A core on the demo directory that is never served (as if bound to 127.0.0.1:8400), for code that drives
+    /// the routes' functions directly: the fuzz targets.
+    static func offline() throws -> EmulatorCore {
+        let address = ServedAddress(scheme: "http", host: "127.0.0.1", publicURL: nil)
+        address.bind(port: 8400)
+        return EmulatorCore(
+            state: EmulatorState(directory: .demo, clock: EmulatorClock(), seed: 1),
+            issuer: TokenIssuer(keys: SigningKeyRing(try SigningKey.generate(now: Date()))), secure: false,
+            accessTokenLifetime: 3600, address: address,
+            arcKeys: ArcKeyFiles(folder: FileManager.default.temporaryDirectory))
+    }
+}
