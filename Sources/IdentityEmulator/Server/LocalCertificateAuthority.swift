@@ -5,12 +5,18 @@ import SwiftASN1
 import X509
 
 /// A throw-away certificate authority and a server certificate for `127.0.0.1`, `::1`, `localhost` (and a
-/// public URL's host),
-/// so the emulator can serve HTTPS that clients trust through the CA's PEM file.
+/// public URL's host), so the emulator can serve HTTPS that clients trust through the CA's PEM file.
+///
+/// The CA carries a critical name constraint permitting only those host names: a client that trusts its file
+/// trusts it for no other host name, so a stolen or planted CA file cannot vouch for
+/// `login.microsoftonline.com` (IP addresses are not constrained; see ``nameConstraints(extraName:)``).
 struct LocalCertificateAuthority: Sendable {
     let caCertificatePEM: String
     let serverCertificateDER: [UInt8]
     let serverKeyDER: [UInt8]
+    /// The CA's certificate and key, to issue certificates (the tests' impostors).
+    let caCertificate: Certificate
+    let caKey: P256.Signing.PrivateKey
 
     /// - Parameter extraName: another name the server certificate is for (a `--public-url` host).
     static func generate(now: Date, extraName: String? = nil) throws -> LocalCertificateAuthority {
@@ -28,14 +34,43 @@ struct LocalCertificateAuthority: Sendable {
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                Critical(Self.nameConstraints(extraName: extraName))
                 SubjectKeyIdentifier(keyIdentifier: caKeyID)
             },
             issuerPrivateKey: Certificate.PrivateKey(caKey))
 
         let serverKey = P256.Signing.PrivateKey()
-        let serverPublicKey = Certificate.PublicKey(serverKey.publicKey)
-        let server = try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: serverPublicKey,
+        let names =
+            [
+                GeneralName.dnsName("localhost"), .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
+                .ipAddress(ASN1OctetString(contentBytes: ArraySlice(Self.ipv6Loopback))),
+            ] + (extraName.map { [Self.subjectAlternativeName($0)] } ?? [])
+        let server = try issue(
+            names: names, key: serverKey, caName: caName, caKey: caKey, caKeyID: caKeyID, now: now)
+        var serializer = DER.Serializer()
+        try serializer.serialize(server)
+        return LocalCertificateAuthority(
+            caCertificatePEM: try ca.serializeAsPEM().pemString,
+            serverCertificateDER: serializer.serializedBytes,
+            serverKeyDER: Array(serverKey.derRepresentation), caCertificate: ca, caKey: caKey)
+    }
+
+    /// A server certificate for `names` and `key` signed by this CA (whatever its constraint permits: for tests).
+    func issue(names: [GeneralName], key: P256.Signing.PrivateKey = P256.Signing.PrivateKey(), now: Date) throws
+        -> Certificate
+    {
+        let keyID = SubjectKeyIdentifier(hash: caCertificate.publicKey).keyIdentifier
+        return try Self.issue(
+            names: names, key: key, caName: caCertificate.subject, caKey: caKey, caKeyID: keyID, now: now)
+    }
+
+    private static func issue(
+        names: [GeneralName], key: P256.Signing.PrivateKey, caName: DistinguishedName,
+        caKey: P256.Signing.PrivateKey, caKeyID: ArraySlice<UInt8>, now: Date
+    ) throws -> Certificate {
+        let publicKey = Certificate.PublicKey(key.publicKey)
+        return try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
             notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(365 * 86_400),
             issuer: caName, subject: try DistinguishedName { CommonName("localhost") },
             signatureAlgorithm: .ecdsaWithSHA256,
@@ -43,23 +78,21 @@ struct LocalCertificateAuthority: Sendable {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true, keyEncipherment: true))
                 try ExtendedKeyUsage([.serverAuth])
-                SubjectAlternativeNames(
-                    [
-                        .dnsName("localhost"),
-                        .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
-                        .ipAddress(ASN1OctetString(contentBytes: ArraySlice(Self.ipv6Loopback))),
-                    ] + (extraName.map { [Self.subjectAlternativeName($0)] } ?? []))
-                SubjectKeyIdentifier(hash: serverPublicKey)
+                SubjectAlternativeNames(names)
+                SubjectKeyIdentifier(hash: publicKey)
                 AuthorityKeyIdentifier(keyIdentifier: caKeyID)
             },
             issuerPrivateKey: Certificate.PrivateKey(caKey))
+    }
 
-        var serializer = DER.Serializer()
-        try serializer.serialize(server)
-        return LocalCertificateAuthority(
-            caCertificatePEM: try ca.serializeAsPEM().pemString,
-            serverCertificateDER: serializer.serializedBytes,
-            serverKeyDER: Array(serverKey.derRepresentation))
+    /// Only `localhost` (and its subdomains) and the public URL's host name. IP addresses stay unconstrained:
+    /// BoringSSL, which NIOSSL and so every Swift client here verifies with, refuses any chain whose CA
+    /// constrains IP addresses ("unsupported constraint type"), and a DNS constraint is what keeps the CA from
+    /// vouching for `login.microsoftonline.com`.
+    private static func nameConstraints(extraName: String?) -> NameConstraints {
+        var domains = ["localhost"]
+        if case .dnsName(let name)? = extraName.map(Self.subjectAlternativeName) { domains.append(name) }
+        return NameConstraints(permittedDNSDomains: domains)
     }
 
     /// The server side TLS configuration presenting the server certificate.

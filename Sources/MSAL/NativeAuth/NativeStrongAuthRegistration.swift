@@ -65,12 +65,9 @@ public struct RegisterStrongAuthVerificationRequiredState: Sendable {
             throw engine.error(failure, correlationID: correlationID)
         }
         if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        switch try await engine.signInAfter(try answer.requireContinuationToken(), context: context) {
+        switch try await engine.signInAfterRegistration(try answer.requireContinuationToken(), context: context) {
         case .completed(let account): return .completed(account)
         case .browserRequired(let reason): return .browserRequired(reason: reason)
-        default:
-            throw MSALError.internal(
-                .invalidResponse, "The identity platform asked for more after a strong method was registered.")
         }
     }
 
@@ -118,16 +115,35 @@ extension NativeAuthEngine {
             let proven = try await send(
                 .registerContinue(continuationToken: token, code: nil), correlationID: context.correlationID)
             if let failure = proven.failure { throw error(failure, correlationID: context.correlationID) }
-            switch try await signInAfter(try proven.requireContinuationToken(), context: context) {
+            switch try await signInAfterRegistration(try proven.requireContinuationToken(), context: context) {
             case .completed(let account): return .completed(account)
             case .browserRequired(let reason): return .browserRequired(reason: reason)
-            default:
-                throw MSALError.internal(
-                    .invalidResponse, "The identity platform asked for more after a strong method was registered.")
             }
         }
         let state = RegisterStrongAuthVerificationRequiredState(
             engine: self, continuationToken: token, context: context)
         return .verificationRequired(state, answer.delivery)
+    }
+
+    /// How the sign-in after a registration ended: a registration counts as the second factor, so anything
+    /// but tokens or a browser is a broken answer.
+    enum RegistrationOutcome {
+        case completed(NativeAuthUserAccount)
+        case browserRequired(String)
+    }
+
+    /// Signs in with the continuation token a registration answered.
+    ///
+    /// - Throws: ``MSALError`` `invalidResponse` when the platform asks for more.
+    func signInAfterRegistration(_ continuationToken: String, context: SignInContext) async throws
+        -> RegistrationOutcome
+    {
+        switch try await signInAfter(continuationToken, context: context) {
+        case .completed(let account): return .completed(account)
+        case .browserRequired(let reason): return .browserRequired(reason)
+        default:
+            throw MSALError.internal(
+                .invalidResponse, "The identity platform asked for more after a strong method was registered.")
+        }
     }
 }
