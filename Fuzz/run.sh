@@ -22,6 +22,8 @@ read -r -a extra <<<"${FUZZ_ARGS:-}"
 # A trap must reach libFuzzer's handler (which saves the input), not Swift's backtracer, which would
 # take it first and leave the run waiting on a symbolizer.
 export SWIFT_BACKTRACE=enable=no
+# Leaks in dependencies, each explained in the file.
+export LSAN_OPTIONS="suppressions=$PWD/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 scratch=../.build-fuzz
 out=$scratch/fuzz-runs

@@ -12,7 +12,7 @@
     /// clears the old parts: a save interrupted at any point leaves the manifest and the parts it names intact.
     ///
     /// Linux only (the Secret Service is a freedesktop service). Needs a session bus with an unlocked keyring
-    /// (a desktop session; not a bare SSH login); ``availability(environment:secretTool:)`` tells.
+    /// (a desktop session; not a bare SSH login); ``unavailability(environment:secretTool:)`` tells.
     public struct SecretServiceTokenCachePersistence: TokenCachePersistence {
         /// The most base64 characters in one secret (`secret-tool` reads 8,192 bytes at most).
         static let partSize = 8000
