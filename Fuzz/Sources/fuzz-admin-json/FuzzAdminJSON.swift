@@ -20,7 +20,9 @@ func fuzzAdminJSON(_ input: Data) {
     let body = Data(input.dropFirst())
     if let value = try? JSONValue.parse(body) {
         let again = try? JSONValue.parse(Data(value.serialized.utf8))
-        invariant(again == value, "what is parsed serializes and parses to the same value")
+        invariant(
+            again.map(numbersAsDoubles) == numbersAsDoubles(value),
+            "what is parsed serializes and parses to the same value")
     }
     switch selector % 4 {
     case 0:
@@ -40,5 +42,16 @@ func fuzzAdminJSON(_ input: Data) {
             let index = DirectoryIndex(directory)
             for user in directory.users { invariant(index.user(objectID: user.id) != nil, "every user is indexed") }
         }
+    }
+}
+
+/// `value` with every number a `Double`: Foundation's decoder reads `3.6e+17`, which a large `Double` serializes to,
+/// as the integer it equals, so a round trip may change a number's case but never its value.
+func numbersAsDoubles(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .int(let i): .double(Double(i))
+    case .array(let items): .array(items.map(numbersAsDoubles))
+    case .object(let members): .object(members.map { ($0.0, numbersAsDoubles($0.1)) })
+    default: value
     }
 }
