@@ -38,34 +38,26 @@ struct JWT: Sendable {
         return (claims["aud"] as? [any Sendable])?.compactMap { $0 as? String } ?? []
     }
 
+    /// A JSON object's members: strings, booleans, integers (whole numbers within `Int`'s range, else doubles),
+    /// arrays and objects; `null` is left out. Read with the cache's JSON reader, which throws nothing for a
+    /// well-formed token (Foundation's decoder would throw, and catch, a type mismatch for each try of a claim's type).
     private static func object(_ data: Data) -> [String: any Sendable]? {
-        guard let object = try? JSONDecoder().decode([String: ClaimValue].self, from: data) else { return nil }
-        return object.compactMapValues(\.value)
+        data.withUnsafeBytes { bytes in
+            var reader = CacheJSONReader(bytes)
+            guard reader.nextIsObject(), case .object(let members)? = try? reader.value(), (try? reader.finish()) != nil
+            else { return nil }
+            return members.compactMapValues(sendable)
+        }
     }
-}
 
-/// A JSON value in a JWT's header or claims, decoded with Foundation's native `JSONDecoder` (much faster on Linux
-/// than `JSONSerialization`, which builds `NSString`s and `NSNumber`s): strings, booleans, integers (else doubles),
-/// arrays and objects; `null` is left out.
-private struct ClaimValue: Decodable {
-    let value: (any Sendable)?
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            value = nil
-        } else if let string = try? container.decode(String.self) {
-            value = string
-        } else if let bool = try? container.decode(Bool.self) {
-            value = bool
-        } else if let int = try? container.decode(Int.self) {
-            value = int
-        } else if let double = try? container.decode(Double.self) {
-            value = double
-        } else if let array = try? container.decode([ClaimValue].self) {
-            value = array.compactMap(\.value)
-        } else {
-            value = try container.decode([String: ClaimValue].self).compactMapValues(\.value)
+    private static func sendable(_ value: CacheValue) -> (any Sendable)? {
+        switch value {
+        case .string(let string): string
+        case .bool(let bool): bool
+        case .number(let number): number.rounded() == number && abs(number) < 9e18 ? Int(number) : number
+        case .null: nil
+        case .array(let items): items.compactMap(sendable)
+        case .object(let members): members.compactMapValues(sendable)
         }
     }
 }
