@@ -31,9 +31,7 @@ struct SignInFlow: Sendable {
         var response = await start(flowID: flowID, pending: pending, request: request)
         if known == nil {
             response.headers.append(
-                HTTPField(
-                    name: .setCookie,
-                    value: "\(Self.browserCookie)=\(pending.browserID); Path=/; HttpOnly; SameSite=Lax"))
+                HTTPField(name: .setCookie, value: Self.cookieHeader(Self.browserCookie, pending.browserID)))
         }
         return response
     }
@@ -196,14 +194,16 @@ struct SignInFlow: Sendable {
             }
             var response = consentPage(flowID, pending, user: user)
             if setCookie, let sessionID {
-                response.headers.append(HTTPField(name: .setCookie, value: Self.cookieHeader(sessionID)))
+                response.headers.append(
+                    HTTPField(name: .setCookie, value: Self.cookieHeader(Self.sessionCookie, sessionID)))
             }
             return response
         }
         var response = await complete(
             flowID: flowID, pending: pending, membership: membership, sessionID: sessionID ?? "")
         if setCookie, let sessionID {
-            response.headers.append(HTTPField(name: .setCookie, value: Self.cookieHeader(sessionID)))
+            response.headers.append(
+                HTTPField(name: .setCookie, value: Self.cookieHeader(Self.sessionCookie, sessionID)))
         }
         return response
     }
@@ -296,8 +296,9 @@ struct SignInFlow: Sendable {
         }
     }
 
-    static func cookieHeader(_ sessionID: String) -> String {
-        "\(sessionCookie)=\(sessionID); Path=/; HttpOnly; SameSite=Lax"
+    /// A `Set-Cookie` value for the emulator's own cookies (the SSO session, the browser's id).
+    static func cookieHeader(_ name: String, _ value: String) -> String {
+        "\(name)=\(value); Path=/; HttpOnly; SameSite=Lax"
     }
 
     private func selectorTenantID(_ selector: TenantSelector) -> String? {

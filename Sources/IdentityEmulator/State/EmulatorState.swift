@@ -138,7 +138,7 @@ actor EmulatorState {
     func storePending(_ request: PendingAuthorization) -> String {
         sweepIfDue()
         let id = opaque(18)
-        pending.insert(request, for: id, keepUntil: now.addingTimeInterval(Retention.authorizationRequest), now: now)
+        pending.insert(request, for: id, keepUntil: now.addingTimeInterval(Retention.authorizationRequest))
         return id
     }
 
@@ -155,7 +155,7 @@ actor EmulatorState {
     func issueCode(_ grant: AuthorizationCodeGrant) -> String {
         sweepIfDue()
         let code = "1.A" + opaque(96)
-        codes.insert(grant, for: code, keepUntil: grant.expiresAt.addingTimeInterval(Retention.afterExpiry), now: now)
+        codes.insert(grant, for: code, keepUntil: grant.expiresAt.addingTimeInterval(Retention.afterExpiry))
         return code
     }
 
@@ -174,7 +174,7 @@ actor EmulatorState {
     func issueRefreshToken(_ grant: RefreshTokenGrant) -> String {
         sweepIfDue()
         let token = "1.A" + opaque(180)
-        refreshTokens.insert(grant, token: token, now: now)
+        refreshTokens.insert(grant, token: token)
         return token
     }
 
@@ -214,7 +214,7 @@ actor EmulatorState {
         var session = sessions.value(sessionID, now: now) ?? BrowserSession(id: sessionID, state: guid(), userIDs: [])
         session.userIDs.removeAll { $0 == userID }
         session.userIDs.insert(userID, at: 0)
-        sessions.insert(session, for: sessionID, keepUntil: now.addingTimeInterval(Retention.session), now: now)
+        sessions.insert(session, for: sessionID, keepUntil: now.addingTimeInterval(Retention.session))
         return sessionID
     }
 
@@ -235,8 +235,8 @@ actor EmulatorState {
             selectorSegment: selectorSegment, scopes: scopes, rawScope: rawScope, claims: claims,
             expiresAt: now.addingTimeInterval(lifetime))
         let keepUntil = device.expiresAt.addingTimeInterval(Retention.afterExpiry)
-        devices.insert(device, for: device.deviceCode, keepUntil: keepUntil, now: now)
-        deviceCodeByUserCode.insert(device.deviceCode, for: userCode, keepUntil: keepUntil, now: now)
+        devices.insert(device, for: device.deviceCode, keepUntil: keepUntil)
+        deviceCodeByUserCode.insert(device.deviceCode, for: userCode, keepUntil: keepUntil)
         return device
     }
 
@@ -338,7 +338,7 @@ actor EmulatorState {
     func issueContinuation(_ flow: NativeFlow) -> String {
         sweepIfDue()
         let token = "uY29udGludWF0aW9u" + opaque(96)
-        nativeFlows.insert(flow, for: token, keepUntil: flow.expiresAt, now: now)
+        nativeFlows.insert(flow, for: token, keepUntil: flow.expiresAt)
         return token
     }
 
@@ -347,7 +347,7 @@ actor EmulatorState {
 
     /// Puts a flow back under its token after an answer the user can correct (a wrong code or password).
     func restoreContinuation(_ token: String, _ flow: NativeFlow) {
-        nativeFlows.insert(flow, for: token, keepUntil: flow.expiresAt, now: now)
+        nativeFlows.insert(flow, for: token, keepUntil: flow.expiresAt)
     }
 
     // MARK: Directory

@@ -1,8 +1,9 @@
 import Foundation
 
 /// A dictionary whose entries are kept until a retention time, so an emulator left running for weeks
-/// holds only what is still live: expired entries are swept when the map has doubled since the last
-/// sweep or a minute of emulator time has passed, whichever comes first (amortised O(1) per insert).
+/// holds only what is still live: ``sweepIfDue(now:)``, which its owner calls before each insert, drops
+/// expired entries when the map has doubled since the last sweep or a minute of emulator time has passed,
+/// whichever comes first (amortised O(1) per insert).
 ///
 /// An entry past its retention may still be read until the next sweep; callers check their own
 /// expiry (an expired code answers "expired", not "unknown", for as long as it is kept).
@@ -24,10 +25,9 @@ struct ExpiringMap<Value: Sendable>: Sendable {
         return entry.value
     }
 
-    /// Stores `value` under `key` until `keepUntil`, sweeping expired entries when it is time.
-    mutating func insert(_ value: Value, for key: String, keepUntil: Date, now: Date) {
+    /// Stores `value` under `key` until `keepUntil`.
+    mutating func insert(_ value: Value, for key: String, keepUntil: Date) {
         entries[key] = (value, keepUntil)
-        sweepIfDue(now: now)
     }
 
     /// Changes a kept value in place; false when there is none.

@@ -40,9 +40,8 @@ struct RefreshTokenLedger: Sendable {
         "\(grant.userID.lowercased())|\(grant.clientID.lowercased())"
     }
 
-    mutating func insert(_ grant: RefreshTokenGrant, token: String, now: Date) {
-        sweepIfDue(now: now)
-        grants.insert(grant, for: token, keepUntil: grant.issuedAt.addingTimeInterval(Self.lifetime), now: now)
+    mutating func insert(_ grant: RefreshTokenGrant, token: String) {
+        grants.insert(grant, for: token, keepUntil: grant.issuedAt.addingTimeInterval(Self.lifetime))
         let family = Self.family(grant)
         families[family, default: []].append(token)
         if families[family]!.count > Self.maximumPerFamily { grants.remove(families[family]!.removeFirst()) }
