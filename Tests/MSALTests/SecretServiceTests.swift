@@ -64,6 +64,9 @@
                 #expect(part == "")
                 #expect(try await persistence.load() == nil, "the parts no longer match the manifest's digest")
 
+                #expect(
+                    await SecretServiceTokenCachePersistence.unavailability(
+                        environment: keyring.environment, cache: persistence.signalURL) == nil)
                 try await persistence.remove()
                 #expect(try Self.items(keyring) == 0)
                 #expect(

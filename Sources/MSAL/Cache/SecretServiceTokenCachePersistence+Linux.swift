@@ -106,15 +106,24 @@
         /// collection that takes a secret (tried with a probe secret that is removed again, as msal-extensions'
         /// trial run does). Never prompts: a locked keyring counts as unavailable.
         ///
+        /// - Parameter cache: a cache's signal file; when the keyring already holds that cache (it answered, and
+        ///   a locked keyring answers nothing), it is available without the probe's three `secret-tool` runs.
         /// - Returns: `nil` when it is available, else why not (for the user).
         public static func unavailability(
             environment: [String: String] = ProcessInfo.processInfo.environment,
-            secretTool: String = "/usr/bin/secret-tool"
+            secretTool: String = "/usr/bin/secret-tool", cache: URL? = nil
         ) async -> String? {
             let runtime = environment["XDG_RUNTIME_DIR"].map { URL(fileURLWithPath: $0).appendingPathComponent("bus") }
             let bus = environment["DBUS_SESSION_BUS_ADDRESS"].map { !$0.isEmpty } ?? false
             guard bus || runtime.map({ FileManager.default.fileExists(atPath: $0.path) }) == true else {
                 return "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)"
+            }
+            if let cache,
+                (try? await SecretServiceTokenCachePersistence(
+                    signalURL: cache, secretTool: secretTool, environment: environment
+                ).manifest()) != nil
+            {
+                return nil
             }
             let probe = SecretServiceTokenCachePersistence(
                 signalURL: URL(fileURLWithPath: "/swift-msal/probe"), secretTool: secretTool, environment: environment)

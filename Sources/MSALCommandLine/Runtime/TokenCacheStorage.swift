@@ -42,7 +42,8 @@ enum TokenCacheStorage: Sendable, Equatable {
         guard backend.value != "file" else { return .file(file) }
         #if os(Linux)
             let signal = file.deletingLastPathComponent().appendingPathComponent("token_cache.signal")
-            let unavailability = await SecretServiceTokenCachePersistence.unavailability(environment: environment)
+            let unavailability = await SecretServiceTokenCachePersistence.unavailability(
+                environment: environment, cache: signal)
         #else
             let unavailability: String? = "the Secret Service is a Linux desktop service"
         #endif
