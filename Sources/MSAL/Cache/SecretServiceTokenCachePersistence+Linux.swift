@@ -12,7 +12,7 @@
     /// clears the old parts: a save interrupted at any point leaves the manifest and the parts it names intact.
     ///
     /// Linux only (the Secret Service is a freedesktop service). Needs a session bus with an unlocked keyring
-    /// (a desktop session; not a bare SSH login); ``unavailability(environment:secretTool:)`` tells.
+    /// (a desktop session; not a bare SSH login); ``unavailability(environment:secretTool:cache:)`` tells.
     public struct SecretServiceTokenCachePersistence: TokenCachePersistence {
         /// The most base64 characters in one secret (`secret-tool` reads 8,192 bytes at most).
         static let partSize = 8000
@@ -106,8 +106,11 @@
         /// collection that takes a secret (tried with a probe secret that is removed again, as msal-extensions'
         /// trial run does). Never prompts: a locked keyring counts as unavailable.
         ///
-        /// - Parameter cache: a cache's signal file; when the keyring already holds that cache (it answered, and
-        ///   a locked keyring answers nothing), it is available without the probe's three `secret-tool` runs.
+        /// - Parameters:
+        ///   - environment: the environment `secret-tool` runs with.
+        ///   - secretTool: the `secret-tool` executable.
+        ///   - cache: a cache's signal file; when the keyring already holds that cache (it answered, and a locked
+        ///     keyring answers nothing), it is available without the probe's three `secret-tool` runs.
         /// - Returns: `nil` when it is available, else why not (for the user).
         public static func unavailability(
             environment: [String: String] = ProcessInfo.processInfo.environment,
