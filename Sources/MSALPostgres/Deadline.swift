@@ -14,61 +14,95 @@ struct DeadlineExceeded: Error {}
 func withDeadline<T: Sendable>(
     _ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
+    try await racingDeadline(timeout) { race in
+        let task = Task { race.finish(with: await Result { try await operation() }) }
+        return { task.cancel() }
+    }
+}
+
+/// Returns the value of the future `start` makes, or throws ``DeadlineExceeded`` once `timeout` has passed (or
+/// `CancellationError` when the caller's task is cancelled), calling `abandon` then.
+///
+/// The future completes on its event loop and resumes the caller directly: no task of its own, and nothing left waiting
+/// when postgres-nio never completes it (as it does not for a statement written to a connection that has just closed).
+func withDeadline<T: Sendable>(
+    _ timeout: Duration, future start: () -> EventLoopFuture<T>, abandon: @escaping @Sendable () -> Void
+) async throws -> T {
+    try await racingDeadline(timeout) { race in
+        start().whenComplete { race.finish(with: $0) }
+        return abandon
+    }
+}
+
+/// Runs `start`, which begins an operation that reports to the race and returns how to abandon it, against the
+/// deadline and the caller's cancellation; whichever comes first decides.
+private func racingDeadline<T: Sendable>(
+    _ timeout: Duration, _ start: (Race<T>) -> @Sendable () -> Void
+) async throws -> T {
     let race = Race<T>()
     let watch = DeadlineWatchdog.shared.watch(until: .now + timeout) {
-        race.finish(with: .failure(DeadlineExceeded()))
+        race.abandon(with: .failure(DeadlineExceeded()))
     }
     defer { DeadlineWatchdog.shared.unwatch(watch) }
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
-            race.start(continuation) {
-                Task { race.finish(with: await Result { try await operation() }) }
-            }
+            race.start(continuation) { start(race) }
         }
     } onCancel: {
-        race.finish(with: .failure(CancellationError()))
+        race.abandon(with: .failure(CancellationError()))
     }
 }
 
-/// The first outcome of an operation and its deadline; whichever comes second finds the continuation gone and cancels
-/// nothing more.
+/// The first outcome of an operation, its deadline and its caller's cancellation; whichever comes second finds the
+/// continuation gone. The operation is abandoned (its task cancelled, its connection closed) only when it lost.
 private final class Race<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<T, any Error>?
         var outcome: Result<T, any Error>?
-        var operation: Task<Void, Never>?
+        var abandoned = false
+        var abandon: (@Sendable () -> Void)?
     }
 
     private let state = Locked(State())
 
     /// Starts the operation, unless the race was decided before it began (the caller was cancelled, or the deadline
     /// passed).
-    func start(_ continuation: CheckedContinuation<T, any Error>, operation: () -> Task<Void, Never>) {
+    func start(_ continuation: CheckedContinuation<T, any Error>, operation: () -> @Sendable () -> Void) {
         let decided: Result<T, any Error>? = state.withLock { state in
             if let outcome = state.outcome { return outcome }
             state.continuation = continuation
             return nil
         }
         if let decided { return continuation.resume(with: decided) }
-        let operationTask = operation()
-        let finished = state.withLock { state in
-            state.operation = operationTask
-            return state.continuation == nil
+        let abandon = operation()
+        let lost = state.withLock { state in
+            state.abandon = abandon
+            return state.abandoned
         }
-        if finished { operationTask.cancel() }
+        if lost { abandon() }
     }
 
-    /// Records the first outcome, resumes the caller with it and cancels the operation.
+    /// The operation's own outcome.
     func finish(with outcome: Result<T, any Error>) {
-        let (continuation, operation) = state.withLock {
-            state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?) in
+        decide(outcome, abandoning: false)
+    }
+
+    /// The deadline's or the cancellation's outcome: the operation is abandoned.
+    func abandon(with outcome: Result<T, any Error>) {
+        decide(outcome, abandoning: true)
+    }
+
+    private func decide(_ outcome: Result<T, any Error>, abandoning: Bool) {
+        let (continuation, abandon) = state.withLock {
+            state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
             guard state.outcome == nil else { return (nil, nil) }
             state.outcome = outcome
+            state.abandoned = abandoning
             defer { state.continuation = nil }
-            return (state.continuation, state.operation)
+            return (state.continuation, abandoning ? state.abandon : nil)
         }
         continuation?.resume(with: outcome)
-        operation?.cancel()
+        abandon?()
     }
 }
 

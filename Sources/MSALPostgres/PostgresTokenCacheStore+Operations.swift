@@ -11,13 +11,17 @@ extension PostgresTokenCacheStore {
     public nonisolated(nonsending) func load(_ partition: TokenCachePartition) async throws
         -> StoredTokenCachePartition?
     {
-        try await perform("load the \(partition.kind.rawValue) partition") { [statements] connection in
-            let rows = try await statements.on(connection).select.execute([PostgresData(string: partition.key)]).get()
+        let key = PostgresData(string: partition.key)
+        let operation = "load the \(partition.kind.rawValue) partition"
+        let rows = try await performPrepared(operation) { $0.select.execute([key]) }
+        do {
             return try rows.first.map { row in
                 StoredTokenCachePartition(
                     data: try row.binaryColumn(0, as: Data.self), version: try row.binaryColumn(1, as: Int64.self),
                     expiresOn: try row.binaryColumn(2, as: Date.self))
             }
+        } catch {
+            throw cacheUnavailable(description, operation, error, timeout: operationTimeout)
         }
     }
 
@@ -34,15 +38,18 @@ extension PostgresTokenCacheStore {
         let key = PostgresData(string: partition.key)
         let bytes = PostgresData(bytes: data)
         let expiry = PostgresData(date: expiresOn)
-        return try await perform("save the \(partition.kind.rawValue) partition") { [statements] connection in
-            let prepared = try await statements.on(connection)
-            let rows =
-                if let expectedVersion {
-                    try await prepared.update.execute([key, bytes, expiry, PostgresData(int64: expectedVersion)]).get()
-                } else {
-                    try await prepared.insert.execute([key, bytes, expiry]).get()
-                }
+        let operation = "save the \(partition.kind.rawValue) partition"
+        let rows = try await performPrepared(operation) { prepared in
+            if let expectedVersion {
+                prepared.update.execute([key, bytes, expiry, PostgresData(int64: expectedVersion)])
+            } else {
+                prepared.insert.execute([key, bytes, expiry])
+            }
+        }
+        do {
             return try rows.first?.binaryColumn(0, as: Int64.self)
+        } catch {
+            throw cacheUnavailable(description, operation, error, timeout: operationTimeout)
         }
     }
 

@@ -22,7 +22,9 @@ import PostgresNIO
 /// ## Running and shutting down
 ///
 /// The store owns a postgres-nio `PostgresClient`, a pool of at most `maximumConnections` connections made on demand.
-/// A pool works only while its `run()` method runs: the store starts it in a task of its own when it is made, and
+/// With three or more, it keeps one of them for the operations that find it free, which run their statement without
+/// a lease from the pool or a task of their own; the others go through the pool. A pool works only while its `run()`
+/// method runs: the store starts it in a task of its own when it is made, and
 /// ``shutdown()`` cancels that task, which closes the connections, and waits for it to end. Call ``shutdown()`` when
 /// the app stops; a store released without it cancels the task then, without waiting.
 ///
@@ -56,6 +58,9 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
     /// The logger handed to postgres-nio: the app's, but never below `debug`, since at `trace` the driver logs every
     /// message it receives, rows of token bytes among them.
     let driverLogger: Logger
+    /// One of the pool's connections, kept for operations that find it free; `nil` when the pool has fewer than three,
+    /// which refresh locks and operations that find it lent need.
+    let reserved: ReservedConnection?
     /// The pool's `run()`.
     private let running: Task<Void, Never>
     private let state = Locked(State())
@@ -72,7 +77,7 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
     ///   - tableName: the table, a lowercase SQL identifier, optionally schema-qualified.
     ///   - operationTimeout: the most one operation may take (2 seconds by default).
     ///   - maximumConnections: the pool's size (10 by default); each ``withRefreshLock(_:timeout:_:)`` in progress
-    ///     holds one.
+    ///     holds one, and with three or more the store keeps one for uncontended operations.
     ///   - logger: where the store logs (warnings when PostgreSQL fails, debug lines otherwise).
     /// - Throws: ``MSAL/MSALError`` `invalidParameter` when the URL, the table name or the `sslrootcert` file is not
     ///   valid. Nothing is connected yet: the first operation connects.
@@ -113,10 +118,12 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
                 url: url, timeout: operationTimeout, maximumConnections: maximumConnections),
             backgroundLogger: driverLogger)
         self.client = client
+        reserved = maximumConnections >= 3 ? ReservedConnection(preparationTimeout: operationTimeout) : nil
         running = Task { await client.run() }
     }
 
     deinit {
+        reserved?.shutdown()
         running.cancel()
     }
 
@@ -124,6 +131,7 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
     /// it throw `cacheUnavailable`, and ``withRefreshLock(_:timeout:_:)`` runs its body without a lock.
     public func shutdown() async {
         state.withLock { $0.isShutDown = true }
+        reserved?.shutdown()
         running.cancel()
         let running = running
         do {
@@ -147,14 +155,14 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
     func perform<T: Sendable>(
         _ operation: String, _ work: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let locked = Self.lockConnection.flatMap { $0.store == ObjectIdentifier(self) ? $0.connection : nil }
+        let locked = lockConnection
         do {
             guard !isShutDown else { throw StoreShutDown() }
             return try await withDeadline(operationTimeout) {
                 let run: @Sendable (PostgresConnection) async throws -> T = { connection in
                     try await closingOnCancel(connection) {
                         do {
-                            try await self.prepareTable(on: connection)
+                            try await self.prepare(connection)
                             return try await work(connection)
                         } catch {
                             self.statements.forget(connection)
@@ -166,17 +174,72 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
                 return try await self.client.withConnection(run)
             }
         } catch {
-            if Task.isCancelled { throw CancellationError() }
-            let failure = cacheUnavailable(description, operation, error, timeout: operationTimeout)
-            // Debug only: the cache in front reports an outage once, not every failed operation.
-            logger.debug("\(failure.message)")
-            throw failure
+            throw failure(operation, error)
         }
+    }
+
+    /// Runs one of the prepared statements: on the reserved connection when it is free, in the caller's task, its
+    /// future racing ``operationTimeout`` (a connection that fails or runs out of time is closed and replaced); else
+    /// through ``perform(_:_:)``.
+    ///
+    /// - Throws: `cacheUnavailable` naming `operation` and why, or `CancellationError` when the task was cancelled.
+    func performPrepared<T: Sendable>(
+        _ operation: String, _ statement: @escaping @Sendable (PreparedStatements.Prepared) -> EventLoopFuture<T>
+    ) async throws -> T {
+        if lockConnection == nil, !isShutDown, let reserved,
+            let connection = reserved.borrow(
+                from: client,
+                preparing: { [weak self] in
+                    guard let self else { throw StoreShutDown() }
+                    try await self.prepareStatements(on: $0)
+                })
+        {
+            if let prepared = statements.prepared(on: connection) {
+                do {
+                    let result = try await withDeadline(
+                        operationTimeout, future: { statement(prepared) },
+                        abandon: {
+                            let close: () -> Void = connection.close
+                            close()
+                        })
+                    reserved.giveBack(connection, healthy: true)
+                    return result
+                } catch {
+                    reserved.giveBack(connection, healthy: false)
+                    throw failure(operation, error)
+                }
+            }
+            reserved.giveBack(connection, healthy: true)
+        }
+        return try await perform(operation) { [statements] connection in
+            try await statement(statements.on(connection)).get()
+        }
+    }
+
+    /// The connection of the refresh lock the task holds on this store, if any.
+    private var lockConnection: PostgresConnection? {
+        Self.lockConnection.flatMap { $0.store == ObjectIdentifier(self) ? $0.connection : nil }
+    }
+
+    /// What a failed operation throws: `CancellationError` when the task was cancelled, else `cacheUnavailable`
+    /// (logged at debug level only: the cache in front reports an outage once, not every failed operation).
+    private func failure(_ operation: String, _ error: any Error) -> any Error {
+        if Task.isCancelled { return CancellationError() }
+        let failure = cacheUnavailable(description, operation, error, timeout: operationTimeout)
+        logger.debug("\(failure.message)")
+        return failure
+    }
+
+    /// Makes the table on first use and prepares the connection's statements: for the reserved connection, before
+    /// it is offered.
+    private func prepareStatements(on connection: PostgresConnection) async throws {
+        try await prepare(connection)
+        _ = try await statements.on(connection)
     }
 
     /// Makes the table and its index unless this store saw it already, or it exists; under a transaction-level
     /// advisory lock, since two `CREATE TABLE IF NOT EXISTS` at once can fail on the catalog's unique index.
-    private func prepareTable(on connection: PostgresConnection) async throws {
+    private func prepare(_ connection: PostgresConnection) async throws {
         guard !state.withLock({ $0.tableReady }) else { return }
         if try await connection.value(table.exists, as: Bool.self, logger: driverLogger) != true {
             let lock = AdvisoryLockID.schema(table: table.name)

@@ -42,6 +42,11 @@ final class PreparedStatements: Sendable {
         return prepared
     }
 
+    /// The statements on `connection` if they are prepared.
+    func prepared(on connection: PostgresConnection) -> Prepared? {
+        byConnection.withLock { $0[connection.id] }
+    }
+
     /// Forgets `connection`'s statements after one failed, so the next use prepares them again (a table dropped
     /// and made again invalidates them).
     func forget(_ connection: PostgresConnection) {

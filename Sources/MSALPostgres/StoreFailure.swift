@@ -30,6 +30,17 @@ private func reason(_ error: any Error, timeout: Duration) -> String {
             return "\(error.code) (\(underlying))"
         }
         return "\(error.code)"
+    case let error as PostgresError:
+        // The legacy API's error, which prepared statements (`prepare(query:)`) throw.
+        switch error {
+        case .server(let answer):
+            let state = answer.fields[.sqlState].map { "SQLSTATE \($0) " } ?? ""
+            return "the server answered \(state)\(answer.fields[.message].map { "'\($0)'" } ?? "")"
+        case .connectionClosed:
+            return "the connection closed"
+        case .protocol:
+            return "a protocol error"
+        }
     case let error as PostgresDecodingError:
         return "a column could not be read (\(error.code))"
     case let code as PostgresDecodingError.Code:

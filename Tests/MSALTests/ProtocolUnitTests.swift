@@ -20,6 +20,41 @@ struct ProtocolUnitTests {
         #expect(Base64URL.decode("YW*j") == nil)
     }
 
+    @Test("a JWT is exactly three base64url parts of which the first two are JSON objects; anything else is refused")
+    func jwtParts() throws {
+        let header = Base64URL.encode(Data(#"{"alg":"RS256","kid":"k1"}"#.utf8))
+        let claims = Base64URL.encode(Data(#"{"sub":"s","exp":1700000000,"aud":["a","b"],"x":null}"#.utf8))
+        let jwt = try JWT("\(header).\(claims).c2ln")
+        #expect(jwt.header["kid"] as? String == "k1")
+        #expect(jwt.string("sub") == "s" && jwt.int("exp") == 1_700_000_000 && jwt.audiences == ["a", "b"])
+        #expect(jwt.claims["x"] == nil)
+        #expect(jwt.signingInput == "\(header).\(claims)")
+        #expect(jwt.signature == Data("sig".utf8))
+        #expect(try JWT("\(header).\(claims).").signature.isEmpty)
+        for malformed in [
+            "", ".", "..", "\(header).\(claims)", "\(header).\(claims).c2ln.c2ln", "\(header)..c2ln",
+            ".\(claims).c2ln", "\(header).\(claims).c2l*", "\(header).e30é.c2ln", "\(header).WzFd.c2ln",
+        ] {
+            #expect(throws: MSALError.self, "\(malformed)") { try JWT(malformed) }
+        }
+    }
+
+    @Test("equalsIgnoringCase agrees with caseInsensitiveCompare, byte by byte for ASCII and through Foundation else")
+    func equalsIgnoringCase() {
+        let pairs = [
+            ("AccessToken", "accesstoken"), ("AccessToken", "AccessTokens"), ("", ""), ("a", ""), ("@[", "`{"),
+            ("Contoso.onmicrosoft.com", "CONTOSO.ONMICROSOFT.COM"), ("Straße", "STRASSE"), ("Ärger", "ärger"),
+            ("é", "e\u{301}"), ("x", "é"),
+        ]
+        for (lhs, rhs) in pairs {
+            let expected = lhs.caseInsensitiveCompare(rhs) == .orderedSame
+            #expect(lhs.equalsIgnoringCase(rhs) == expected, "\(lhs) vs \(rhs)")
+            #expect(rhs.equalsIgnoringCase(lhs) == expected, "\(rhs) vs \(lhs)")
+        }
+        #expect("AccessToken".equalsIgnoringCase("aCCESStOKEN"))
+        #expect(!"AccessToken".equalsIgnoringCase("AccessTokem"))
+    }
+
     @Test("PKCE S256 matches RFC 7636 appendix B")
     func pkceVector() {
         let pkce = PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")

@@ -94,7 +94,7 @@ public final class ConfidentialClientApplication: Sendable {
         let tokens = cache.cache(for: .user(homeAccountID: identifier))
         return try await AccountBuilder(cache: tokens, clientID: configuration.clientID)
             .accounts(environments: endpoints.aliases)
-            .first { $0.identifier.caseInsensitiveCompare(identifier) == .orderedSame }
+            .first { $0.identifier.equalsIgnoringCase(identifier) }
     }
 
     /// Signs a user out of the web app: forgets their tokens and returns the identity platform's

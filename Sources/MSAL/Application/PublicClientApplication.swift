@@ -68,7 +68,7 @@ public final class PublicClientApplication: Sendable {
     /// tell that nobody is signed in before any request; ``accounts()`` then narrows to this authority.
     public func hasCachedAccount(username: String? = nil) async throws -> Bool {
         guard let username else { return try await core.cache.hasAccounts() }
-        return try await core.cache.accounts().contains { $0.username.caseInsensitiveCompare(username) == .orderedSame }
+        return try await core.cache.accounts().contains { $0.username.equalsIgnoringCase(username) }
     }
 
     /// The signed-in account of a single-account app and the one signed in before it, remembered
@@ -81,7 +81,7 @@ public final class PublicClientApplication: Sendable {
         let all = try await accounts()
         let (principal, previous) = try await core.cache.principal(clientID: core.configuration.clientID)
         func find(_ id: String?) -> Account? {
-            id.flatMap { id in all.first { $0.identifier.caseInsensitiveCompare(id) == .orderedSame } }
+            id.flatMap { id in all.first { $0.identifier.equalsIgnoringCase(id) } }
         }
         let previousAccount = find(previous?.homeAccountID) ?? previous.map(Account.init(signedOut:))
         if let current = find(principal?.homeAccountID) { return (current, previousAccount) }
@@ -94,12 +94,12 @@ public final class PublicClientApplication: Sendable {
 
     /// The account with this ``Account/identifier``, if cached.
     public func account(identifier: String) async throws -> Account? {
-        try await accounts().first { $0.identifier.caseInsensitiveCompare(identifier) == .orderedSame }
+        try await accounts().first { $0.identifier.equalsIgnoringCase(identifier) }
     }
 
     /// The account with this username (case-insensitive), if cached.
     public func account(username: String) async throws -> Account? {
-        try await accounts().first { $0.username.caseInsensitiveCompare(username) == .orderedSame }
+        try await accounts().first { $0.username.equalsIgnoringCase(username) }
     }
 
     /// Signs the account out of this app: forgets its tokens (and the family refresh token) and, with
@@ -128,7 +128,7 @@ public final class PublicClientApplication: Sendable {
             homeAccountID: account.identifier, clientID: core.configuration.clientID,
             familyID: metadata?.familyID)
         let (current, _) = try await core.cache.principal(clientID: core.configuration.clientID)
-        if current?.homeAccountID.caseInsensitiveCompare(account.identifier) == .orderedSame {
+        if current?.homeAccountID.equalsIgnoringCase(account.identifier) == true {
             try await core.cache.setPrincipal(clientID: core.configuration.clientID, nil)
         }
     }
@@ -164,7 +164,7 @@ public final class PublicClientApplication: Sendable {
 
     private func send(_ request: HTTPRequest, token: AuthenticationResult) async throws -> HTTPResponse {
         var authorized = request
-        authorized.headers.removeAll { $0.name.caseInsensitiveCompare("Authorization") == .orderedSame }
+        authorized.headers.removeAll { $0.name.equalsIgnoringCase("Authorization") }
         authorized.headers.append(("Authorization", token.authorizationHeader))
         return try await core.configuration.transport.send(authorized)
     }

@@ -33,11 +33,11 @@ struct CacheFileReading {
             guard let key = try? reader.memberKey().string, case .object(let fields)? = try? reader.value() else {
                 return nil
             }
-            let credentialType = fields.first { $0.key.caseInsensitiveCompare("credential_type") == .orderedSame }?
+            let credentialType = fields.first { $0.key.equalsIgnoringCase("credential_type") }?
                 .value
             if case .string(let type)? = credentialType,
                 let section = UnifiedCacheFormat.sections.first(where: {
-                    $0.caseInsensitiveCompare(type) == .orderedSame
+                    $0.equalsIgnoringCase(type)
                 })
             {
                 self.section = section
@@ -132,7 +132,7 @@ struct CacheFileReading {
     /// Reads one member of the top-level object: a section of entries, or anything else, kept.
     private mutating func section(_ name: String, _ reader: inout CacheJSONReader) throws -> String? {
         guard
-            let canonical = UnifiedCacheFormat.sections.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }
+            let canonical = UnifiedCacheFormat.sections.first(where: { $0.equalsIgnoringCase(name) }
             ), reader.nextIsObject()
         else {
             contents.unknownSections[name] = try reader.value()

@@ -133,11 +133,11 @@ struct CacheIndex: Sendable {
         }
         .sorted { ($0.lastModification ?? .distantPast) > ($1.lastModification ?? .distantPast) }
         let own = candidates.filter {
-            $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame && $0.familyID == nil
+            $0.clientID.equalsIgnoringCase(clientID) && $0.familyID == nil
         }
         let family = familyID.map { id in candidates.filter { $0.familyID == id } } ?? []
         let ownFamilyTokens = candidates.filter {
-            $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame && $0.familyID != nil
+            $0.clientID.equalsIgnoringCase(clientID) && $0.familyID != nil
         }
         var seen = Set<String>()
         return (own + ownFamilyTokens + family).filter { seen.insert($0.secret).inserted }
@@ -191,7 +191,7 @@ struct CacheIndex: Sendable {
                     list[index].lastModification = rt.lastModification
                     if rt.familyID != nil { list[index].familyID = rt.familyID }
                 } else if let index = list.firstIndex(where: {
-                    $0.environment == rt.environment && $0.clientID.caseInsensitiveCompare(rt.clientID) == .orderedSame
+                    $0.environment == rt.environment && $0.clientID.equalsIgnoringCase(rt.clientID)
                         && $0.familyID == rt.familyID
                 }) {
                     list[index] = rt
@@ -230,7 +230,7 @@ struct CacheIndex: Sendable {
         let home = homeAccountID.lowercasedIfNeeded
         let left = refreshTokens[home]?.modify(in: file) { list in
             list.removeAll {
-                $0.clientID.caseInsensitiveCompare(clientID) == .orderedSame
+                $0.clientID.equalsIgnoringCase(clientID)
                     || ($0.familyID != nil && $0.familyID == familyID)
             }
             return list.count

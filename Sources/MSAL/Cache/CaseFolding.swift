@@ -36,3 +36,16 @@ extension UInt8 {
     /// The byte with an ASCII capital letter lowered; every other byte as it is.
     var asciiLowercased: UInt8 { self &- 0x41 < 26 ? self | 0x20 : self }
 }
+
+extension StringProtocol {
+    /// Whether `caseInsensitiveCompare(other)` finds the two the same, compared byte by byte when both are ASCII:
+    /// Foundation's comparison goes through `NSString` on Linux, about a microsecond each, and the cache compares
+    /// section names, client ids and realms on every load and lookup.
+    func equalsIgnoringCase(_ other: some StringProtocol) -> Bool {
+        let (lhs, rhs) = (utf8, other.utf8)
+        guard lhs.allSatisfy({ $0 < 0x80 }), rhs.allSatisfy({ $0 < 0x80 }) else {
+            return caseInsensitiveCompare(other) == .orderedSame
+        }
+        return lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { $0.asciiLowercased == $1.asciiLowercased }
+    }
+}

@@ -161,7 +161,7 @@ private struct Filter: Sendable {
     }
 
     func matches(_ account: Account) -> Bool {
-        (identifier.map { account.identifier.caseInsensitiveCompare($0) == .orderedSame } ?? true)
-            && (username.map { account.username.caseInsensitiveCompare($0) == .orderedSame } ?? true)
+        (identifier.map { account.identifier.equalsIgnoringCase($0) } ?? true)
+            && (username.map { account.username.equalsIgnoringCase($0) } ?? true)
     }
 }

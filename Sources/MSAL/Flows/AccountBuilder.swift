@@ -7,8 +7,10 @@ struct AccountBuilder: Sendable {
 
     /// All accounts on `environments` (any environment when `nil`).
     func accounts(environments: Set<String>?) async throws -> [Account] {
-        let entries = try await cache.accounts().filter { environments?.contains($0.environment.lowercased()) ?? true }
-        let groups = Dictionary(grouping: entries) { $0.homeAccountID.lowercased() }
+        let entries = try await cache.accounts().filter {
+            environments?.contains($0.environment.lowercasedIfNeeded) ?? true
+        }
+        let groups = Dictionary(grouping: entries) { $0.homeAccountID.lowercasedIfNeeded }
         var result: [Account] = []
         for home in groups.keys.sorted() {
             if let account = try await build(groups[home]!) { result.append(account) }
@@ -21,7 +23,7 @@ struct AccountBuilder: Sendable {
     /// - Throws: ``MSALError`` `accountRequired` when the cache has no such account.
     func account(homeAccountID: String, environments: Set<String>?) async throws -> Account {
         let group = try await cache.accounts(homeAccountID: homeAccountID).filter {
-            environments?.contains($0.environment.lowercased()) ?? true
+            environments?.contains($0.environment.lowercasedIfNeeded) ?? true
         }
         guard let account = try await build(group) else {
             throw MSALError(
@@ -41,24 +43,24 @@ struct AccountBuilder: Sendable {
         var profiles: [TenantProfile] = []
         for entry in group {
             let claims =
-                idTokens.first { $0.realm.caseInsensitiveCompare(entry.realm) == .orderedSame }
+                idTokens.first { $0.realm.equalsIgnoringCase(entry.realm) }
                 .flatMap { try? JWT($0.secret) }.map(Self.stringClaims) ?? [:]
             // MSAL Python files an account signed in through `common` or `organizations` under that word;
             // its ID token names the tenant.
             let tenantID =
-                Authority.multiTenantSegments.contains(entry.realm.lowercased())
+                Authority.multiTenantSegments.contains(entry.realm.lowercasedIfNeeded)
                 ? claims["tid"] ?? entry.realm : entry.realm
-            guard !profiles.contains(where: { $0.tenantID.caseInsensitiveCompare(tenantID) == .orderedSame }) else {
+            guard !profiles.contains(where: { $0.tenantID.equalsIgnoringCase(tenantID) }) else {
                 continue
             }
             profiles.append(
                 TenantProfile(
                     identifier: entry.localAccountID, tenantID: tenantID, environment: entry.environment,
-                    isHomeTenantProfile: tenantID.caseInsensitiveCompare(utid) == .orderedSame, claims: claims))
+                    isHomeTenantProfile: tenantID.equalsIgnoringCase(utid), claims: claims))
         }
         profiles.sort { $0.isHomeTenantProfile && !$1.isHomeTenantProfile }
         let home = profiles.first { $0.isHomeTenantProfile } ?? profiles[0]
-        let username = group.first { $0.realm.caseInsensitiveCompare(utid) == .orderedSame }?.username ?? first.username
+        let username = group.first { $0.realm.equalsIgnoringCase(utid) }?.username ?? first.username
         return Account(
             homeAccountID: .init(identifier: first.homeAccountID, objectID: uid, tenantID: utid),
             username: username, environment: first.environment, accountClaims: home.claims, tenantProfiles: profiles)

@@ -19,7 +19,7 @@ enum AzureArcChallenge {
         }
         let parts = challenge.split(separator: "=", maxSplits: 1)
         guard parts.count == 2,
-            parts[0].trimmingCharacters(in: .whitespaces).caseInsensitiveCompare("Basic realm") == .orderedSame
+            parts[0].trimmingCharacters(in: .whitespaces).equalsIgnoringCase("Basic realm")
         else { throw refused("its challenge is not 'Basic realm=<key file>'") }
         let path = parts[1].trimmingCharacters(in: .whitespaces)
         let file = URL(fileURLWithPath: path).standardizedFileURL

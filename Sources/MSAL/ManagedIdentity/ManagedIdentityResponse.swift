@@ -27,7 +27,7 @@ enum ManagedIdentityResponse {
         guard let accessToken = body["access_token"] as? String, !accessToken.isEmpty else {
             throw invalid(source, "its answer has no access_token")
         }
-        if let type = body["token_type"] as? String, type.caseInsensitiveCompare("Bearer") != .orderedSame {
+        if let type = body["token_type"] as? String, !type.equalsIgnoringCase("Bearer") {
             throw invalid(source, "its token is of type '\(type)', not Bearer")
         }
         let expiresIn: TimeInterval

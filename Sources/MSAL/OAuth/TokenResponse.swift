@@ -27,7 +27,7 @@ struct TokenResponse: Sendable, Equatable {
         guard let tokenType = object["token_type"] as? String else {
             throw MSALError.internal(.invalidResponse, "The token response has no token_type.")
         }
-        guard tokenType.caseInsensitiveCompare("Bearer") == .orderedSame else {
+        guard tokenType.equalsIgnoringCase("Bearer") else {
             throw MSALError.internal(
                 .invalidResponse, "The token response has token_type '\(tokenType)', expected Bearer.")
         }

@@ -17,7 +17,12 @@ enum Base64URL {
     /// Decodes with or without padding; `nil` for anything else. Works on the bytes (Foundation's
     /// string replacing is slow on first use, and a CLI decodes an ID token on every run).
     static func decode(_ text: some StringProtocol) -> Data? {
-        var bytes = text.utf8.map { byte in
+        decode(bytes: text.utf8)
+    }
+
+    /// Decodes the UTF-8 bytes of base64url text, as ``decode(_:)``.
+    static func decode(bytes text: some Collection<UInt8>) -> Data? {
+        var bytes = text.map { byte in
             switch byte {
             case UInt8(ascii: "-"): UInt8(ascii: "+")
             case UInt8(ascii: "_"): UInt8(ascii: "/")

@@ -52,7 +52,7 @@ public struct HTTPResponse: Sendable {
 
     /// The first value of a header, by case-insensitive name.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.name.equalsIgnoringCase(name) }?.value
     }
 }
 
