@@ -162,7 +162,7 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
                 let run: @Sendable (PostgresConnection) async throws -> T = { connection in
                     try await closingOnCancel(connection) {
                         do {
-                            try await self.prepare(connection)
+                            try await self.prepareTable(on: connection)
                             return try await work(connection)
                         } catch {
                             self.statements.forget(connection)
@@ -233,13 +233,13 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
     /// Makes the table on first use and prepares the connection's statements: for the reserved connection, before
     /// it is offered.
     private func prepareStatements(on connection: PostgresConnection) async throws {
-        try await prepare(connection)
+        try await prepareTable(on: connection)
         _ = try await statements.on(connection)
     }
 
     /// Makes the table and its index unless this store saw it already, or it exists; under a transaction-level
     /// advisory lock, since two `CREATE TABLE IF NOT EXISTS` at once can fail on the catalog's unique index.
-    private func prepare(_ connection: PostgresConnection) async throws {
+    private func prepareTable(on connection: PostgresConnection) async throws {
         guard !state.withLock({ $0.tableReady }) else { return }
         if try await connection.value(table.exists, as: Bool.self, logger: driverLogger) != true {
             let lock = AdvisoryLockID.schema(table: table.name)
