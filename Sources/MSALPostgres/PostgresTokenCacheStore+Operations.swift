@@ -12,16 +12,14 @@ extension PostgresTokenCacheStore {
         -> StoredTokenCachePartition?
     {
         let key = PostgresData(string: partition.key)
-        let operation = "load the \(partition.kind.rawValue) partition"
-        let rows = try await performPrepared(operation) { $0.select.execute([key]) }
-        do {
-            return try rows.first.map { row in
-                StoredTokenCachePartition(
-                    data: try row.binaryColumn(0, as: Data.self), version: try row.binaryColumn(1, as: Int64.self),
-                    expiresOn: try row.binaryColumn(2, as: Date.self))
+        return try await performPrepared("load the \(partition.kind.rawValue) partition") { prepared in
+            prepared.select.execute([key]).flatMapThrowing { rows in
+                try rows.first.map { row in
+                    StoredTokenCachePartition(
+                        data: try row.binaryColumn(0, as: Data.self), version: try row.binaryColumn(1, as: Int64.self),
+                        expiresOn: try row.binaryColumn(2, as: Date.self))
+                }
             }
-        } catch {
-            throw cacheUnavailable(description, operation, error, timeout: operationTimeout)
         }
     }
 
@@ -38,18 +36,14 @@ extension PostgresTokenCacheStore {
         let key = PostgresData(string: partition.key)
         let bytes = PostgresData(bytes: data)
         let expiry = PostgresData(date: expiresOn)
-        let operation = "save the \(partition.kind.rawValue) partition"
-        let rows = try await performPrepared(operation) { prepared in
-            if let expectedVersion {
-                prepared.update.execute([key, bytes, expiry, PostgresData(int64: expectedVersion)])
-            } else {
-                prepared.insert.execute([key, bytes, expiry])
-            }
-        }
-        do {
-            return try rows.first?.binaryColumn(0, as: Int64.self)
-        } catch {
-            throw cacheUnavailable(description, operation, error, timeout: operationTimeout)
+        return try await performPrepared("save the \(partition.kind.rawValue) partition") { prepared in
+            let rows =
+                if let expectedVersion {
+                    prepared.update.execute([key, bytes, expiry, PostgresData(int64: expectedVersion)])
+                } else {
+                    prepared.insert.execute([key, bytes, expiry])
+                }
+            return rows.flatMapThrowing { try $0.first?.binaryColumn(0, as: Int64.self) }
         }
     }
 
