@@ -232,7 +232,7 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
 
     /// Makes the table on first use and prepares the connection's statements: for the reserved connection, before
     /// it is offered.
-    private func prepareStatements(on connection: PostgresConnection) async throws {
+    func prepareStatements(on connection: PostgresConnection) async throws {
         try await prepareTable(on: connection)
         _ = try await statements.on(connection)
     }

@@ -11,7 +11,6 @@ extension PostgresStoreTests {
     struct Failures {
         @Test("a statement stuck behind another session's table lock throws cacheUnavailable within the timeout")
         func slowDatabase() async throws {
-            let cluster = try PostgresCluster.current
             let table = uniqueTableName()
             try await withStore(table: table, timeout: .seconds(3)) { store async throws in
                 let partition = somePartition()
@@ -19,26 +18,22 @@ extension PostgresStoreTests {
                 _ = try await whenAvailable { try await store.load(partition) }
                 _ = try await store.save(tokenBytes("a"), for: partition, expiresOn: inAnHour, expectedVersion: nil)
 
-                let blocker = try await PostgresConnection.connect(
-                    configuration: .init(
-                        unixSocketPath: "\(cluster.root.path)/.s.PGSQL.\(cluster.port)", username: cluster.user,
-                        password: cluster.password, database: cluster.database),
-                    id: 1, logger: Logger(label: "blocker"))
-                try await blocker.query("BEGIN", logger: Logger(label: "blocker"))
-                try await blocker.query(
-                    "LOCK TABLE \(unescaped: table) IN ACCESS EXCLUSIVE MODE", logger: Logger(label: "blocker"))
+                try await PostgresConnection.withSession { blocker in
+                    try await blocker.query("BEGIN", logger: Logger(label: "blocker"))
+                    try await blocker.query(
+                        "LOCK TABLE \(unescaped: table) IN ACCESS EXCLUSIVE MODE", logger: Logger(label: "blocker"))
 
-                let error = await expectUnavailable { try await store.load(partition) }
-                // The store's timer or the server's statement_timeout, whichever fires first under load.
-                #expect(
-                    error?.message.contains("no answer within 3 s") == true
-                        || error?.message.contains("57014") == true, "\(String(describing: error))")
-                _ = await expectUnavailable {
-                    try await store.save(tokenBytes("b"), for: partition, expiresOn: inAnHour, expectedVersion: 1)
+                    let error = await expectUnavailable { try await store.load(partition) }
+                    // The store's timer or the server's statement_timeout, whichever fires first under load.
+                    #expect(
+                        error?.message.contains("no answer within 3 s") == true
+                            || error?.message.contains("57014") == true, "\(String(describing: error))")
+                    _ = await expectUnavailable {
+                        try await store.save(tokenBytes("b"), for: partition, expiresOn: inAnHour, expectedVersion: 1)
+                    }
+
+                    try await blocker.query("COMMIT", logger: Logger(label: "blocker"))
                 }
-
-                try await blocker.query("COMMIT", logger: Logger(label: "blocker"))
-                try await blocker.close()
                 // The save the store gave up on may still have run when the lock went (the server's
                 // statement_timeout races the commit): either way, the row is whole and its version says which.
                 let after = try #require(try await whenAvailable { try await store.load(partition) }).withoutExpiry

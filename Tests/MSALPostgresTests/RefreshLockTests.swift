@@ -97,11 +97,7 @@ extension PostgresStoreTests {
 
         @Test("more refreshes at once than the pool has connections: each body's loads and saves use its lock's")
         func bodiesUseTheLockConnection() async throws {
-            let cluster = try PostgresCluster.current
-            let store = try PostgresTokenCacheStore(
-                url: cluster.socketURL, tableName: uniqueTableName(), operationTimeout: .seconds(10),
-                maximumConnections: 2)
-            do {
+            try await withStore(timeout: .seconds(10), maximumConnections: 2) { store async throws in
                 let partitions = (0..<8).map { _ in somePartition() }
                 // With both connections holding locks, a body that needed a second connection would wait out the
                 // operation timeout and fail with cacheUnavailable.
@@ -121,10 +117,6 @@ extension PostgresStoreTests {
                 for (index, partition) in partitions.enumerated() {
                     #expect(try await store.load(partition)?.data == tokenBytes("\(index)"))
                 }
-                await store.shutdown()
-            } catch {
-                await store.shutdown()
-                throw error
             }
         }
 

@@ -73,13 +73,9 @@ extension PostgresStoreTests {
 
         @Test("many operations at once, some on the reserved connection and the rest through the pool, all land")
         func concurrentOperations() async throws {
-            let cluster = try PostgresCluster.current
-            let store = try PostgresTokenCacheStore(
-                url: cluster.socketURL, tableName: uniqueTableName(), operationTimeout: .seconds(30),
-                maximumConnections: 3)
-            let partitions = (0..<40).map { _ in somePartition() }
-            do {
+            try await withStore(maximumConnections: 3) { store async throws in
                 #expect(store.reserved != nil)
+                let partitions = (0..<40).map { _ in somePartition() }
                 for round in 1...3 {
                     let versions = try await withThrowingTaskGroup(of: Int64?.self) { group in
                         for (index, partition) in partitions.enumerated() {
@@ -97,10 +93,6 @@ extension PostgresStoreTests {
                 for (index, partition) in partitions.enumerated() {
                     #expect(try await store.load(partition)?.data == tokenBytes("\(index).3"))
                 }
-                await store.shutdown()
-            } catch {
-                await store.shutdown()
-                throw error
             }
         }
 
@@ -115,7 +107,7 @@ extension PostgresStoreTests {
                         == 1)
                 for _ in 0..<20 { _ = try await store.load(partition) }
 
-                let ended = try await PostgresConnection.withConnection(to: cluster) { connection in
+                let ended = try await PostgresConnection.withSession { connection in
                     try await connection.value(
                         "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = \(name)",
                         as: Int64.self, logger: Logger(label: "test"))
@@ -138,25 +130,46 @@ extension PostgresStoreTests {
             }
         }
 
-        @Test("a statement past the deadline ends in time, and the next operation works")
+        @Test("a load on the reserved connection that passes its deadline ends in time; another connection is reserved")
         func deadline() async throws {
-            try await withStore(timeout: .milliseconds(500)) { store async throws in
+            let table = uniqueTableName()
+            try await withStore(table: table, timeout: .milliseconds(500)) { store async throws in
                 let partition = somePartition()
                 _ = try await whenAvailable { try await store.load(partition) }
-                for _ in 0..<20 { _ = try await whenAvailable { try await store.load(partition) } }
-                let error = await expectUnavailable {
-                    try await store.perform("sleep") { connection in
-                        try await connection.drain("SELECT pg_sleep(30)", logger: Logger(label: "test"))
-                    }
+                let reserved = try #require(store.reserved)
+                let first = try await free(reserved, store)
+                try await PostgresConnection.withSession { blocker in
+                    try await blocker.query("BEGIN", logger: Logger(label: "blocker"))
+                    try await blocker.query(
+                        "LOCK TABLE \(unescaped: table) IN ACCESS EXCLUSIVE MODE", logger: Logger(label: "blocker"))
+                    let error = await expectUnavailable { try await store.load(partition) }
+                    // The store's deadline or the server's statement_timeout, whichever fires first.
+                    #expect(
+                        error?.message.contains("no answer within 500 ms") == true
+                            || error?.message.contains("57014") == true, "\(String(describing: error))")
+                    try await blocker.query("COMMIT", logger: Logger(label: "blocker"))
                 }
-                // The store's deadline or the server's statement_timeout, whichever fires first.
-                #expect(
-                    error?.message.contains("no answer within 500 ms") == true
-                        || error?.message.contains("57014") == true, "\(String(describing: error))")
+                try await first.closeFuture.get()
+                #expect(try await free(reserved, store) !== first)
                 #expect(try await whenAvailable { try await store.load(partition) } == nil)
             }
         }
     }
+}
+
+/// The store's reserved connection once it is free (leased and prepared as the store prepares it), given straight
+/// back: asked again after each load through the store.
+private func free(_ reserved: ReservedConnection, _ store: PostgresTokenCacheStore) async throws -> PostgresConnection {
+    for _ in 0..<2_000 {
+        if let connection = reserved.borrow(
+            from: store.client, preparing: { try await store.prepareStatements(on: $0) })
+        {
+            reserved.giveBack(connection, healthy: true)
+            return connection
+        }
+        _ = try await whenAvailable { try await store.load(somePartition()) }
+    }
+    throw ReservedConnectionNotLent()
 }
 
 /// Runs `body` with a pool of two connections on the suite's cluster, then stops it.
@@ -188,24 +201,3 @@ private func lent(_ reserved: ReservedConnection, _ client: PostgresClient) asyn
 private struct ReservedConnectionNotLent: Error {}
 
 private struct PreparationRefused: Error {}
-
-extension PostgresConnection {
-    /// Runs `body` on a connection of its own to the cluster's socket, then closes it.
-    fileprivate static func withConnection<T>(
-        to cluster: PostgresCluster, _ body: (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        let connection = try await PostgresConnection.connect(
-            configuration: .init(
-                unixSocketPath: "\(cluster.root.path)/.s.PGSQL.\(cluster.port)", username: cluster.user,
-                password: cluster.password, database: cluster.database),
-            id: 2, logger: Logger(label: "test"))
-        do {
-            let result = try await body(connection)
-            try await connection.close()
-            return result
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-    }
-}

@@ -3,6 +3,7 @@ import Locking
 import Logging
 import MSAL
 import MSALPostgres
+import PostgresNIO
 import TestServers
 import Testing
 
@@ -16,12 +17,14 @@ func uniqueTableName() -> String {
 /// give a short one.
 func withStores(
     _ count: Int = 1, url: String? = nil, table: String = uniqueTableName(), timeout: Duration = .seconds(30),
-    logger: Logger = Logger(label: "msal.postgres.test"), _ body: ([PostgresTokenCacheStore]) async throws -> Void
+    maximumConnections: Int = 10, logger: Logger = Logger(label: "msal.postgres.test"),
+    _ body: ([PostgresTokenCacheStore]) async throws -> Void
 ) async throws {
     let cluster = try PostgresCluster.current
     let stores = try (0..<count).map { _ in
         try PostgresTokenCacheStore(
-            url: url ?? cluster.socketURL, tableName: table, operationTimeout: timeout, logger: logger)
+            url: url ?? cluster.socketURL, tableName: table, operationTimeout: timeout,
+            maximumConnections: maximumConnections, logger: logger)
     }
     do {
         try await body(stores)
@@ -32,12 +35,36 @@ func withStores(
     }
 }
 
-/// Runs `body` with one store on the cluster; see ``withStores(_:url:table:timeout:logger:_:)``.
+/// Runs `body` with one store on the cluster; see ``withStores(_:url:table:timeout:maximumConnections:logger:_:)``.
 func withStore(
     url: String? = nil, table: String = uniqueTableName(), timeout: Duration = .seconds(30),
-    logger: Logger = Logger(label: "msal.postgres.test"), _ body: (PostgresTokenCacheStore) async throws -> Void
+    maximumConnections: Int = 10, logger: Logger = Logger(label: "msal.postgres.test"),
+    _ body: (PostgresTokenCacheStore) async throws -> Void
 ) async throws {
-    try await withStores(1, url: url, table: table, timeout: timeout, logger: logger) { try await body($0[0]) }
+    try await withStores(
+        1, url: url, table: table, timeout: timeout, maximumConnections: maximumConnections, logger: logger
+    ) { try await body($0[0]) }
+}
+
+extension PostgresConnection {
+    /// Runs `body` on a connection of its own to the suite's cluster (through its socket), then closes it: another
+    /// session, to lock what a store needs or to end its sessions.
+    static func withSession<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let cluster = try PostgresCluster.current
+        let connection = try await PostgresConnection.connect(
+            configuration: .init(
+                unixSocketPath: "\(cluster.root.path)/.s.PGSQL.\(cluster.port)", username: cluster.user,
+                password: cluster.password, database: cluster.database),
+            id: 1, logger: Logger(label: "test session"))
+        do {
+            let result = try await body(connection)
+            try await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
 }
 
 /// A partition of its own for each test.
