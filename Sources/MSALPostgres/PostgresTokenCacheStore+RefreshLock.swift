@@ -107,31 +107,24 @@ extension PostgresTokenCacheStore {
     ) async {
         defer { progress.finish() }
         do {
-            try await client.withConnection { connection in
-                try await closingOnCancel(connection) {
-                    progress.yield(.leased)
-                    var pause = Duration.milliseconds(5)
-                    while try await connection.value(
-                        "SELECT pg_try_advisory_lock(\(lock.value))", as: Bool.self, logger: driverLogger) != true
-                    {
-                        try await Task.sleep(for: pause)
-                        pause = min(pause * 2, .milliseconds(100))
-                    }
-                    progress.yield(.acquired(connection))
-                    for await _ in released {}
-                    try Task.checkCancellation()
-                    let unlocked = try await withDeadline(operationTimeout) { [driverLogger] in
-                        try await closingOnCancel(connection) {
-                            try await connection.value(
-                                "SELECT pg_advisory_unlock(\(lock.value))", as: Bool.self, logger: driverLogger)
-                        }
-                    }
-                    // Not holding it would mean the session is not the one that locked: never hand it back.
-                    if unlocked != true {
-                        let close: () -> Void = connection.close
-                        close()
-                    }
+            try await client.withLease { connection in
+                progress.yield(.leased)
+                var pause = Duration.milliseconds(5)
+                while try await connection.value(
+                    "SELECT pg_try_advisory_lock(\(lock.value))", as: Bool.self, logger: driverLogger) != true
+                {
+                    try await Task.sleep(for: pause)
+                    pause = min(pause * 2, .milliseconds(100))
                 }
+                progress.yield(.acquired(connection))
+                for await _ in released {}
+                try Task.checkCancellation()
+                let unlocked = try await withDeadline(operationTimeout) { [driverLogger] in
+                    try await connection.value(
+                        "SELECT pg_advisory_unlock(\(lock.value))", as: Bool.self, logger: driverLogger)
+                }
+                // Not holding it would mean the session is not the one that locked: never hand it back open.
+                if unlocked != true { throw LockNotHeld() }
             }
         } catch {
             if !Task.isCancelled {
@@ -142,3 +135,6 @@ extension PostgresTokenCacheStore {
         }
     }
 }
+
+/// Thrown when unlocking a refresh lock finds the session did not hold it: its connection is closed, not handed back.
+private struct LockNotHeld: Error {}

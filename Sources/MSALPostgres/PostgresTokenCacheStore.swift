@@ -34,8 +34,9 @@ import PostgresNIO
 /// and running the statement. When PostgreSQL cannot be reached, refuses, or is slower than that, the operation
 /// throws ``MSAL/MSALError`` `cacheUnavailable` (the connection it was using is closed, and the server is asked, with
 /// `statement_timeout`, to give up too). A save that threw so may still have been applied, if the server ran it
-/// before giving up: the next load tells, by its version. Neither errors nor log lines carry token bytes or the URL's
-/// password.
+/// before giving up: the next load tells, by its version. A connection an operation gave up on, or whose session the
+/// server ended, goes back to the pool only once it has closed, so after an outage or a restart the first operation
+/// that reaches the server is answered. Neither errors nor log lines carry token bytes or the URL's password.
 ///
 /// ## Refresh lock
 ///
@@ -147,9 +148,9 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
 
     var isShutDown: Bool { state.withLock { $0.isShutDown } }
 
-    /// Runs `work` on a pooled connection, or on the connection of the refresh lock the task holds, all within
-    /// ``operationTimeout``, after making the table on first use. When the work fails, the connection's prepared
-    /// statements are forgotten.
+    /// Runs `work` on a pooled connection (see `PostgresClient.withLease(_:)`), or on the connection of
+    /// the refresh lock the task holds, all within ``operationTimeout``, after making the table on first use. When the
+    /// work fails, the connection's prepared statements are forgotten.
     ///
     /// - Throws: `cacheUnavailable` naming `operation` and why, or `CancellationError` when the task was cancelled.
     func perform<T: Sendable>(
@@ -160,18 +161,16 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
             guard !isShutDown else { throw StoreShutDown() }
             return try await withDeadline(operationTimeout) {
                 let run: @Sendable (PostgresConnection) async throws -> T = { connection in
-                    try await closingOnCancel(connection) {
-                        do {
-                            try await self.prepareTable(on: connection)
-                            return try await work(connection)
-                        } catch {
-                            self.statements.forget(connection)
-                            throw error
-                        }
+                    do {
+                        try await self.prepareTable(on: connection)
+                        return try await work(connection)
+                    } catch {
+                        self.statements.forget(connection)
+                        throw error
                     }
                 }
-                if let locked { return try await run(locked) }
-                return try await self.client.withConnection(run)
+                if let locked { return try await closingOnCancel(locked) { try await run(locked) } }
+                return try await self.client.withLease(run)
             }
         } catch {
             throw failure(operation, error)

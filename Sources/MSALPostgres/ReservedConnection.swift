@@ -99,7 +99,7 @@ final class ReservedConnection: Sendable {
         release?.resume(returning: true)
     }
 
-    /// Ends the lease for good: the connection goes back to the pool, which closes it as it shuts down.
+    /// Ends the lease for good: the holder is cancelled, which closes the connection and hands it back.
     func shutdown() {
         let (release, holder) = state.withLock { state in
             state.lending = .shutDown
@@ -115,22 +115,8 @@ final class ReservedConnection: Sendable {
         preparing: @escaping @Sendable (PostgresConnection) async throws -> Void
     ) async {
         do {
-            try await client.withConnection { connection in
-                do {
-                    try await withDeadline(preparationTimeout) {
-                        try await closingOnCancel(connection) { try await preparing(connection) }
-                    }
-                } catch {
-                    // Not offered. One that ran out of time may be mid-statement: closed, and handed back once the
-                    // pool has seen it close (else the pool could lease it out again, and a statement written to a
-                    // closed connection is never answered).
-                    if error is DeadlineExceeded || connection.isClosed {
-                        let close: () -> Void = connection.close
-                        close()
-                        _ = try? await connection.closeFuture.get()
-                    }
-                    return
-                }
+            try await client.withLease { connection in
+                try await withDeadline(preparationTimeout) { try await preparing(connection) }
                 connection.closeFuture.whenComplete { _ in self.closed(connection) }
                 let closed = await withTaskCancellationHandler {
                     await withCheckedContinuation { continuation in
@@ -148,10 +134,12 @@ final class ReservedConnection: Sendable {
                 } onCancel: {
                     state.withLock { $0.release.take() }?.resume(returning: false)
                 }
-                if closed { _ = try? await connection.closeFuture.get() }
+                // Closed by an operation that failed on it: handed back once the pool has seen it close.
+                if closed { throw ConnectionGivenUp() }
             }
         } catch {
-            // No connection now (PostgreSQL down, the pool shutting down): a later operation asks again.
+            // Not offered, or given up (PostgreSQL down, preparing failed or took too long, the pool shutting down): a
+            // later operation asks again.
         }
         state.withLock { state in
             if case .leasing(holder: number) = state.lending { state.lending = .none }
@@ -169,6 +157,9 @@ final class ReservedConnection: Sendable {
         release?.resume(returning: false)
     }
 }
+
+/// Thrown by the holder to have its connection, which an operation failed on, closed and handed back once closed.
+private struct ConnectionGivenUp: Error {}
 
 extension Optional {
     /// The value, leaving `nil` behind.
