@@ -74,7 +74,6 @@ final class NativeRecorder: SignInStartDelegate, SignUpStartDelegate, SignUpVeri
         record(.other("invalid"))
     }
     func onSignUpCompleted(newState: SignInAfterSignUpState) { record(.signUpCompleted(newState)) }
-    func onSignUpStepNotHandled(_ message: String) { record(.other(message)) }
     func onSignInAfterSignUpError(error: SignInAfterSignUpError) { record(.other(error.errorDescription ?? "")) }
     func onResetPasswordStartError(error: ResetPasswordStartError) { record(.resetError(error)) }
     func onResetPasswordCodeRequired(

@@ -68,77 +68,57 @@ public final class MSALNativeAuthRegisterStrongAuthVerificationRequiredResult: S
 }
 
 extension MFARequestChallengeDelegate {
-    /// Default: reports that the method is not implemented, as a general error.
+    /// Default: reports that the method is not implemented, as a general error to
+    /// ``onMFARequestChallengeError(error:newState:)``.
     public func onMFARequestChallengeVerificationRequired(
         newState: MFARequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     ) {
-        onMFARequestChallengeError(
-            error: MFARequestChallengeError(
-                message: NativeDelegates.notImplemented("onMFARequestChallengeVerificationRequired")),
-            newState: nil)
+        NativeDelegates.lacks("onMFARequestChallengeVerificationRequired")
     }
-    /// Default: reports that the method is not implemented, as a general error.
+    /// Default: reports that the method is not implemented, as a general error to
+    /// ``onMFARequestChallengeError(error:newState:)``.
     public func onMFARequestChallengeSelectionRequired(authMethods: [MSALAuthMethod], newState: MFARequiredState) {
-        onMFARequestChallengeError(
-            error: MFARequestChallengeError(
-                message: NativeDelegates.notImplemented("onMFARequestChallengeSelectionRequired")),
-            newState: nil)
+        NativeDelegates.lacks("onMFARequestChallengeSelectionRequired")
     }
 }
 
 /// Receives the outcome of submitting an MFA code.
-@MainActor public protocol MFASubmitChallengeDelegate: AnyObject, Sendable {
+@MainActor public protocol MFASubmitChallengeDelegate: SignInCompletionDelegate {
     /// The code was refused; `newState`, when given, takes another try.
     func onMFASubmitChallengeError(error: MFASubmitChallengeError, newState: MFARequiredState?)
-    /// The user is signed in.
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
 /// Receives the outcome of offering a contact for a new strong authentication method.
-@MainActor public protocol RegisterStrongAuthChallengeDelegate: AnyObject, Sendable {
+/// The contact may turn out already verified, which signs the user in (``SignInCompletionDelegate``).
+@MainActor public protocol RegisterStrongAuthChallengeDelegate: SignInCompletionDelegate {
     /// The contact was refused; `newState`, when given, takes another.
     func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError, newState: RegisterStrongAuthState?)
     /// A code was sent to the contact.
     func onRegisterStrongAuthVerificationRequired(result: MSALNativeAuthRegisterStrongAuthVerificationRequiredResult)
-    /// The contact was already verified: the user is signed in.
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
 extension RegisterStrongAuthChallengeDelegate {
-    /// Default: reports that the method is not implemented, as a general error.
+    /// Default: reports that the method is not implemented, as a general error to
+    /// ``onRegisterStrongAuthChallengeError(error:newState:)``.
     public func onRegisterStrongAuthVerificationRequired(
         result: MSALNativeAuthRegisterStrongAuthVerificationRequiredResult
     ) {
-        onRegisterStrongAuthChallengeError(
-            error: RegisterStrongAuthChallengeError(
-                message: NativeDelegates.notImplemented("onRegisterStrongAuthVerificationRequired")),
-            newState: nil)
-    }
-    /// Default: reports that the method is not implemented, as a general error.
-    public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
-        onRegisterStrongAuthChallengeError(
-            error: RegisterStrongAuthChallengeError(message: NativeDelegates.notImplemented("onSignInCompleted")),
-            newState: nil)
+        NativeDelegates.lacks("onRegisterStrongAuthVerificationRequired")
     }
 }
 
 /// Receives the outcome of submitting the code sent to a new contact.
-@MainActor public protocol RegisterStrongAuthSubmitChallengeDelegate: AnyObject, Sendable {
+@MainActor public protocol RegisterStrongAuthSubmitChallengeDelegate: SignInCompletionDelegate {
     /// The code was refused; `newState`, when given, takes another try.
     func onRegisterStrongAuthSubmitChallengeError(
         error: RegisterStrongAuthSubmitChallengeError, newState: RegisterStrongAuthVerificationRequiredState?)
-    /// The user is signed in.
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
 extension AwaitingMFAState {
     /// Sends a code through `authMethod`; the outcome goes to `delegate` on the main actor.
     public func requestChallenge(authMethod: MSALAuthMethod, delegate: any MFARequestChallengeDelegate) {
         let method = authMethod.method
-        NativeDelegates.run {
-            await NativeDelegates.mfaRequested(
-                { try await requestChallenge(authMethod: method) }, delegate)
-        }
+        NativeDelegates.requestMFA({ try await requestChallenge(authMethod: method) }, delegate)
     }
 }
 
@@ -146,14 +126,16 @@ extension MFARequiredState {
     /// Sends a new code through `authMethod`; the outcome goes to `delegate` on the main actor.
     public func requestChallenge(authMethod: MSALAuthMethod, delegate: any MFARequestChallengeDelegate) {
         let method = authMethod.method
-        NativeDelegates.run {
-            await NativeDelegates.mfaRequested({ try await requestChallenge(authMethod: method) }, delegate)
-        }
+        NativeDelegates.requestMFA({ try await requestChallenge(authMethod: method) }, delegate)
     }
 
     /// Submits the code; the outcome goes to `delegate` on the main actor.
     public func submitChallenge(challenge: String, delegate: any MFASubmitChallengeDelegate) {
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onMFASubmitChallengeError(
+                error: MFASubmitChallengeError(MSALError.internal(.unexpected, $0)), newState: nil)
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 switch try await submitChallenge(challenge) {
                 case .completed(let user):
@@ -178,10 +160,8 @@ extension RegisterStrongAuthState {
         parameters: MSALNativeAuthChallengeAuthMethodParameters, delegate: any RegisterStrongAuthChallengeDelegate
     ) {
         let (method, contact) = (parameters.authMethod.method, parameters.verificationContact)
-        NativeDelegates.run {
-            await NativeDelegates.registerChallenged(
-                { try await challengeAuthMethod(method, verificationContact: contact) }, delegate)
-        }
+        NativeDelegates.challengeRegistration(
+            { try await challengeAuthMethod(method, verificationContact: contact) }, delegate)
     }
 }
 
@@ -191,15 +171,17 @@ extension RegisterStrongAuthVerificationRequiredState {
         parameters: MSALNativeAuthChallengeAuthMethodParameters, delegate: any RegisterStrongAuthChallengeDelegate
     ) {
         let (method, contact) = (parameters.authMethod.method, parameters.verificationContact)
-        NativeDelegates.run {
-            await NativeDelegates.registerChallenged(
-                { try await challengeAuthMethod(method, verificationContact: contact) }, delegate)
-        }
+        NativeDelegates.challengeRegistration(
+            { try await challengeAuthMethod(method, verificationContact: contact) }, delegate)
     }
 
     /// Submits the code sent to the contact; the outcome goes to `delegate` on the main actor.
     public func submitChallenge(challenge: String, delegate: any RegisterStrongAuthSubmitChallengeDelegate) {
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onRegisterStrongAuthSubmitChallengeError(
+                error: RegisterStrongAuthSubmitChallengeError(MSALError.internal(.unexpected, $0)), newState: nil)
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 switch try await submitChallenge(challenge) {
                 case .completed(let user):
@@ -220,8 +202,21 @@ extension RegisterStrongAuthVerificationRequiredState {
 }
 
 extension NativeDelegates {
+    /// Runs a request for an MFA code and reports its outcome to `delegate`.
+    static func requestMFA(
+        _ request: @escaping @Sendable () async throws -> MFARequestChallengeResult,
+        _ delegate: any MFARequestChallengeDelegate
+    ) {
+        let fail: NativeDelegates.Failure = {
+            delegate.onMFARequestChallengeError(error: MFARequestChallengeError(message: $0), newState: nil)
+        }
+        run(failingWith: fail) {
+            await mfaRequested(request, delegate)
+        }
+    }
+
     /// Reports a request for an MFA code to its delegate.
-    static func mfaRequested(
+    private static func mfaRequested(
         _ request: () async throws -> MFARequestChallengeResult, _ delegate: any MFARequestChallengeDelegate
     ) async {
         do {
@@ -242,8 +237,22 @@ extension NativeDelegates {
         }
     }
 
+    /// Runs the offer of a contact for a new strong authentication method and reports its outcome to `delegate`.
+    static func challengeRegistration(
+        _ request: @escaping @Sendable () async throws -> RegisterStrongAuthChallengeResult,
+        _ delegate: any RegisterStrongAuthChallengeDelegate
+    ) {
+        let fail: NativeDelegates.Failure = {
+            delegate.onRegisterStrongAuthChallengeError(
+                error: RegisterStrongAuthChallengeError(message: $0), newState: nil)
+        }
+        run(failingWith: fail) {
+            await registerChallenged(request, delegate)
+        }
+    }
+
     /// Reports an offered contact's outcome to its delegate.
-    static func registerChallenged(
+    private static func registerChallenged(
         _ request: () async throws -> RegisterStrongAuthChallengeResult,
         _ delegate: any RegisterStrongAuthChallengeDelegate
     ) async {

@@ -109,7 +109,10 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
             engine, parameters.username, parameters.password, parameters.scopes ?? []
         )
         let (claims, correlationID) = (parameters.claimsRequest?.jsonString(), parameters.correlationId)
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onSignInStartError(error: SignInStartError(type: .generalError, message: $0))
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
                     return await delegate.onSignInStartError(error: SignInStartError(type: .invalidUsername))
@@ -146,7 +149,10 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
         let (engine, username, password) = (engine, parameters.username, parameters.password)
         let attributes = (parameters.attributes ?? [:]).mapValues(AttributeValue.init(any:))
         let correlationID = parameters.correlationId
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onSignUpStartError(error: SignUpStartError(type: .generalError, message: $0))
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
                     return await delegate.onSignUpStartError(error: SignUpStartError(type: .invalidUsername))
@@ -183,7 +189,10 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
         parameters: MSALNativeAuthResetPasswordParameters, delegate: any ResetPasswordStartDelegate
     ) {
         let (engine, username, correlationID) = (engine, parameters.username, parameters.correlationId)
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onResetPasswordStartError(error: ResetPasswordStartError(type: .generalError, message: $0))
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
                     return await delegate.onResetPasswordStartError(

@@ -10,6 +10,17 @@ import Foundation
         codeLength: Int)
 }
 
+extension ResetPasswordStartDelegate {
+    /// Default: reports that the method is not implemented, as a general error to
+    /// ``onResetPasswordStartError(error:)``.
+    public func onResetPasswordCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType,
+        codeLength: Int
+    ) {
+        NativeDelegates.lacks("onResetPasswordCodeRequired")
+    }
+}
+
 /// Receives the outcome of ``ResetPasswordCodeRequiredState/submitCode(code:delegate:)``.
 @MainActor public protocol ResetPasswordVerifyCodeDelegate: AnyObject, Sendable {
     /// The code was refused; `newState`, when given, takes another try.
@@ -18,12 +29,28 @@ import Foundation
     func onPasswordRequired(newState: ResetPasswordRequiredState)
 }
 
+extension ResetPasswordVerifyCodeDelegate {
+    /// Default: reports that the method is not implemented, as a general error to
+    /// ``onResetPasswordVerifyCodeError(error:newState:)``.
+    public func onPasswordRequired(newState: ResetPasswordRequiredState) {
+        NativeDelegates.lacks("onPasswordRequired")
+    }
+}
+
 /// Receives the outcome of ``ResetPasswordRequiredState/submitPassword(password:delegate:)``.
 @MainActor public protocol ResetPasswordRequiredDelegate: AnyObject, Sendable {
     /// The new password was refused; `newState`, when given, takes another try.
     func onResetPasswordRequiredError(error: PasswordRequiredError, newState: ResetPasswordRequiredState?)
     /// The password is reset; `newState` signs the user in without asking again.
     func onResetPasswordCompleted(newState: SignInAfterResetPasswordState)
+}
+
+extension ResetPasswordRequiredDelegate {
+    /// Default: reports that the method is not implemented, as a general error to
+    /// ``onResetPasswordRequiredError(error:newState:)``.
+    public func onResetPasswordCompleted(newState: SignInAfterResetPasswordState) {
+        NativeDelegates.lacks("onResetPasswordCompleted")
+    }
 }
 
 /// Receives the outcome of ``ResetPasswordCodeRequiredState/resendCode(delegate:)``.
@@ -36,10 +63,25 @@ import Foundation
         codeLength: Int)
 }
 
+extension ResetPasswordResendCodeDelegate {
+    /// Default: reports that the method is not implemented, as a general error to
+    /// ``onResetPasswordResendCodeError(error:newState:)``.
+    public func onResetPasswordResendCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType,
+        codeLength: Int
+    ) {
+        NativeDelegates.lacks("onResetPasswordResendCodeRequired")
+    }
+}
+
 extension ResetPasswordCodeRequiredState {
     /// Submits the code; the outcome goes to `delegate` on the main actor.
     public func submitCode(code: String, delegate: any ResetPasswordVerifyCodeDelegate) {
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onResetPasswordVerifyCodeError(
+                error: VerifyCodeError(type: .generalError, MSALError.internal(.unexpected, $0)), newState: nil)
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 switch try await submitCode(code) {
                 case .newPasswordRequired(let state): await delegate.onPasswordRequired(newState: state)
@@ -59,7 +101,10 @@ extension ResetPasswordCodeRequiredState {
 
     /// Sends a new code; the outcome goes to `delegate` on the main actor.
     public func resendCode(delegate: any ResetPasswordResendCodeDelegate) {
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onResetPasswordResendCodeError(error: ResendCodeError(message: $0), newState: nil)
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 guard case .codeRequired(let state, let delivery) = try await resendCode() else {
                     return await delegate.onResetPasswordResendCodeError(error: ResendCodeError(), newState: nil)
@@ -78,7 +123,11 @@ extension ResetPasswordCodeRequiredState {
 extension ResetPasswordRequiredState {
     /// Submits the new password and waits until it is applied; the outcome goes to `delegate` on the main actor.
     public func submitPassword(password: String, delegate: any ResetPasswordRequiredDelegate) {
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onResetPasswordRequiredError(
+                error: PasswordRequiredError(type: .generalError, message: $0), newState: nil)
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 switch try await submitPassword(password) {
                 case .completed(let state): await delegate.onResetPasswordCompleted(newState: state)

@@ -1,9 +1,22 @@
 import Foundation
 
+/// Receives a finished sign-in: what every delegate whose step can end with the user signed in shares.
+@MainActor public protocol SignInCompletionDelegate: AnyObject, Sendable {
+    /// The user is signed in.
+    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
+}
+
+extension SignInCompletionDelegate {
+    /// Default: reports that the method is not implemented, as a general error to the call's error method.
+    public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
+        NativeDelegates.lacks("onSignInCompleted")
+    }
+}
+
 /// What a sign-in step may lead to besides its own outcomes: a second factor, or registering a strong
 /// authentication method. Every sign-in delegate has these; an app that does not implement one is told through the
 /// delegate's error method.
-@MainActor public protocol SignInNextStepDelegate: AnyObject, Sendable {
+@MainActor public protocol SignInNextStepDelegate: SignInCompletionDelegate {
     /// The first factor passed; the user must now pass MFA with one of `authMethods` through `newState`.
     func onSignInAwaitingMFA(authMethods: [MSALAuthMethod], newState: AwaitingMFAState)
     /// The user has no strong authentication method; they register one of `authMethods` through `newState`.
@@ -11,13 +24,13 @@ import Foundation
 }
 
 extension SignInNextStepDelegate {
-    /// Default: reports that the method is not implemented, as a general error to the delegate's error method.
+    /// Default: reports that the method is not implemented, as a general error to the call's error method.
     public func onSignInAwaitingMFA(authMethods: [MSALAuthMethod], newState: AwaitingMFAState) {
-        NativeDelegates.report(notImplemented: "onSignInAwaitingMFA", to: self)
+        NativeDelegates.lacks("onSignInAwaitingMFA")
     }
-    /// Default: reports that the method is not implemented, as a general error to the delegate's error method.
+    /// Default: reports that the method is not implemented, as a general error to the call's error method.
     public func onSignInStrongAuthMethodRegistration(authMethods: [MSALAuthMethod], newState: RegisterStrongAuthState) {
-        NativeDelegates.report(notImplemented: "onSignInStrongAuthMethodRegistration", to: self)
+        NativeDelegates.lacks("onSignInStrongAuthMethodRegistration")
     }
 }
 
@@ -31,8 +44,6 @@ extension SignInNextStepDelegate {
     )
     /// The user has a password: submit it through `newState`.
     func onSignInPasswordRequired(newState: SignInPasswordRequiredState)
-    /// The user is signed in.
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
 extension SignInStartDelegate {
@@ -40,20 +51,11 @@ extension SignInStartDelegate {
     public func onSignInCodeRequired(
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     ) {
-        onSignInStartError(
-            error: SignInStartError(
-                type: .generalError, message: NativeDelegates.notImplemented("onSignInCodeRequired")))
+        NativeDelegates.lacks("onSignInCodeRequired")
     }
     /// Default: reports that the method is not implemented, as a general error to ``onSignInStartError(error:)``.
     public func onSignInPasswordRequired(newState: SignInPasswordRequiredState) {
-        onSignInStartError(
-            error: SignInStartError(
-                type: .generalError, message: NativeDelegates.notImplemented("onSignInPasswordRequired")))
-    }
-    /// Default: reports that the method is not implemented, as a general error to ``onSignInStartError(error:)``.
-    public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
-        onSignInStartError(
-            error: SignInStartError(type: .generalError, message: NativeDelegates.notImplemented("onSignInCompleted")))
+        NativeDelegates.lacks("onSignInPasswordRequired")
     }
 }
 
@@ -61,26 +63,12 @@ extension SignInStartDelegate {
 @MainActor public protocol SignInPasswordRequiredDelegate: SignInNextStepDelegate {
     /// The password was refused; `newState`, when given, takes another try.
     func onSignInPasswordRequiredError(error: PasswordRequiredError, newState: SignInPasswordRequiredState?)
-    /// The user is signed in.
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
-}
-
-extension SignInPasswordRequiredDelegate {
-    /// Default: reports that the method is not implemented, as a general error to ``onSignInPasswordRequiredError(error:newState:)``.
-    public func onSignInCompleted(result: MSALNativeAuthUserAccountResult) {
-        onSignInPasswordRequiredError(
-            error: PasswordRequiredError(
-                type: .generalError, message: NativeDelegates.notImplemented("onSignInCompleted")),
-            newState: nil)
-    }
 }
 
 /// Receives the outcome of ``SignInCodeRequiredState/submitCode(code:delegate:)``.
 @MainActor public protocol SignInVerifyCodeDelegate: SignInNextStepDelegate {
     /// The code was refused; `newState`, when given, takes another try.
     func onSignInVerifyCodeError(error: VerifyCodeError, newState: SignInCodeRequiredState?)
-    /// The user is signed in.
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
 /// Receives the outcome of ``SignInCodeRequiredState/resendCode(delegate:)``.
@@ -93,26 +81,36 @@ extension SignInPasswordRequiredDelegate {
     )
 }
 
+extension SignInResendCodeDelegate {
+    /// Default: reports that the method is not implemented, as a general error to
+    /// ``onSignInResendCodeError(error:newState:)``.
+    public func onSignInResendCodeCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
+        NativeDelegates.lacks("onSignInResendCodeCodeRequired")
+    }
+}
+
 /// Receives the outcome of signing in after a sign-up.
 @MainActor public protocol SignInAfterSignUpDelegate: SignInNextStepDelegate {
     /// Signing in after the sign-up failed.
     func onSignInAfterSignUpError(error: SignInAfterSignUpError)
-    /// The user is signed in.
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
 /// Receives the outcome of signing in after a password reset.
 @MainActor public protocol SignInAfterResetPasswordDelegate: SignInNextStepDelegate {
     /// Signing in after the password reset failed.
     func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError)
-    /// The user is signed in.
-    func onSignInCompleted(result: MSALNativeAuthUserAccountResult)
 }
 
 extension SignInPasswordRequiredState {
     /// Submits the password; the outcome goes to `delegate` on the main actor.
     public func submitPassword(password: String, delegate: any SignInPasswordRequiredDelegate) {
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onSignInPasswordRequiredError(
+                error: PasswordRequiredError(type: .generalError, message: $0), newState: nil)
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 switch try await submitPassword(password) {
                 case .completed(let user):
@@ -143,7 +141,11 @@ extension SignInPasswordRequiredState {
 extension SignInCodeRequiredState {
     /// Submits the code; the outcome goes to `delegate` on the main actor.
     public func submitCode(code: String, delegate: any SignInVerifyCodeDelegate) {
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onSignInVerifyCodeError(
+                error: VerifyCodeError(type: .generalError, MSALError.internal(.unexpected, $0)), newState: nil)
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 switch try await submitCode(code) {
                 case .completed(let user):
@@ -170,7 +172,10 @@ extension SignInCodeRequiredState {
 
     /// Sends a new code; the outcome goes to `delegate` on the main actor.
     public func resendCode(delegate: any SignInResendCodeDelegate) {
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onSignInResendCodeError(error: ResendCodeError(message: $0), newState: nil)
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 guard case .codeRequired(let state, let delivery) = try await resendCode() else {
                     return await delegate.onSignInResendCodeError(error: ResendCodeError(), newState: nil)
@@ -187,28 +192,6 @@ extension SignInCodeRequiredState {
 }
 
 extension NativeDelegates {
-    /// Tells a sign-in delegate, through its error method, that it lacks `method` (a delegate with several roles
-    /// hears it through the first of them).
-    @MainActor static func report(notImplemented method: String, to delegate: any SignInNextStepDelegate) {
-        let message = notImplemented(method)
-        switch delegate {
-        case let start as any SignInStartDelegate:
-            start.onSignInStartError(error: SignInStartError(type: .generalError, message: message))
-        case let password as any SignInPasswordRequiredDelegate:
-            password.onSignInPasswordRequiredError(
-                error: PasswordRequiredError(type: .generalError, message: message), newState: nil)
-        case let code as any SignInVerifyCodeDelegate:
-            code.onSignInVerifyCodeError(
-                error: VerifyCodeError(type: .generalError, MSALError.internal(.unexpected, message)), newState: nil)
-        case let afterSignUp as any SignInAfterSignUpDelegate:
-            afterSignUp.onSignInAfterSignUpError(error: SignInAfterSignUpError(message: message))
-        case let afterReset as any SignInAfterResetPasswordDelegate:
-            afterReset.onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError(message: message))
-        default:
-            break
-        }
-    }
-
     /// Reports a sign-in start's result to its delegate.
     static func signInStart(_ result: SignInResult, _ delegate: any SignInStartDelegate) async {
         switch result {
@@ -257,7 +240,10 @@ extension SignInAfterSignUpState {
     /// Signs the new user in as `parameters` say; the outcome goes to `delegate` on the main actor.
     public func signIn(parameters: MSALNativeAuthSignInAfterSignUpParameters, delegate: any SignInAfterSignUpDelegate) {
         let (scopes, claims) = (parameters.scopes ?? [], parameters.claimsRequest?.jsonString())
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onSignInAfterSignUpError(error: SignInAfterSignUpError(message: $0))
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 await NativeDelegates.signInAfter(
                     try await signIn(scopes: scopes, claims: claims),
@@ -287,7 +273,10 @@ extension SignInAfterResetPasswordState {
         parameters: MSALNativeAuthSignInAfterResetPasswordParameters, delegate: any SignInAfterResetPasswordDelegate
     ) {
         let (scopes, claims) = (parameters.scopes ?? [], parameters.claimsRequest?.jsonString())
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError(message: $0))
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 await NativeDelegates.signInAfter(
                     try await signIn(scopes: scopes, claims: claims),

@@ -14,14 +14,19 @@ import Foundation
 
 extension SignUpStartDelegate {
     /// Default: reports that the method is not implemented, as a general error to ``onSignUpStartError(error:)``.
+    public func onSignUpCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
+        NativeDelegates.lacks("onSignUpCodeRequired")
+    }
+    /// Default: reports that the method is not implemented, as a general error to ``onSignUpStartError(error:)``.
     public func onSignUpAttributesInvalid(attributeNames: [String]) {
-        onSignUpStartError(
-            error: SignUpStartError(
-                type: .generalError, message: NativeDelegates.notImplemented("onSignUpAttributesInvalid")))
+        NativeDelegates.lacks("onSignUpAttributesInvalid")
     }
 }
 
-/// Receives what follows a sign-up step: more input needed, or done.
+/// Receives what follows a sign-up step: more input needed, or done. A method the app does not implement is
+/// reported as a general error to the error method of the step's delegate.
 @MainActor public protocol SignUpNextStepDelegate: AnyObject, Sendable {
     /// The tenant needs these user attributes; submit them through `newState`.
     func onSignUpAttributesRequired(
@@ -30,8 +35,23 @@ extension SignUpStartDelegate {
     func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState)
     /// The user is signed up; `newState` signs them in without asking again.
     func onSignUpCompleted(newState: SignInAfterSignUpState)
-    /// Reports a step that cannot be handled as an error of the step's kind.
-    func onSignUpStepNotHandled(_ message: String)
+}
+
+extension SignUpNextStepDelegate {
+    /// Default: reports that the method is not implemented, as a general error to the step's error method.
+    public func onSignUpAttributesRequired(
+        attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState
+    ) {
+        NativeDelegates.lacks("onSignUpAttributesRequired")
+    }
+    /// Default: reports that the method is not implemented, as a general error to the step's error method.
+    public func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState) {
+        NativeDelegates.lacks("onSignUpPasswordRequired")
+    }
+    /// Default: reports that the method is not implemented, as a general error to the step's error method.
+    public func onSignUpCompleted(newState: SignInAfterSignUpState) {
+        NativeDelegates.lacks("onSignUpCompleted")
+    }
 }
 
 /// Receives the outcome of ``SignUpCodeRequiredState/submitCode(code:delegate:)``.
@@ -40,26 +60,10 @@ extension SignUpStartDelegate {
     func onSignUpVerifyCodeError(error: VerifyCodeError, newState: SignUpCodeRequiredState?)
 }
 
-extension SignUpVerifyCodeDelegate {
-    /// Reports the step as a general error to ``onSignUpVerifyCodeError(error:newState:)``.
-    public func onSignUpStepNotHandled(_ message: String) {
-        onSignUpVerifyCodeError(
-            error: VerifyCodeError(type: .generalError, MSALError.internal(.unexpected, message)), newState: nil)
-    }
-}
-
 /// Receives the outcome of ``SignUpPasswordRequiredState/submitPassword(password:delegate:)``.
 @MainActor public protocol SignUpPasswordRequiredDelegate: SignUpNextStepDelegate {
     /// The password was refused; `newState`, when given, takes another try.
     func onSignUpPasswordRequiredError(error: PasswordRequiredError, newState: SignUpPasswordRequiredState?)
-}
-
-extension SignUpPasswordRequiredDelegate {
-    /// Reports the step as a general error to ``onSignUpPasswordRequiredError(error:newState:)``.
-    public func onSignUpStepNotHandled(_ message: String) {
-        onSignUpPasswordRequiredError(
-            error: PasswordRequiredError(type: .generalError, message: message), newState: nil)
-    }
 }
 
 /// Receives the outcome of ``SignUpAttributesRequiredState/submitAttributes(attributes:delegate:)``.
@@ -71,26 +75,10 @@ extension SignUpPasswordRequiredDelegate {
 }
 
 extension SignUpAttributesRequiredDelegate {
-    /// Reports the step as a general error to ``onSignUpAttributesRequiredError(error:)``.
-    public func onSignUpStepNotHandled(_ message: String) {
-        onSignUpAttributesRequiredError(error: AttributesRequiredError(message: message))
-    }
-}
-
-extension SignUpNextStepDelegate {
-    /// Default: reports that the method is not implemented to ``onSignUpStepNotHandled(_:)``.
-    public func onSignUpAttributesRequired(
-        attributes: [MSALNativeAuthRequiredAttribute], newState: SignUpAttributesRequiredState
-    ) {
-        onSignUpStepNotHandled(NativeDelegates.notImplemented("onSignUpAttributesRequired"))
-    }
-    /// Default: reports that the method is not implemented to ``onSignUpStepNotHandled(_:)``.
-    public func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState) {
-        onSignUpStepNotHandled(NativeDelegates.notImplemented("onSignUpPasswordRequired"))
-    }
-    /// Default: reports that the method is not implemented to ``onSignUpStepNotHandled(_:)``.
-    public func onSignUpCompleted(newState: SignInAfterSignUpState) {
-        onSignUpStepNotHandled(NativeDelegates.notImplemented("onSignUpCompleted"))
+    /// Default: reports that the method is not implemented, as a general error to
+    /// ``onSignUpAttributesRequiredError(error:)``.
+    public func onSignUpAttributesInvalid(attributeNames: [String], newState: SignUpAttributesRequiredState) {
+        NativeDelegates.lacks("onSignUpAttributesInvalid")
     }
 }
 
@@ -104,10 +92,24 @@ extension SignUpNextStepDelegate {
     )
 }
 
+extension SignUpResendCodeDelegate {
+    /// Default: reports that the method is not implemented, as a general error to
+    /// ``onSignUpResendCodeError(error:newState:)``.
+    public func onSignUpResendCodeCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
+        NativeDelegates.lacks("onSignUpResendCodeCodeRequired")
+    }
+}
+
 extension SignUpCodeRequiredState {
     /// Submits the code; the outcome goes to `delegate` on the main actor.
     public func submitCode(code: String, delegate: any SignUpVerifyCodeDelegate) {
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onSignUpVerifyCodeError(
+                error: VerifyCodeError(type: .generalError, MSALError.internal(.unexpected, $0)), newState: nil)
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 let result = try await submitCode(code)
                 if case .invalidCode(let state) = result {
@@ -124,7 +126,10 @@ extension SignUpCodeRequiredState {
 
     /// Sends a new code; the outcome goes to `delegate` on the main actor.
     public func resendCode(delegate: any SignUpResendCodeDelegate) {
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onSignUpResendCodeError(error: ResendCodeError(message: $0), newState: nil)
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 guard case .codeRequired(let state, let delivery) = try await resendCode() else {
                     return await delegate.onSignUpResendCodeError(error: ResendCodeError(), newState: nil)
@@ -143,7 +148,11 @@ extension SignUpCodeRequiredState {
 extension SignUpPasswordRequiredState {
     /// Submits the password; the outcome goes to `delegate` on the main actor.
     public func submitPassword(password: String, delegate: any SignUpPasswordRequiredDelegate) {
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onSignUpPasswordRequiredError(
+                error: PasswordRequiredError(type: .generalError, message: $0), newState: nil)
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 let result = try await submitPassword(password)
                 if case .invalidPassword(_, let state) = result {
@@ -164,7 +173,10 @@ extension SignUpAttributesRequiredState {
     /// `delegate` on the main actor.
     public func submitAttributes(attributes: [String: Any], delegate: any SignUpAttributesRequiredDelegate) {
         let values = attributes.mapValues(AttributeValue.init(any:))
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onSignUpAttributesRequiredError(error: AttributesRequiredError(message: $0))
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 let result = try await submitAttributes(values)
                 if case .attributesInvalid(let names, let state?) = result {
@@ -201,7 +213,7 @@ extension NativeDelegates {
         case .passwordRequired(let state): await delegate.onSignUpPasswordRequired(newState: state)
         case .attributesRequired(let state, let attributes):
             await delegate.onSignUpAttributesRequired(attributes: attributes, newState: state)
-        default: await delegate.onSignUpStepNotHandled("The sign-up answered with a step this delegate cannot take.")
+        default: await NativeDelegates.fail("The sign-up answered with a step this delegate cannot take.")
         }
     }
 }

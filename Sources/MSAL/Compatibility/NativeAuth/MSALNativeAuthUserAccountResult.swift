@@ -27,7 +27,11 @@ public final class MSALNativeAuthUserAccountResult: Sendable {
     public func getAccessToken(parameters: MSALNativeAuthGetAccessTokenParameters, delegate: any CredentialsDelegate) {
         let (user, scopes, forceRefresh) = (user, parameters.scopes ?? [], parameters.forceRefresh)
         let (claims, correlationID) = (parameters.claimsRequest?.jsonString(), parameters.correlationId)
-        NativeDelegates.run {
+        let fail: NativeDelegates.Failure = {
+            delegate.onAccessTokenRetrieveError(
+                error: RetrieveAccessTokenError(type: .generalError, MSALError.internal(.unexpected, $0)))
+        }
+        NativeDelegates.run(failingWith: fail) {
             do {
                 let result = try await user.getAccessToken(
                     scopes: scopes, forceRefresh: forceRefresh, claims: claims, correlationID: correlationID)
@@ -69,4 +73,12 @@ public final class MSALNativeAuthTokenResult: Sendable {
     func onAccessTokenRetrieveError(error: RetrieveAccessTokenError)
     /// Receives the token.
     func onAccessTokenRetrieveCompleted(result: MSALNativeAuthTokenResult)
+}
+
+extension CredentialsDelegate {
+    /// Default: reports that the method is not implemented, as a general error to
+    /// ``onAccessTokenRetrieveError(error:)``.
+    public func onAccessTokenRetrieveCompleted(result: MSALNativeAuthTokenResult) {
+        NativeDelegates.lacks("onAccessTokenRetrieveCompleted")
+    }
 }

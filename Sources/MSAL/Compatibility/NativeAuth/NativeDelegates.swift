@@ -1,9 +1,34 @@
 import Foundation
 
 /// Runs native-auth calls for the delegate API: the work in a task, every callback on the main actor.
+///
+/// Every method of a delegate protocol other than its error method is optional, as in MSAL for iOS: its default
+/// reports through the error method that the app lacks it. Which error method is the call's to say (an object may
+/// adopt several delegate protocols, as the samples' view controllers do), so each call sets its own for its task.
 enum NativeDelegates {
-    static func run(_ work: @escaping @Sendable () async -> Void) {
-        Task { await work() }
+    /// The running call's error method, taking a message: set by ``run(failingWith:_:)`` for the call's task.
+    @TaskLocal static var failure: Failure?
+
+    /// Reports a message as a general error through one delegate's error method.
+    typealias Failure = @MainActor @Sendable (String) -> Void
+
+    /// Runs `work` in a task in which a delegate's missing method, or a result it has no method for, is reported
+    /// through `fail`: the error method of the delegate the call was given.
+    static func run(
+        failingWith fail: @escaping Failure,
+        _ work: @escaping @Sendable () async -> Void
+    ) {
+        Task { await $failure.withValue(fail) { await work() } }
+    }
+
+    /// Reports `message` as a general error through the running call's error method.
+    @MainActor static func fail(_ message: String) {
+        failure?(message)
+    }
+
+    /// Reports through the running call's error method that the delegate does not implement `method`.
+    @MainActor static func lacks(_ method: String) {
+        fail(notImplemented(method))
     }
 
     /// True for the error a start gives for a username the server calls invalid.
