@@ -1,3 +1,4 @@
+import Logging
 import MSAL
 import NIOSSL
 import PostgresNIO
@@ -12,13 +13,26 @@ extension PostgresClient.Configuration {
     /// dropped by the pool when its socket closes; one broken silently fails its next operation within the timeout,
     /// and the operation after it connects anew.
     ///
+    /// A TCP connection to a host other than loopback that would not authenticate the server (``PostgresSSLMode``)
+    /// gets a warning on `logger`.
+    ///
     /// - Throws: `invalidParameter` when `sslrootcert` names no readable PEM file of certificates.
-    init(url: PostgresConnectionURL, timeout: Duration, maximumConnections: Int) throws {
+    init(url: PostgresConnectionURL, timeout: Duration, maximumConnections: Int, logger: Logger) throws {
         switch url.endpoint {
         case .tcp(let host, let port):
+            let (tls, authenticatesServer) = try Self.tls(url)
+            if !authenticatesServer && !isLoopbackHost(host.lowercased()) {
+                let mode = "sslmode=\(url.sslMode.rawValue)\(url.sslMode == .require ? " without sslrootcert" : "")"
+                logger.warning(
+                    """
+                    The token cache's PostgreSQL connections to \(host):\(port) do not authenticate the server \
+                    (\(mode)): whoever intercepts them can pose as the server and read the tokens. Use \
+                    sslmode=verify-full with sslrootcert=system or the file of the server's certificate authority.
+                    """)
+            }
             self.init(
                 host: host, port: port, username: url.username, password: url.password?.value, database: url.database,
-                tls: try Self.tls(url))
+                tls: tls)
         case .unixSocket(let path):
             self.init(
                 unixSocketPath: path, username: url.username, password: url.password?.value, database: url.database)
@@ -30,27 +44,34 @@ extension PostgresClient.Configuration {
         if let name = url.applicationName { options.additionalStartupParameters.append(("application_name", name)) }
     }
 
-    private static func tls(_ url: PostgresConnectionURL) throws -> TLS {
+    /// TLS as the URL's `sslmode` and `sslrootcert` ask (``PostgresSSLMode``), and whether it authenticates the
+    /// server: checks its certificate against certificate authorities, and only them.
+    private static func tls(_ url: PostgresConnectionURL) throws -> (TLS, authenticatesServer: Bool) {
         var configuration = TLSConfiguration.makeClientConfiguration()
+        // The URL refuses sslrootcert=system but with verify-full, and verify-ca without sslrootcert.
+        let rootFile = url.trustsSystemRoots ? nil : url.sslRootCertificatePath
         switch url.sslMode {
         case .disable:
-            return .disable
+            return (.disable, false)
         case .allow, .prefer:
             configuration.certificateVerification = .none
-            return .prefer(configuration)
+            return (.prefer(configuration), false)
+        case .require where rootFile == nil:
+            configuration.certificateVerification = .none
+            return (.require(configuration), false)
         case .require, .verifyCA, .verifyFull:
             configuration.certificateVerification =
                 url.sslMode == .verifyFull ? .fullVerification : .noHostnameVerification
-            if let path = url.sslRootCertificatePath {
+            if let rootFile {
                 do {
-                    configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(path))
+                    configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(rootFile))
                 } catch {
                     throw MSALError.internal(
                         .invalidParameter,
-                        "The PostgreSQL URL's sslrootcert \(path) is not a readable PEM file of certificates.")
+                        "The PostgreSQL URL's sslrootcert \(rootFile) is not a readable PEM file of certificates.")
                 }
             }
-            return .require(configuration)
+            return (.require(configuration), true)
         }
     }
 }

@@ -3,15 +3,17 @@ import MSAL
 
 /// Where and how a ``PostgresTokenCacheStore`` connects, read from a libpq-style URL:
 ///
-///     postgres://user:password@host:5432/database?sslmode=require
-///     postgresql://user@localhost/database?sslmode=verify-full&sslrootcert=/etc/ssl/private-ca.pem
+///     postgres://user:password@db.example.com:5432/database?sslrootcert=system
+///     postgresql://user@db.internal/database?sslmode=verify-full&sslrootcert=/etc/ssl/private-ca.pem
 ///     postgres://user:password@/database?host=/var/run/postgresql        (a Unix socket in that folder)
 ///
 /// The scheme is `postgres` or `postgresql`; the user name, password and database are percent-decoded. The query
 /// may name `host` (a folder starting with `/` for a Unix socket, as libpq), `port`, `user`, `password`, `dbname`,
-/// `sslmode` (``PostgresSSLMode``, `prefer` when absent), `sslrootcert` (a PEM file of the certificates to trust
-/// instead of the system's) and `application_name`; any other parameter is refused, so a misspelt `sslmode` cannot
-/// silently turn TLS off.
+/// `sslmode` (``PostgresSSLMode``: `prefer` when absent, `verify-full` with `sslrootcert=system`), `sslrootcert`
+/// (a PEM file of the certificate authorities to check the server's certificate against, or `system` for the
+/// system's trusted roots) and `application_name`; any other parameter is refused, so a misspelt `sslmode` cannot
+/// silently turn TLS off. As libpq 16, `sslrootcert=system` with any `sslmode` but `verify-full` is refused; so is
+/// `verify-ca` without `sslrootcert`, which would otherwise check nothing a server could not fake.
 ///
 /// The password never appears in ``description``, in a mirror or in an error.
 public struct PostgresConnectionURL: Sendable, CustomStringConvertible, CustomReflectable {
@@ -31,7 +33,8 @@ public struct PostgresConnectionURL: Sendable, CustomStringConvertible, CustomRe
     public let database: String?
     /// Whether and how connections are encrypted (only over TCP: a Unix socket is never encrypted).
     public let sslMode: PostgresSSLMode
-    /// A PEM file of the certificates to trust instead of the system's roots (libpq's `sslrootcert`).
+    /// libpq's `sslrootcert`: a PEM file of the certificate authorities to check the server's certificate against,
+    /// or `system` for the system's trusted roots.
     public let sslRootCertificatePath: String?
     /// The `application_name` the server shows in `pg_stat_activity`.
     public let applicationName: String?
@@ -88,6 +91,7 @@ public struct PostgresConnectionURL: Sendable, CustomStringConvertible, CustomRe
             return mode
         }
         sslRootCertificatePath = parameters.removeValue(forKey: "sslrootcert")
+        self.sslMode = try Self.checked(sslMode, rootCertificates: sslRootCertificatePath)
         applicationName = parameters.removeValue(forKey: "application_name")
         if let unknown = parameters.keys.sorted().first {
             throw Self.invalid("it names the parameter '\(unknown)', which the store does not know")
@@ -103,7 +107,30 @@ public struct PostgresConnectionURL: Sendable, CustomStringConvertible, CustomRe
         self.username = user
         self.password = password.map(RedactedPassword.init)
         self.database = database.flatMap { $0.isEmpty ? nil : $0 }
-        self.sslMode = sslMode ?? .prefer
+    }
+
+    /// Whether the URL's `sslrootcert` names the system's trusted roots rather than a file.
+    var trustsSystemRoots: Bool { sslRootCertificatePath == Self.systemRoots }
+
+    private static let systemRoots = "system"
+
+    /// The mode, `prefer` when the URL names none (`verify-full` with `sslrootcert=system`), once the URL's
+    /// `sslrootcert` is known to give it something to check against.
+    private static func checked(_ mode: PostgresSSLMode?, rootCertificates: String?) throws -> PostgresSSLMode {
+        if rootCertificates == systemRoots {
+            guard mode == nil || mode == .verifyFull else {
+                throw invalid(
+                    "sslrootcert=system needs sslmode=verify-full, not \(mode!.rawValue): the system's roots vouch for "
+                        + "every public host name, so only a host name check authenticates the server with them")
+            }
+            return .verifyFull
+        }
+        if mode == .verifyCA, rootCertificates == nil {
+            throw invalid(
+                "sslmode=verify-ca needs sslrootcert, a PEM file of the certificate authorities to check the server "
+                    + "against (for the system's trusted roots, use sslmode=verify-full&sslrootcert=system)")
+        }
+        return mode ?? .prefer
     }
 
     /// The URL with `***` for the password: `postgres://user:***@host:5432/database?sslmode=require`.

@@ -7,7 +7,7 @@ import PostgresNIO
 /// A ``MSAL/TokenCachePartitionStore`` in a PostgreSQL table, which every process naming the same database and table
 /// shares: one row per partition, its bytes, a version for optimistic saves and the time it expires.
 ///
-///     let store = try PostgresTokenCacheStore(url: "postgres://msal:secret@db.internal/cache?sslmode=require")
+///     let store = try PostgresTokenCacheStore(url: "postgres://msal:secret@db.example.com/cache?sslrootcert=system")
 ///     let cache = PartitionedTokenCache(store: store)
 ///     …
 ///     await store.shutdown()
@@ -74,12 +74,14 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
     /// A store for the database a `postgres://` or `postgresql://` URL names (see ``PostgresConnectionURL``).
     ///
     /// - Parameters:
-    ///   - url: `postgres://user:password@host:port/database?sslmode=require`, or with `?host=/socket/folder`.
+    ///   - url: `postgres://user:password@host:port/database?sslmode=verify-full&sslrootcert=system`, or with
+    ///     `?host=/socket/folder`; ``PostgresSSLMode`` tells what each `sslmode` checks of the server.
     ///   - tableName: the table, a lowercase SQL identifier, optionally schema-qualified.
     ///   - operationTimeout: the most one operation may take (2 seconds by default).
     ///   - maximumConnections: the pool's size (10 by default); each ``withRefreshLock(_:timeout:_:)`` in progress
     ///     holds one, and with three or more the store keeps one for uncontended operations.
-    ///   - logger: where the store logs (warnings when PostgreSQL fails, debug lines otherwise).
+    ///   - logger: where the store logs (warnings when PostgreSQL fails or when the URL leaves a server other than
+    ///     loopback unauthenticated, debug lines otherwise).
     /// - Throws: ``MSAL/MSALError`` `invalidParameter` when the URL, the table name or the `sslrootcert` file is not
     ///   valid. Nothing is connected yet: the first operation connects.
     public convenience init(
@@ -116,7 +118,7 @@ public final class PostgresTokenCacheStore: TokenCachePartitionStore, CustomStri
         self.driverLogger = driverLogger
         let client = PostgresClient(
             configuration: try PostgresClient.Configuration(
-                url: url, timeout: operationTimeout, maximumConnections: maximumConnections),
+                url: url, timeout: operationTimeout, maximumConnections: maximumConnections, logger: logger),
             backgroundLogger: driverLogger)
         self.client = client
         reserved = maximumConnections >= 3 ? ReservedConnection(preparationTimeout: operationTimeout) : nil

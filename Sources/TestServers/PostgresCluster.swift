@@ -7,8 +7,9 @@ import Foundation
 #endif
 
 /// A throwaway PostgreSQL cluster: `initdb` into a temporary folder, `postgres` listening on a Unix socket in that
-/// folder and on a free loopback port (with TLS, from a self-signed certificate, when `openssl` is there), a
-/// password-protected role and a database. ``with(_:)`` removes it all afterwards, also when the body throws.
+/// folder and on a free loopback port (with TLS when `openssl` is there: a certificate for `localhost` from a
+/// certificate authority of the cluster's own), a password-protected role and a database. ``with(_:)`` removes it
+/// all afterwards, also when the body throws.
 ///
 /// Run as root, the server's commands run as the `postgres` user (`runuser`, or `su`), since `initdb` and `postgres`
 /// refuse root; the folder is handed to that user.
@@ -20,21 +21,27 @@ package final class PostgresCluster: Sendable {
     /// Random, so that a test can look for it in what the store prints.
     package let password = "pw-\(UUID().uuidString.prefix(8).lowercased())-secret"
     package let database = "msal"
-    /// Whether the server serves TLS (and refuses TCP connections without it); its certificate is ``certificatePath``.
+    /// Whether the server serves TLS (and refuses TCP connections without it); its certificate is ``certificatePath``,
+    /// issued by the authority of ``certificateAuthorityPath``.
     package let tls: Bool
     private let binaries: URL
     /// The user the server runs as when the tests run as root.
     private let serverUser: String?
 
     package var dataDirectory: URL { root.appendingPathComponent("data") }
+    /// The server's certificate (PEM). It names `localhost` only, so that a connection to 127.0.0.1 meets a
+    /// certificate for another host name.
     package var certificatePath: String { dataDirectory.appendingPathComponent("server.crt").path }
+    /// The certificate authority that issued the server's certificate (PEM), for `sslrootcert`.
+    package var certificateAuthorityPath: String { root.appendingPathComponent("ca.crt").path }
 
     /// Connects through the Unix socket.
     package var socketURL: String { "postgres://\(user):\(password)@/\(database)?host=\(root.path)&port=\(port)" }
 
-    /// Connects over TCP to 127.0.0.1, with `query` appended (`sslmode=…`).
-    package func tcpURL(_ query: String) -> String {
-        "postgres://\(user):\(password)@127.0.0.1:\(port)/\(database)?\(query)"
+    /// Connects over TCP to `host` (127.0.0.1 unless told; the server listens there only), with `query` appended
+    /// (`sslmode=…`).
+    package func tcpURL(_ query: String, host: String = "127.0.0.1") -> String {
+        "postgres://\(user):\(password)@\(host):\(port)/\(database)?\(query)"
     }
 
     /// Makes and starts a cluster, runs `body` with it, then stops it (`pg_ctl stop -m immediate`) and deletes it.
@@ -155,13 +162,31 @@ package final class PostgresCluster: Sendable {
         try? FileManager.default.removeItem(at: root)
     }
 
+    /// The authority (its key stays in ``root``, away from the server) and the server's certificate for
+    /// `localhost`, both with P-256 keys, quicker to make than RSA ones.
     private func makeCertificate() async throws {
+        let authorityKey = root.appendingPathComponent("ca.key")
+        let request = root.appendingPathComponent("server.csr")
+        let extensions = root.appendingPathComponent("server.ext")
         let key = dataDirectory.appendingPathComponent("server.key")
+        let newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try await Self.run(
+            "/usr/bin/openssl",
+            ["req", "-x509"] + newKey + [
+                "-days", "2", "-subj", "/CN=msal-test-ca", "-addext", "basicConstraints=critical,CA:TRUE",
+                "-addext", "keyUsage=critical,keyCertSign", "-keyout", authorityKey.path,
+                "-out", certificateAuthorityPath,
+            ])
+        try await Self.run(
+            "/usr/bin/openssl",
+            ["req", "-new"] + newKey + ["-subj", "/CN=localhost", "-keyout", key.path, "-out", request.path])
+        try "basicConstraints=critical,CA:FALSE\nsubjectAltName=DNS:localhost\n".write(
+            to: extensions, atomically: false, encoding: .utf8)
         try await Self.run(
             "/usr/bin/openssl",
             [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
-                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key.path, "-out", certificatePath,
+                "x509", "-req", "-in", request.path, "-CA", certificateAuthorityPath, "-CAkey", authorityKey.path,
+                "-set_serial", "2", "-days", "2", "-extfile", extensions.path, "-out", certificatePath,
             ])
         chmod(key.path, 0o600)
         try handOver(key)

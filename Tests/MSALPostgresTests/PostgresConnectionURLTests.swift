@@ -27,6 +27,17 @@ struct PostgresConnectionURLTests {
         #expect(v6.description == "postgres://me@[::1]:5433/db?sslmode=verify-full&sslrootcert=/ca.pem")
     }
 
+    @Test("sslrootcert=system makes verify-full the default sslmode, and is kept in the description")
+    func systemRoots() throws {
+        let url = try PostgresConnectionURL("postgres://me@db.example.com/db?sslrootcert=system")
+        #expect(url.sslMode == .verifyFull)
+        #expect(url.sslRootCertificatePath == "system")
+        #expect(url.description == "postgres://me@db.example.com:5432/db?sslmode=verify-full&sslrootcert=system")
+        #expect(try PostgresConnectionURL(url.description).sslMode == .verifyFull)
+        let file = try PostgresConnectionURL("postgres://me@db.example.com/db?sslmode=verify-ca&sslrootcert=/ca.pem")
+        #expect(file.sslMode == .verifyCA)
+    }
+
     @Test("a Unix socket: host=/folder in the query or percent-encoded as the host, with the port in its name")
     func unixSocket() throws {
         let query = try PostgresConnectionURL("postgres://me:pw@/db?host=/var/run/postgresql")

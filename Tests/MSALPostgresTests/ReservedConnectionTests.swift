@@ -177,7 +177,7 @@ private func withPool(_ body: (PostgresClient) async throws -> Void) async throw
     let cluster = try PostgresCluster.current
     let url = try PostgresConnectionURL(cluster.socketURL)
     let client = PostgresClient(
-        configuration: try .init(url: url, timeout: .seconds(30), maximumConnections: 2),
+        configuration: try .init(url: url, timeout: .seconds(30), maximumConnections: 2, logger: Logger(label: "test")),
         backgroundLogger: Logger(label: "test"))
     let running = Task { await client.run() }
     do {

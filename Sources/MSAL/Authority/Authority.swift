@@ -43,7 +43,7 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
             let rawHost = components.host, !rawHost.isEmpty
         else { throw MSALError.internal(.invalidParameter, "'\(string)' is not an authority URL.") }
         let host = rawHost.lowercased()
-        guard scheme == "https" || (scheme == "http" && Self.isLoopback(host)) else {
+        guard scheme == "https" || (scheme == "http" && isLoopbackHost(host)) else {
             throw MSALError.internal(
                 .invalidParameter, "The authority must use https (plain http only on loopback): \(string)")
         }
@@ -121,20 +121,10 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    var isLoopback: Bool { Self.isLoopback(url.host?.lowercased() ?? "") }
+    var isLoopback: Bool { isLoopbackHost(url.host?.lowercased() ?? "") }
 
     /// The normalised URL.
     public var description: String { url.absoluteString }
-
-    /// `localhost`, `::1` or an IPv4 address in 127.0.0.0/8 (four numeric parts: `127.evil.example` is a name).
-    static func isLoopback(_ host: String) -> Bool {
-        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127"
-            && parts.allSatisfy {
-                !$0.isEmpty && $0.count <= 3 && $0.allSatisfy { $0.isASCII && $0.isNumber } && Int($0)! <= 255
-            }
-    }
 
     private static func detect(host: String, segments: [String]) -> Kind {
         if host.hasSuffix(".ciamlogin.com") { return .ciam }
@@ -144,7 +134,7 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
         {
             return .b2c
         }
-        if trustedHosts.contains(host) || isLoopback(host) || segments.count == 1 { return .aad }
+        if trustedHosts.contains(host) || isLoopbackHost(host) || segments.count == 1 { return .aad }
         return .oidc
     }
 }

@@ -32,7 +32,7 @@ public struct LoopbackRedirectReceiver: RedirectReceiver {
         begin: @Sendable (_ redirectURI: String) async throws -> Void
     ) async throws -> AuthorizationResponse {
         guard var redirect = URLComponents(string: redirectURI), redirect.scheme == "http",
-            Authority.isLoopback(redirect.host?.lowercased() ?? "")
+            isLoopbackHost(redirect.host?.lowercased() ?? "")
         else {
             throw MSALError.internal(
                 .invalidRedirectURI,
