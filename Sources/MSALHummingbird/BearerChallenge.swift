@@ -5,7 +5,8 @@ import MSAL
 /// An RFC 6750 answer to a request the API refuses: 401 with `WWW-Authenticate: Bearer …` for a missing or invalid
 /// token (or a claims challenge), 403 with `error="insufficient_scope"` for a token that lacks the permission, 503
 /// when the authority's keys cannot be fetched. The body is JSON with `error` and `error_description`; neither
-/// quotes the token.
+/// quotes the token, and a refused token's description is a fixed sentence: nothing the caller sent (its `alg`…)
+/// and nothing about this server (the authority's URLs, a proxy) reaches the client.
 public struct BearerChallenge: HTTPResponseError, Sendable {
     /// The HTTP status.
     public let status: HTTPResponse.Status
@@ -21,15 +22,18 @@ public struct BearerChallenge: HTTPResponseError, Sendable {
     /// No bearer token in the request (RFC 6750 §3.1: no error code).
     public static let missingToken = BearerChallenge(status: .unauthorized, parameters: [])
 
-    /// The token was refused: `invalid_token` with the reason, or 503 when it could not be checked.
+    /// The token was refused: `invalid_token`, or 503 when it could not be checked, described by the reason's
+    /// fixed ``AccessTokenRejection/Reason-swift.enum/clientMessage`` (the rejection's message, which may name
+    /// the authority's URLs, is for the log).
     public static func invalidToken(_ rejection: AccessTokenRejection) -> BearerChallenge {
+        let description = rejection.reason.clientMessage
         if rejection.reason == .keysUnavailable {
             return BearerChallenge(
                 status: .serviceUnavailable,
-                parameters: [("error", "temporarily_unavailable"), ("error_description", rejection.message)])
+                parameters: [("error", "temporarily_unavailable"), ("error_description", description)])
         }
         return BearerChallenge(
-            status: .unauthorized, parameters: [("error", "invalid_token"), ("error_description", rejection.message)])
+            status: .unauthorized, parameters: [("error", "invalid_token"), ("error_description", description)])
     }
 
     /// The token lacks every permission the route accepts.

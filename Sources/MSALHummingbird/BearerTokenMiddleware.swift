@@ -6,6 +6,10 @@ import MSAL
 /// ``AccessTokenValidator`` accepts, else it is answered with a ``BearerChallenge`` (401, or 503 when the authority's
 /// keys cannot be fetched) and the handler never runs. The validated token is put in the context.
 ///
+/// A token needs a scope (`scp`) or an app role (`roles`) to pass, as with Microsoft.Identity.Web (IDW10201): the ID
+/// token of an app that shares its registration with the API is refused. An API that authorizes its callers by an
+/// access-control list instead turns on ``AccessTokenValidator/Configuration/allowsAuthorizationByACL``.
+///
 ///     let validator = try AccessTokenValidator(authority: authority, audiences: [clientID, appIDURI])
 ///     let api = router.group("api").add(middleware: BearerTokenMiddleware<APIContext>(validator: validator))
 ///     api.get("todolist", use: list)   // context.accessToken is set
@@ -27,9 +31,13 @@ public struct BearerTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
         do {
             context.accessToken = try await validator.validate(token)
         } catch let rejection as AccessTokenRejection {
-            context.logger.info(
-                "bearer token refused",
-                metadata: ["reason": "\(rejection.reason.rawValue)", "path": "\(request.uri.path)"])
+            // The details (the authority's URLs, why they could not be reached) go to the log, not to the client.
+            context.logger.log(
+                level: rejection.reason == .keysUnavailable ? .warning : .info, "bearer token refused",
+                metadata: [
+                    "reason": "\(rejection.reason.rawValue)", "detail": "\(rejection.message)",
+                    "path": "\(request.uri.path)",
+                ])
             throw BearerChallenge.invalidToken(rejection)
         }
         return try await next(request, context)

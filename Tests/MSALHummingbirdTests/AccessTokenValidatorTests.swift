@@ -12,13 +12,14 @@ struct AccessTokenValidatorTests {
 
     func validator(
         tenant: String = "organizations", allowedTenants: Set<String>? = [TokenForge.tenant],
-        audiences: [String] = [TokenForge.api, "api://\(TokenForge.api)"]
+        audiences: [String] = [TokenForge.api, "api://\(TokenForge.api)"], allowsAuthorizationByACL: Bool = false
     ) throws -> AccessTokenValidator {
         var configuration = try AccessTokenValidator.Configuration(
             authority: Authority("\(TokenForge.instance)/\(tenant)"), audiences: audiences,
             allowedTenants: allowedTenants)
         configuration.transport = forge.transport
         configuration.clock = clock
+        configuration.allowsAuthorizationByACL = allowsAuthorizationByACL
         return AccessTokenValidator(configuration: configuration)
     }
 
@@ -86,6 +87,15 @@ struct AccessTokenValidatorTests {
         try await expectRejected(none, .unsupportedAlgorithm)
         let hs256 = try forge.token(TokenForge.userClaims(now: clock.now()), header: ["alg": "HS256", "kid": "key-1"])
         try await expectRejected(hs256, .unsupportedAlgorithm)
+        // The caller's `alg` is named in no message.
+        let chosen = try forge.token(
+            TokenForge.userClaims(now: clock.now()), header: ["alg": "x-chosen", "kid": "key-1"])
+        do {
+            _ = try await validator().validate(chosen)
+            Issue.record("accepted a token with an unknown alg")
+        } catch let rejection as AccessTokenRejection {
+            #expect(!rejection.message.contains("x-chosen"))
+        }
         try await expectRejected("not.a-jwt", .malformed)
         try await expectRejected("", .malformed)
     }
@@ -120,6 +130,29 @@ struct AccessTokenValidatorTests {
         claims["iss"] = "https://sts.windows.net/\(TokenForge.otherTenant)/"
         try await expectRejected(try forge.token(claims), .tenantNotAllowed, by: single)
         #expect(try await single.validate(try forge.token(TokenForge.userClaims(now: clock.now()))).tenantID != nil)
+    }
+
+    @Test(
+        "neither scp nor roles (an ID token for the API's own registration) is refused unless the API authorizes by ACL"
+    )
+    func permissionsRequired() async throws {
+        var claims = TokenForge.userClaims(now: clock.now())
+        claims["scp"] = nil
+        claims["azp"] = nil
+        claims["nonce"] = "n-0S6"
+        try await expectRejected(try forge.token(claims), .noPermissions)
+        claims["scp"] = ""
+        claims["roles"] = [String]()
+        try await expectRejected(try forge.token(claims), .noPermissions)
+
+        let acl = try validator(allowsAuthorizationByACL: true)
+        let validated = try await acl.validate(try forge.token(claims))
+        #expect(validated.scopes.isEmpty && validated.roles.isEmpty && validated.objectID == "user-oid")
+        // A user token with a scope, a daemon's with a role pass by default.
+        #expect(
+            try await validator().validate(try forge.token(TokenForge.userClaims(now: clock.now()))).scopes.count == 1)
+        let daemon = try forge.token(TokenForge.appClaims(now: clock.now(), roles: ["ToDoList.Read.All"]))
+        #expect(try await validator().validate(daemon).isAppOnly)
     }
 
     @Test("lifetime: expired beyond the skew and not yet valid are refused; within the skew accepted")

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import InMemoryLogging
+import Logging
 import MSAL
 import MSALHummingbird
 import Testing
@@ -21,13 +23,17 @@ struct MiddlewareTests {
 
     init() throws { forge = try TokenForge() }
 
-    /// `GET /read` needs `ToDoList.Read` or the app role `ToDoList.Read.All`; `GET /write` needs `ToDoList.ReadWrite`.
-    func application() throws -> some ApplicationProtocol {
+    /// `GET /read` needs `ToDoList.Read` or the app role `ToDoList.Read.All`; `GET /write` needs `ToDoList.ReadWrite`;
+    /// `GET /caller` needs only a valid token.
+    func application(allowsAuthorizationByACL: Bool = false, logger: Logger? = nil) throws
+        -> some ApplicationProtocol
+    {
         var configuration = try AccessTokenValidator.Configuration(
             authority: Authority("\(TokenForge.instance)/organizations"), audiences: [TokenForge.api],
             allowedTenants: [TokenForge.tenant])
         configuration.transport = forge.transport
         configuration.clock = clock
+        configuration.allowsAuthorizationByACL = allowsAuthorizationByACL
         let router = Router(context: Context.self)
         let api = router.group().add(
             middleware: BearerTokenMiddleware<Context>(validator: AccessTokenValidator(configuration: configuration)))
@@ -40,11 +46,16 @@ struct MiddlewareTests {
         api.group("write")
             .add(middleware: RequiredPermissionMiddleware<Context>(scopes: ["ToDoList.ReadWrite"]))
             .get { _, context in try context.requireAccessToken().objectID ?? "" }
-        return Application(router: router)
+        api.get("caller") { _, context in try context.requireAccessToken().objectID ?? "" }
+        return Application(router: router, logger: logger ?? Logger(label: "middleware-tests"))
     }
 
-    func get(_ path: String, token: String?, scheme: String = "Bearer") async throws -> TestResponse {
-        try await application().test(.router) { client in
+    func get(
+        _ path: String, token: String?, scheme: String = "Bearer", allowsAuthorizationByACL: Bool = false,
+        logger: Logger? = nil
+    ) async throws -> TestResponse {
+        try await application(allowsAuthorizationByACL: allowsAuthorizationByACL, logger: logger).test(.router) {
+            client in
             var headers: HTTPFields = [:]
             if let token { headers[.authorization] = "\(scheme) \(token)" }
             return try await client.execute(uri: path, method: .get, headers: headers)
@@ -119,11 +130,66 @@ struct MiddlewareTests {
         #expect(try await get("/read", token: try forge.token(userWithRole)).status == .forbidden)
     }
 
-    @Test("the authority's keys cannot be fetched: 503, not a 401 that would send the client to sign in again")
+    @Test(
+        "neither scp nor roles (an ID token for the API's own registration): 401, unless the API authorizes by ACL"
+    )
+    func noPermissions() async throws {
+        let seconds = Int(clock.now().timeIntervalSince1970)
+        let idToken = try forge.token([
+            "aud": TokenForge.api, "iss": "\(TokenForge.instance)/\(TokenForge.tenant)/v2.0", "tid": TokenForge.tenant,
+            "oid": "user-oid", "sub": "user-sub", "nonce": "n-0S6", "ver": "2.0", "iat": seconds, "nbf": seconds,
+            "exp": seconds + 3600, "preferred_username": "jane@example.com",
+        ])
+        let refused = try await get("/caller", token: idToken)
+        #expect(refused.status == .unauthorized)
+        #expect(
+            refused.headers[.wwwAuthenticate]
+                == "Bearer error=\"invalid_token\", error_description=\"\(AccessTokenRejection.Reason.noPermissions.clientMessage)\""
+        )
+        // Empty claims are no permission either.
+        var empty = TokenForge.userClaims(now: clock.now(), scopes: "")
+        empty["roles"] = [String]()
+        #expect(try await get("/caller", token: try forge.token(empty)).status == .unauthorized)
+
+        // An API that authorizes callers by an access-control list sees the caller; per-route permissions still apply.
+        let accepted = try await get("/caller", token: idToken, allowsAuthorizationByACL: true)
+        #expect(accepted.status == .ok)
+        #expect(String(buffer: accepted.body) == "user-oid")
+        #expect(try await get("/read", token: idToken, allowsAuthorizationByACL: true).status == .forbidden)
+    }
+
+    @Test("an attacker-chosen alg is not echoed: the challenge and the body carry a fixed text")
+    func algorithmNotEchoed() async throws {
+        let alg = #"HS256", error="none\"#
+        let token = try forge.token(
+            TokenForge.userClaims(now: clock.now()), header: ["alg": alg, "kid": "key-1", "typ": "JWT"])
+        let response = try await get("/read", token: token)
+        #expect(response.status == .unauthorized)
+        #expect(
+            response.headers[.wwwAuthenticate]
+                == "Bearer error=\"invalid_token\", error_description=\"The token is not signed with RS256.\"")
+        #expect(!String(buffer: response.body).contains("HS256"))
+    }
+
+    @Test("the authority's keys cannot be fetched: 503 with a fixed text, the authority's URLs only in the log")
     func unavailable() async throws {
         forge.failDiscovery()
-        let response = try await get("/read", token: try forge.token(TokenForge.userClaims(now: clock.now())))
+        let logs = InMemoryLogHandler()
+        let response = try await get(
+            "/read", token: try forge.token(TokenForge.userClaims(now: clock.now())),
+            logger: Logger(label: "middleware-tests") { _ in logs })
         #expect(response.status == .serviceUnavailable)
+        let description = AccessTokenRejection.Reason.keysUnavailable.clientMessage
+        #expect(
+            response.headers[.wwwAuthenticate]
+                == "Bearer error=\"temporarily_unavailable\", error_description=\"\(description)\"")
+        #expect(
+            String(buffer: response.body)
+                == #"{"error":"temporarily_unavailable","error_description":"\#(description)"}"#)
+        let refusal = try #require(logs.entries.first { $0.message == "bearer token refused" })
+        #expect(refusal.level == .warning)
+        #expect(refusal.metadata["reason"] == "keys_unavailable")
+        #expect(refusal.metadata["detail"]?.description.contains("login.example.test") == true)
     }
 
     @Test("a claims challenge: 401 insufficient_claims with the claims in base64, as Entra's APIs send it")

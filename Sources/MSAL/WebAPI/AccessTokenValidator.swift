@@ -4,8 +4,9 @@ import _CryptoExtras
 
 /// Validates the bearer tokens a web API receives, as Microsoft.Identity.Web does: an RS256 signature from the
 /// authority's published keys, the issuer (v1 `https://sts.windows.net/{tid}/` or v2 `{instance}/{tid}/v2.0`),
-/// the tenant (one, or an allow-list for multi-tenant APIs), the audience (the API's client id or app id URI), and
-/// `exp`/`nbf` with clock skew.
+/// the tenant (one, or an allow-list for multi-tenant APIs), the audience (the API's client id or app id URI),
+/// `exp`/`nbf` with clock skew, and at least one permission: a scope (`scp`) or an app role (`roles`), unless the
+/// API authorizes by access-control list (``Configuration/allowsAuthorizationByACL``).
 ///
 ///     let validator = try AccessTokenValidator(
 ///         authority: "https://login.microsoftonline.com/contoso.onmicrosoft.com",
@@ -31,6 +32,11 @@ public final class AccessTokenValidator: Sendable {
         public var keyRefetchInterval: TimeInterval = 300
         /// How many validated tokens are remembered (by hash) until they expire.
         public var rememberedTokens = 10_000
+        /// Whether a token with neither `scp` nor `roles` is accepted (`false`): only for an API that authorizes its
+        /// callers itself, by an access-control list of their object or client ids (Microsoft.Identity.Web's
+        /// `AllowWebApiToBeAuthorizedByACL`). Otherwise such a token, say the ID token of an app that shares its
+        /// registration with the API, is refused with ``AccessTokenRejection/Reason-swift.enum/noPermissions``.
+        public var allowsAuthorizationByACL = false
         /// Where metadata and keys are fetched.
         public var transport: any HTTPTransport
         /// The time `exp` and `nbf` are compared with.
@@ -108,10 +114,9 @@ public final class AccessTokenValidator: Sendable {
         } catch {
             throw AccessTokenRejection(.malformed, "The token is not a well-formed JWT.")
         }
+        // The header's `alg` is the caller's text: it goes into no message.
         guard jwt.header["alg"] as? String == "RS256" else {
-            throw AccessTokenRejection(
-                .unsupportedAlgorithm, "The token's algorithm '\(jwt.header["alg"] as? String ?? "none")' is not RS256."
-            )
+            throw AccessTokenRejection(.unsupportedAlgorithm, "The token is not signed with RS256.")
         }
         guard let kid = jwt.header["kid"] as? String else {
             throw AccessTokenRejection(.unknownKey, "The token's header names no key (kid).")
@@ -128,6 +133,9 @@ public final class AccessTokenValidator: Sendable {
         }
         try checkLifetime(jwt.claims, now: now)
         let validated = ValidatedAccessToken(rawValue: token, claims: jwt.claims)
+        guard configuration.allowsAuthorizationByACL || !validated.scopes.isEmpty || !validated.roles.isEmpty else {
+            throw AccessTokenRejection(.noPermissions, "The token has neither a scope (scp) nor an app role (roles).")
+        }
         remembered.remember(validated, hash: hash, until: validated.expiresOn + configuration.clockSkew, now: now)
         return validated
     }
