@@ -9,6 +9,9 @@ import MSAL
 ///                               scopes: ["User.Read"])
 ///     let profile = try await graph.call(.get, "me", for: context.requireAccessToken())
 ///
+/// Paths are relative to ``baseURL``: one with a scheme or a host of its own (`https://evil.example/x`,
+/// `//evil.example/x`) is refused, so the token goes only to the base URL's scheme, host and port.
+///
 /// When the identity platform wants the user to consent or satisfy a policy (`interactionRequired`), the call throws
 /// a ``BearerChallenge`` the handler can let through: 401 `insufficient_claims` with the platform's claims when it
 /// sent some (the client asks for a new token with them), else 403 `consent_required` naming the scopes.
@@ -35,11 +38,17 @@ public struct DownstreamAPI: Sendable {
     /// Sends a request to `path` (relative to ``baseURL``) as the user of `token`.
     ///
     /// - Returns: the downstream API's response, whatever its status.
-    /// - Throws: ``BearerChallenge`` when the user must consent or satisfy a policy; ``MSALError`` for the identity
-    ///   platform's other errors and transport failures.
+    /// - Throws: ``MSALError`` `invalidParameter` when `path` names a scheme or host of its own (the token goes only
+    ///   to ``baseURL``'s scheme, host and port), before any token is asked for; ``BearerChallenge`` when the user
+    ///   must consent or satisfy a policy; ``MSALError`` for the identity platform's other errors and transport
+    ///   failures.
     public func call(
         _ method: MSAL.HTTPRequest.Method, _ path: String, body: Data? = nil, for token: ValidatedAccessToken
     ) async throws -> MSAL.HTTPResponse {
+        guard let url = url(for: path) else {
+            throw MSALError.internal(
+                .invalidParameter, "A downstream API path must be relative to its base URL, without a scheme or host.")
+        }
         let result: AuthenticationResult
         do {
             result = try await app.acquireTokenOnBehalfOf(userAssertion: token.rawValue, scopes: scopes)
@@ -57,7 +66,25 @@ public struct DownstreamAPI: Sendable {
         }
         var headers: [(name: String, value: String)] = [("Authorization", "Bearer \(result.accessToken)")]
         if body != nil { headers.append(("Content-Type", "application/json")) }
-        let url = URL(string: path, relativeTo: baseURL)?.absoluteURL ?? baseURL.appendingPathComponent(path)
         return try await transport.send(MSAL.HTTPRequest(method: method, url: url, headers: headers, body: body))
+    }
+
+    /// `path` resolved against ``baseURL``; `nil` when it has a scheme (`https://…`, `https:…`) or an authority
+    /// (`//host/…`), or would resolve to another scheme, host or port than ``baseURL``'s.
+    package func url(for path: String) -> URL? {
+        if path.hasPrefix("//") { return nil }
+        if let components = URLComponents(string: path), components.scheme != nil || components.host != nil {
+            return nil
+        }
+        let url = URL(string: path, relativeTo: baseURL)?.absoluteURL ?? baseURL.appendingPathComponent(path)
+        guard url.scheme?.lowercased() == baseURL.scheme?.lowercased(),
+            url.host?.lowercased() == baseURL.host?.lowercased(), Self.port(url) == Self.port(baseURL)
+        else { return nil }
+        return url
+    }
+
+    /// The URL's port, or its scheme's default.
+    private static func port(_ url: URL) -> Int? {
+        url.port ?? ["https": 443, "http": 80][url.scheme?.lowercased() ?? ""]
     }
 }
