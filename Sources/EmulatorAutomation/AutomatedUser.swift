@@ -80,7 +80,7 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
             } else if page.contains("You signed out") {
                 visited.withLock { $0.append("signedout") }
                 return
-            } else if page.contains("document.forms[0].submit()"), let form = Self.forms(page).first {
+            } else if page.contains("<title>Working...</title>"), let form = Self.forms(page).first {
                 // response_mode=form_post: without JavaScript the user clicks Submit, posting the response to the app.
                 visited.withLock { $0.append("form_post") }
                 _ = try await request(

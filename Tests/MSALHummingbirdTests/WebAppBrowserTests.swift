@@ -72,6 +72,31 @@ struct WebAppBrowserTests {
         }
     }
 
+    @Test("a form_post sign-in: the emulator's page posts the response to the app by itself, back to the page")
+    func formPostSignIn() async throws {
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+            var web = WebAppSampleConfiguration(
+                client: try ConfidentialClientApplicationConfiguration(
+                    clientID: IDs.webApp, credential: .secret(IDs.webAppSecret),
+                    authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)),
+                graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"),
+                todoListURL: emulator.baseURL.appendingPathComponent("api1/todolist"),
+                todoScope: "api://\(IDs.api1)/ToDoList.Read")
+            web.responseMode = .formPost
+            try await WebAppSampleServer.withRunning(web) { site in
+                try await WebDriver.withHeadlessChromium { browser in
+                    try await browser.open(site.appendingPathComponent("profile"))
+                    #expect(try await browser.pageSource.contains("id=\"signin\""))
+                    try await browser.type("jane@example.com", into: "#username")
+                    try await browser.type("Jane-Demo-Pass4", into: "#password")
+                    try await browser.click("#signin")
+                    #expect(try await browser.currentURL == site.appendingPathComponent("profile").absoluteString)
+                    #expect(try await browser.pageSource.contains("Jane Customer"))
+                }
+            }
+        }
+    }
+
     /// Adds a to-do to Jane's list in API 1, with a token from the password grant the emulator allows.
     static func addTodo(_ description: String, emulator: RunningEmulator, api: URL) async throws {
         let transport = try DefaultHTTPTransport()

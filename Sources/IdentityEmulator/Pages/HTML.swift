@@ -17,7 +17,9 @@ enum HTML {
         return out
     }
 
-    /// A complete page: plain server-rendered HTML that works without JavaScript.
+    /// A complete page: plain server-rendered HTML that works without JavaScript. With `autoSubmit`, a script
+    /// submits the page's first form through `HTMLFormElement`'s own `submit`, which no control of the form can
+    /// shadow (a control named or identified `submit` replaces `form.submit` in the DOM).
     static func page(title: String, body: String, autoSubmit: Bool = false) -> String {
         """
         <!DOCTYPE html>
@@ -32,10 +34,11 @@ enum HTML {
         button{margin:16px 8px 0 0;padding:8px 20px}.primary{background:#0067b8;color:#fff;border:0}
         .error{color:#e81123}.muted{color:#666;font-size:13px}ul{padding-left:20px}
         </style></head>
-        <body\(autoSubmit ? " onload=\"document.forms[0].submit()\"" : "")><main>
+        <body><main>
         <p class="muted">identity-emulator</p>
         \(body)
-        </main></body></html>
+        </main>\(autoSubmit ? "<script>HTMLFormElement.prototype.submit.call(document.forms[0])</script>" : "")
+        </body></html>
         """
     }
 

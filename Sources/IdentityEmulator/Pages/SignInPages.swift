@@ -108,7 +108,8 @@ enum SignInPages {
                 """)
     }
 
-    /// The `form_post` response: an auto-submitting form, with a button for browsers without JavaScript.
+    /// The `form_post` response, titled as Microsoft's: an auto-submitting form, with a button for browsers without
+    /// JavaScript.
     static func formPost(to redirectURI: String, fields: [(String, String)]) -> String {
         HTML.page(
             title: "Working...",
@@ -116,7 +117,7 @@ enum SignInPages {
                 <form method="post" action="\(HTML.escape(redirectURI))">
                 \(fields.map { HTML.hidden($0.0, $0.1) }.joined(separator: "\n"))
                 <noscript><p>Script is disabled. Click Submit to continue.</p></noscript>
-                <button type="submit" id="submit">Submit</button>
+                <button type="submit" id="continue">Submit</button>
                 </form>
                 """, autoSubmit: true)
     }

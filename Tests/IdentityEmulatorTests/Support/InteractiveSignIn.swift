@@ -13,7 +13,7 @@ extension TestEmulator {
                     page, button: "signin", fields: ["username": user, "password": password])
             } else if page.forms.contains(where: { $0.buttons.contains { $0.id == "accept" } }) {
                 outcome = try await browser.submit(page, button: "accept")
-            } else if page.forms.contains(where: { $0.buttons.contains { $0.id == "submit" } }) {
+            } else if page.forms.contains(where: { $0.buttons.contains { $0.id == "continue" } }) {
                 return page.html
             } else {
                 throw TestFailure("unexpected page:\n\(page.html)")
