@@ -45,8 +45,13 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
     /// The pages seen, by kind (`signin`, `picker`, `consent`, `signedout`, `form_post`), in order.
     public var pagesSeen: [String] { visited.withLock { $0 } }
 
+    /// Opens `url` and does what the choices say on each sign-in page, up to the redirect back to the app.
+    ///
+    /// - Throws: ``AutomationError`` when the sign-in page refuses the user (a wrong password, an account the
+    ///   tenant does not have) and no choice is left to try, with the page's error; an unexpected page.
     public func open(_ url: URL) async throws {
         var result = try await request(url.absoluteString, form: nil)
+        var username: String?
         for _ in 0..<10 {
             if let location = result.location {
                 let target = URL(string: location, relativeTo: url)!.absoluteURL
@@ -57,10 +62,15 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
             let page = result.body
             if page.contains("id=\"signin\"") && !page.contains("Pick an account") {
                 visited.withLock { $0.append("signin") }
-                switch next() {
-                case .signIn(let username, let password)?:
+                let choice = next()
+                if choice == nil, let refusal = Self.error(on: page, naming: username) {
+                    throw AutomationError(description: "The sign-in page refused the sign-in: \(refusal)")
+                }
+                switch choice {
+                case .signIn(let name, let password)?:
+                    username = name
                     result = try await submit(
-                        page, base: url, button: "signin", fields: ["username": username, "password": password])
+                        page, base: url, button: "signin", fields: ["username": name, "password": password])
                 default:
                     result = try await submit(page, base: url, button: "cancel", fields: [:])
                 }
@@ -70,10 +80,11 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
                 case .pick(let objectID)?:
                     result = try await submit(
                         page, base: url, button: nil, fields: ["account": objectID, "action": "pick"])
-                case .signIn(let username, let password)?:
+                case .signIn(let name, let password)?:
+                    username = name
                     let signIn = try await submit(page, base: url, button: "other", fields: [:])
                     result = try await submit(
-                        signIn.body, base: url, button: "signin", fields: ["username": username, "password": password])
+                        signIn.body, base: url, button: "signin", fields: ["username": name, "password": password])
                 default:
                     result = try await submit(page, base: url, button: "cancel", fields: [:])
                 }
@@ -160,6 +171,14 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
             (unescape($0[0]), unescape($0[1]))
         }
         .filter { $0.0 != "action" }
+    }
+
+    /// The error a page shows (`AADSTS50126: …`), with the username the user typed left out, or `nil`.
+    private static func error(on page: String, naming username: String?) -> String? {
+        guard let shown = matches(#"<p class="error" id="error">(.*?)</p>"#, page).first?[0] else { return nil }
+        let text = unescape(shown)
+        guard let username, !username.isEmpty else { return text }
+        return text.replacingOccurrences(of: username, with: "(the username)")
     }
 
     private static func buttonValue(_ html: String, id: String) -> String? {
