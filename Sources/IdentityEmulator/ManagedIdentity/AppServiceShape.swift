@@ -10,7 +10,7 @@ struct AppServiceShape: Sendable {
     func respond(_ request: Request, host: AzureHost) async -> Response {
         let machineLearning = host.kind == .machineLearning
         let secret = machineLearning ? request.headers[.secret] : request.headers[.identityHeader]
-        guard let expected = host.secret, secret == expected else {
+        guard SecretComparison.matches(secret, host.secret) else {
             let header = machineLearning ? "secret" : "X-IDENTITY-HEADER"
             return error(.unauthorized, "The request's \(header) header is missing or wrong.")
         }

@@ -11,7 +11,7 @@ struct ServiceFabricShape: Sendable {
         guard let secret = request.headers[.secret] else {
             return error(.unauthorized, "SecretHeaderNotFound", "Secret is not found in the request headers.")
         }
-        guard secret == host.secret else {
+        guard SecretComparison.matches(secret, host.secret) else {
             return error(
                 .notFound, "ManagedIdentityNotFound", "Managed identity not found for the specified application host.")
         }

@@ -44,7 +44,9 @@ struct ClientAuthentication: Sendable {
             return try await validate(ClientAssertion(assertion), client: client, request: request, selector: selector)
         }
         guard let secret else { throw .secretRequired }
-        guard let expected = client.secret, !expected.isEmpty, secret == expected else { throw .invalidSecret }
+        guard let expected = client.secret, !expected.isEmpty, SecretComparison.matches(secret, expected) else {
+            throw .invalidSecret
+        }
         return .secret
     }
 

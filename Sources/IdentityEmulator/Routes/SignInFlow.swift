@@ -121,7 +121,7 @@ struct SignInFlow: Sendable {
                         "This account signs in with a one-time code; use the app's email code sign-in.")
             }
             switch core.state.lockout.attempt(
-                userID: user.id, matches: form["password"] == password, now: core.state.now)
+                userID: user.id, matches: SecretComparison.matches(form["password"], password), now: core.state.now)
             {
             case .accepted:
                 break

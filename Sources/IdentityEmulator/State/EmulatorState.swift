@@ -79,7 +79,7 @@ actor EmulatorState {
     ///
     /// - Throws: `invalid_grant` AADSTS50126 for a wrong password, AADSTS50053 while the account is locked.
     nonisolated func checkPassword(_ given: String?, of user: User) throws(EntraError) {
-        let matches = user.password != nil && given == user.password
+        let matches = SecretComparison.matches(given, user.password)
         switch lockout.attempt(userID: user.id, matches: matches, now: now) {
         case .accepted: return
         case .wrong: throw .badCredentials
