@@ -50,7 +50,8 @@ struct LocalCertificateAuthority: Sendable {
         var serializer = DER.Serializer()
         try serializer.serialize(server)
         return LocalCertificateAuthority(
-            caCertificatePEM: try ca.serializeAsPEM().pemString,
+            // A PEM file ends with a line break, so that another certificate appended to it starts on a line of its own.
+            caCertificatePEM: try ca.serializeAsPEM().pemString + "\n",
             serverCertificateDER: serializer.serializedBytes,
             serverKeyDER: Array(serverKey.derRepresentation), caCertificate: ca, caKey: caKey)
     }
