@@ -20,6 +20,17 @@ struct AdminAndScenarioTests {
         }
     }
 
+    @Test("the request log has requests to unknown routes too, with their 404")
+    func unknownRoutesLogged() async throws {
+        try await TestEmulator.with { emulator in
+            #expect(try await emulator.get("/contoso.onmicrosoft.com/oauth2/v2.0/no-such-endpoint").status == 404)
+            let log = try await emulator.get("/_emulator/requests?path=/oauth2/v2.0/no-such-endpoint").json
+            let requests = try #require(log["requests"] as? [any Sendable]).compactMap { $0 as? [String: any Sendable] }
+            #expect(requests.map { $0["status"] as? Int } == [404])
+            #expect(requests.map { $0["method"] as? String } == ["GET"])
+        }
+    }
+
     @Test("reset forgets sessions, grants and the log")
     func reset() async throws {
         try await TestEmulator.with { emulator in

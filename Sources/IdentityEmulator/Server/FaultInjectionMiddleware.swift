@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// Logs every served request and applies the transport-level scenarios (throttling, 5xx, delays,
-/// broken bodies) before the route sees the request.
+/// Logs every served request, those to unknown routes included, and applies the transport-level scenarios
+/// (throttling, 5xx, delays, broken bodies) before the route sees the request.
 struct FaultInjectionMiddleware: RouterMiddleware {
     let core: EmulatorCore
 
@@ -21,12 +21,21 @@ struct FaultInjectionMiddleware: RouterMiddleware {
             context.form = FormBody(
                 encoded: Substring(String(buffer: try await request.collectBody(upTo: context.maxUploadSize))))
         }
-        let response = try await respond(request, context: context, path: path, next: next)
-        core.state.log(
-            method: request.method.rawValue, path: path, grantType: context.form?["grant_type"],
-            clientID: context.form?["client_id"], correlationID: request.headers[.clientRequestID],
-            status: response.status.code)
-        return response
+        let log = { (status: Int) in
+            core.state.log(
+                method: request.method.rawValue, path: path, grantType: context.form?["grant_type"],
+                clientID: context.form?["client_id"], correlationID: request.headers[.clientRequestID],
+                status: status)
+        }
+        do {
+            let response = try await respond(request, context: context, path: path, next: next)
+            log(response.status.code)
+            return response
+        } catch {
+            // A request no route matches (the router's 404) or a route that failed is served too, as its status.
+            log((error as? any HTTPResponseError)?.status.code ?? 500)
+            throw error
+        }
     }
 
     private func respond(
