@@ -73,7 +73,7 @@ struct WebAppSignInTests {
         }
     }
 
-    @Test("a response with another state, an error, or neither code nor error is refused; the flow is Codable")
+    @Test("a response with another state (even an error), an error, or no code is refused; the flow is Codable")
     func badResponses() async throws {
         try await Harness.with { h in
             let app = try h.confidentialApp(tenant: "organizations", redirectURI: "http://localhost/callback")
@@ -87,9 +87,22 @@ struct WebAppSignInTests {
             #expect(forged?.internalCode == .invalidState)
             let denied = await #expect(throws: MSALError.self) {
                 try await app.completeSignIn(
-                    restored, response: ["error": "access_denied", "error_description": "The user cancelled."])
+                    restored,
+                    response: [
+                        "error": "access_denied", "error_description": "The user cancelled.", "state": flow.state,
+                    ])
             }
             #expect(denied?.code == .userCanceled)
+            // Any page can send a browser to a web app's redirect URI: an error without the sign-in's state is not
+            // the platform's answer.
+            for state in [nil, "forged"] as [String?] {
+                var response = ["error": "access_denied"]
+                response["state"] = state
+                let forgedError = await #expect(throws: MSALError.self) {
+                    try await app.completeSignIn(restored, response: response)
+                }
+                #expect(forgedError?.internalCode == .invalidState)
+            }
             let empty = await #expect(throws: MSALError.self) {
                 try await app.completeSignIn(restored, response: ["state": flow.state])
             }

@@ -59,8 +59,9 @@ public final class ConfidentialClientApplication: Sendable {
 
     // MARK: Web apps
 
-    /// Starts a user's sign-in to a web app: keep the returned flow in the user's server-side session
-    /// and redirect the browser to its ``AuthorizationCodeFlow/authorizationURL``.
+    /// Starts a user's sign-in to a web app: keep the returned flow where the browser cannot read it (the
+    /// user's server-side session, or a cookie sealed with the server's key) and redirect the browser to its
+    /// ``AuthorizationCodeFlow/authorizationURL``.
     ///
     /// - Throws: ``MSALError`` `invalidRedirectURI` without a redirect URI; discovery errors.
     public func startSignIn(_ parameters: WebSignInParameters) async throws -> AuthorizationCodeFlow {
@@ -71,8 +72,10 @@ public final class ConfidentialClientApplication: Sendable {
     /// `state`, redeems the code with the app's credential, validates the ID token, and caches the user's
     /// tokens in their partition.
     ///
-    /// - Throws: ``MSALError``: `invalidState` when `state` differs, the server's error when the redirect
-    ///   carries one (`userCanceled` for `access_denied`), `invalidIDToken`, token errors.
+    /// - Throws: ``MSALError``: `invalidState` when `state` differs or is missing, whatever else the redirect
+    ///   carries (any page can send a browser to the redirect URI with `error=…`); with the right `state`, the
+    ///   server's error when the redirect carries one (`userCanceled` for `access_denied`), `invalidIDToken`,
+    ///   token errors.
     public func completeSignIn(_ flow: AuthorizationCodeFlow, response: [String: String]) async throws
         -> AuthenticationResult
     {

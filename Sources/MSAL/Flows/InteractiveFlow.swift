@@ -50,13 +50,18 @@ struct InteractiveFlow: Sendable {
                 oauth.0, internalCode: oauth.1, response["error_description"] ?? error, oauthError: error,
                 oauthSubError: response["error_subcode"], correlationID: correlationID)
         }
-        guard response["state"] == state else {
-            throw MSALError.internal(
-                .invalidState, "The redirect's state does not match the request; the response was refused.")
-        }
+        try requireState(response, state)
         guard let code = response["code"] else {
             throw MSALError.internal(.invalidResponse, "The redirect carries neither a code nor an error.")
         }
         return code
+    }
+
+    /// Refuses a response whose `state` is not the request's (or that has none).
+    static func requireState(_ response: [String: String], _ state: String) throws {
+        guard response["state"] == state else {
+            throw MSALError.internal(
+                .invalidState, "The redirect's state does not match the request; the response was refused.")
+        }
     }
 }

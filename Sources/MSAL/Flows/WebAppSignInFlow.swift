@@ -34,6 +34,9 @@ struct WebAppSignInFlow: Sendable {
     func complete(_ flow: AuthorizationCodeFlow, response: [String: String]) async throws -> AuthenticationResult {
         let config = app.configuration
         let correlationID = app.correlationIDs.next()
+        // Any page can send a browser to a web app's redirect URI: not even an error counts without this
+        // sign-in's state, or a forged `error=…` would end the sign-in in progress.
+        try InteractiveFlow.requireState(response, flow.state)
         let code = try InteractiveFlow.code(from: response, state: flow.state, correlationID: correlationID)
         let endpoints = try await app.resolver.endpoints(for: try Authority(flow.authority), online: true)
         let redemption = AuthorizationCodeRequest(
