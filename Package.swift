@@ -77,6 +77,7 @@ let package = Package(
             name: "MSALHummingbird",
             dependencies: [
                 "MSAL",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdAuth
@@ -6,57 +7,78 @@ import MSAL
 /// Signs users in to a Hummingbird web app with the confidential client's authorization-code flow, and gets tokens
 /// for APIs on their behalf from its partitioned cache.
 ///
-///     let auth = WebAppAuthentication<WebContext>(app: confidentialClient, scopes: ["User.Read"])
-///     router.add(middleware: SessionMiddleware(storage: MemoryPersistDriver(), configuration: auth.sessionConfiguration))
+///     let sessions = MemoryPersistDriver()            // a Service: run it beside the app
+///     let auth = WebAppAuthentication<WebContext>(app: confidentialClient, scopes: ["User.Read"], sessionStorage: sessions)
+///     router.add(middleware: auth.sessionMiddleware)
 ///     auth.addRoutes(to: router)                      // /auth/signin, /auth/redirect, /auth/signout
 ///     router.get("profile") { request, context in
 ///         let token = try await auth.token(scopes: ["User.Read"], request: request, context: context)
 ///         …
 ///     }
 ///
-/// - `GET /auth/signin?returnTo=/page` starts a sign-in (PKCE, `state`, `nonce`) kept in the session and sends the
-///   browser to the identity platform.
-/// - `GET` or `POST /auth/redirect` (query or `form_post`) checks `state`, redeems the code, validates the ID token,
-///   caches the user's tokens in their partition, starts a new session (a new id, so a session fixed before sign-in
-///   is worth nothing) and returns to the page asked for (local paths only).
-/// - `GET /auth/signout` clears the session, forgets the user's tokens and sends the browser to the platform's
-///   sign-out page, which returns to the app's home (the session is cleared even when the rest fails).
+/// - `GET /auth/signin?returnTo=/page` starts a sign-in (PKCE, `state`, `nonce`) and sends the browser to the
+///   identity platform. The sign-in in progress waits in a cookie sealed with AES-256-GCM in that browser (as
+///   Microsoft.Identity.Web keeps it), not on the server: sign-ins started and never finished cost no memory.
+/// - `GET` or `POST /auth/redirect` (query or `form_post`) takes only an answer with the sign-in's `state`: anything
+///   else, an `error` included, is refused and leaves the sign-in in progress as it was. It then redeems the code,
+///   validates the ID token, caches the user's tokens in their partition, deletes the browser's previous session and
+///   starts a new one (an id that leaked or was planted before sign-in is worth nothing), and returns to the page
+///   asked for: a path that stays on this site however a browser reads it, sent as ASCII.
+/// - `POST /auth/signout` with the session's anti-forgery token (``signOutForm(_:label:)`` makes the button) clears
+///   the session, forgets the user's tokens and sends the browser to the platform's sign-out page, which returns to
+///   the app's home (the session is cleared even when the rest fails). `GET /auth/signout` only shows that button,
+///   so a link or an image on another site cannot sign anyone out.
 /// - ``token(scopes:request:context:)`` answers from the cache or refreshes; when the platform wants the user back
 ///   (`interactionRequired`), it throws a redirect to a new sign-in that returns to the current page.
 ///
 /// The session cookie is `HttpOnly`, `SameSite=Lax`, and `Secure` when ``secureCookies`` is on (by default, when
-/// ``publicOrigin`` is `https`). A `SameSite=Lax` cookie travels with the identity platform's redirect when it is a top-level `GET` (the
-/// default `query` response mode), or a `form_post` from the same site; a `form_post` from another site (Entra to
-/// your domain) needs ``sessionConfiguration`` with `sameSite: .none` and TLS.
+/// ``publicOrigin`` is `https`). The sign-in cookie (`msal_signin`, under ``basePath``) is `SameSite=Lax` too, which
+/// travels with the identity platform's redirect when it is a top-level `GET` (the default `query` response mode) or
+/// a `form_post` from the same site; with `form_post` and ``secureCookies`` it is `SameSite=None`, so that a
+/// `form_post` from another site (Entra to your domain) brings it.
 public struct WebAppAuthentication<Context: WebAppRequestContext>: Sendable {
     /// The web app's confidential client.
     public let app: ConfidentialClientApplication
     /// The scopes asked for at sign-in (OpenID scopes are added).
     public let scopes: [String]
+    /// Where sessions are kept: what ``sessionMiddleware`` reads and writes, and where a sign-in deletes the
+    /// browser's previous session.
+    public let sessionStorage: any PersistDriver
     /// How the identity platform returns the code.
     public let responseMode: ResponseMode
     /// The app's public origin (`https://app.example.com`); redirect URIs are made from it. `nil` takes the
     /// request's `Host` over `http` (for an app on loopback).
     public let publicOrigin: URL?
-    /// Whether the session cookie is `Secure`: the app is served over TLS.
+    /// Whether the cookies are `Secure`: the app is served over TLS.
     public let secureCookies: Bool
     /// Where the routes live.
     public let basePath: String
+    /// Where sign-ins in progress wait.
+    package let pendingSignIns: PendingSignInCookie
 
-    /// Sign-in for `app`, asking for `scopes`.
+    /// Sign-in for `app`, asking for `scopes`, with sessions in `sessionStorage`.
     ///
-    /// - Parameter secureCookies: whether the session cookie is `Secure`; `nil` (the default) makes it so when
-    ///   `publicOrigin` is an `https` URL.
+    /// - Parameters:
+    ///   - secureCookies: whether the cookies are `Secure`; `nil` (the default) makes them so when `publicOrigin` is
+    ///     an `https` URL.
+    ///   - signInCookieKey: the AES-256 key that seals sign-ins in progress. Instances of the app that share a
+    ///     session store behind one address share this key too; by default each instance makes its own.
     public init(
-        app: ConfidentialClientApplication, scopes: [String], responseMode: ResponseMode = .query,
-        publicOrigin: URL? = nil, secureCookies: Bool? = nil, basePath: String = "/auth"
+        app: ConfidentialClientApplication, scopes: [String], sessionStorage: any PersistDriver,
+        responseMode: ResponseMode = .query, publicOrigin: URL? = nil, secureCookies: Bool? = nil,
+        basePath: String = "/auth", signInCookieKey: SymmetricKey = SymmetricKey(size: .bits256)
     ) {
+        let secure = secureCookies ?? (publicOrigin?.scheme?.lowercased() == "https")
         self.app = app
         self.scopes = scopes
+        self.sessionStorage = sessionStorage
         self.responseMode = responseMode
         self.publicOrigin = publicOrigin
-        self.secureCookies = secureCookies ?? (publicOrigin?.scheme?.lowercased() == "https")
+        self.secureCookies = secure
         self.basePath = basePath
+        pendingSignIns = PendingSignInCookie(
+            name: "msal_signin", path: basePath.isEmpty ? "/" : basePath, secure: secure,
+            sameSite: responseMode == .formPost && secure ? .none : .lax, key: signInCookieKey)
     }
 
     /// The session cookie's settings: `msal_session`, `HttpOnly`, `SameSite=Lax`, `Secure` with ``secureCookies``.
@@ -67,18 +89,25 @@ public struct WebAppAuthentication<Context: WebAppRequestContext>: Sendable {
             defaultSessionExpiration: .seconds(8 * 3600))
     }
 
-    /// Adds `signin`, `redirect` (GET and POST) and `signout` under ``basePath``.
+    /// hummingbird-auth's session middleware over ``sessionStorage`` with ``sessionConfiguration``: add it to the
+    /// router before the routes.
+    public var sessionMiddleware: SessionMiddleware<Context> {
+        SessionMiddleware(storage: sessionStorage, configuration: sessionConfiguration)
+    }
+
+    /// Adds `signin`, `redirect` (GET and POST) and `signout` (GET shows the button, POST signs out) under
+    /// ``basePath``.
     public func addRoutes(to router: Router<Context>) {
         let group = router.group(RouterPath(stringLiteral: basePath))
         group.get("signin") { request, context in try await signIn(request, context) }
         group.get("redirect") { request, context in
-            try await redirect(request, context, parameters: Self.query(request))
+            try await redirect(request, context, parameters: FormEncoding.decode(request.uri.query ?? ""))
         }
         group.post("redirect") { request, context in
-            let form = try await URLEncodedFormDecoder().decode([String: String].self, from: request, context: context)
-            return try await redirect(request, context, parameters: form)
+            try await redirect(request, context, parameters: try await Self.form(request, context))
         }
-        group.get("signout") { request, context in try await signOut(request, context) }
+        group.get("signout") { _, context in signOutPage(context) }
+        group.post("signout") { request, context in try await signOut(request, context) }
     }
 
     /// The signed-in user, or `nil`.
@@ -104,11 +133,8 @@ public struct WebAppAuthentication<Context: WebAppRequestContext>: Sendable {
 
     /// The sign-in route's path, returning to `request`'s path and query.
     public func signInPath(returnTo request: Request) -> String {
-        var components = URLComponents()
-        components.path = "\(basePath)/signin"
         let query = request.uri.query.map { "?\($0)" } ?? ""
-        components.queryItems = [URLQueryItem(name: "returnTo", value: request.uri.path + query)]
-        return components.string ?? "\(basePath)/signin"
+        return "\(basePath)/signin?" + FormEncoding.encode([("returnTo", request.uri.path + query)])
     }
 
     // MARK: Routes
@@ -117,58 +143,53 @@ public struct WebAppAuthentication<Context: WebAppRequestContext>: Sendable {
         let parameters = WebSignInParameters(
             scopes: scopes, redirectURI: try origin(request) + "\(basePath)/redirect", responseMode: responseMode)
         let flow = try await app.startSignIn(parameters)
-        var session = context.sessions.session ?? WebAppSession()
-        session.pendingSignIn = flow
-        session.returnTo = Self.localPath(Self.query(request)["returnTo"])
-        context.sessions.createSession(session, expiresIn: .seconds(600))
-        return .redirect(to: flow.authorizationURL.absoluteString, type: .found)
+        let returnTo = ReturnPath.local(FormEncoding.decode(request.uri.query ?? "")["returnTo"]) ?? "/"
+        let pending = PendingSignIn(
+            flow: flow, returnTo: returnTo, previousSessionID: sessionID(request), started: Date())
+        var response = Response.redirect(to: flow.authorizationURL.absoluteString, type: .found)
+        response.setCookie(try pendingSignIns.cookie(pending))
+        return response
     }
 
     private func redirect(_ request: Request, _ context: Context, parameters: [String: String]) async throws
         -> Response
     {
-        guard let flow = context.sessions.session?.pendingSignIn else {
+        guard let pending = pendingSignIns.open(request.cookies[pendingSignIns.name]?.value) else {
             throw HTTPError(.badRequest, message: "No sign-in is in progress in this browser; start again.")
         }
         let result: AuthenticationResult
         do {
-            result = try await app.completeSignIn(flow, response: parameters)
+            result = try await app.completeSignIn(pending.flow, response: parameters)
+        } catch let error as MSALError where error.internalCode == .invalidState {
+            // Not this sign-in's answer (a forged or stray redirect, an error without the sign-in's state): it
+            // changes nothing, and the sign-in in progress can still finish.
+            throw HTTPError(.badRequest, message: "This answer is not the sign-in's in progress.")
         } catch let error as MSALError {
             context.logger.info("web sign-in failed", metadata: ["code": "\(error.code)"])
-            // Answered, not thrown: the session middleware saves a cleared session only with a response, and a
-            // pending sign-in must not survive a forged or failed redirect.
-            context.sessions.clearSession()
-            return Response(
+            var response = Response(
                 status: .unauthorized, headers: [.contentType: "text/plain; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: "The sign-in did not complete; start again.\n")))
+            response.setCookie(pendingSignIns.removal)
+            return response
+        }
+        // The browser's sessions from before end: the one it had when the sign-in started and the one it sends now
+        // (the same, unless a cross-site form_post left it behind). An id that leaked, or was planted, before the
+        // sign-in is worth nothing after it.
+        for id in Set([pending.previousSessionID, sessionID(request)].compactMap { $0 }) {
+            try await sessionStorage.remove(key: sessionConfiguration.keyPrefix + id)
         }
         var session = WebAppSession()
         session.accountID = result.account.identifier
-        let returnTo = context.sessions.session?.returnTo ?? "/"
-        // A new session id after sign-in: one fixed before it is worth nothing.
+        session.antiForgeryToken = Self.randomToken()
         context.sessions.createSession(session)
-        return .redirect(to: returnTo, type: .found)
-    }
-
-    private func signOut(_ request: Request, _ context: Context) async throws -> Response {
-        let accountID = context.sessions.session?.accountID
-        // First: whatever fails below, this browser is signed out of the app.
-        context.sessions.clearSession()
-        do {
-            let endSession = try await app.signOut(
-                accountIdentifier: accountID, postLogoutRedirectURI: try origin(request) + "/")
-            return .redirect(to: endSession?.absoluteString ?? "/", type: .found)
-        } catch {
-            context.logger.warning(
-                "sign-out did not reach the identity platform or the token cache",
-                metadata: ["code": "\((error as? MSALError).map { "\($0.code)" } ?? "\(type(of: error))")"])
-            return .redirect(to: "/", type: .found)
-        }
+        var response = Response.redirect(to: pending.returnTo, type: .found)
+        response.setCookie(pendingSignIns.removal)
+        return response
     }
 
     // MARK: Support
 
-    private func origin(_ request: Request) throws -> String {
+    func origin(_ request: Request) throws -> String {
         if let publicOrigin {
             let text = publicOrigin.absoluteString
             return text.hasSuffix("/") ? String(text.dropLast()) : text
@@ -179,24 +200,20 @@ public struct WebAppAuthentication<Context: WebAppRequestContext>: Sendable {
         return "http://\(host)"
     }
 
-    /// The query's parameters, form-decoded (`+` is a space).
-    private static func query(_ request: Request) -> [String: String] {
-        var parameters: [String: String] = [:]
-        for pair in (request.uri.query ?? "").split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map {
-                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
-            }
-            if let name = parts.first, parameters[name] == nil { parameters[name] = parts.count > 1 ? parts[1] : "" }
-        }
-        return parameters
+    /// The session id the browser sent, whether or not it names a session.
+    private func sessionID(_ request: Request) -> String? {
+        request.cookies[sessionConfiguration.sessionCookieParameters.name]?.value
     }
 
-    /// `path` when it is a path on this site (`/…`, not `//host` or a URL), else `nil`.
-    package static func localPath(_ path: String?) -> String? {
-        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.hasPrefix("/\\"),
-            !path.contains(where: { $0.isNewline })
-        else { return nil }
-        return path
+    /// A posted form's fields.
+    static func form(_ request: Request, _ context: Context) async throws -> [String: String] {
+        try await URLEncodedFormDecoder().decode([String: String].self, from: request, context: context)
+    }
+
+    /// 32 bytes from the system's secure generator, base64url.
+    private static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 }
 

@@ -1,15 +1,15 @@
 import HummingbirdAuth
 import MSAL
 
-/// What a web app's server-side session holds for sign-in: the sign-in in progress (its PKCE verifier, `state` and
-/// `nonce`, which never reach the browser), where to return afterwards, and the signed-in user's account id.
+/// What a web app's server-side session holds once a user has signed in: their account id and the token its
+/// forms that change state (sign-out) must carry back. A sign-in in progress is not here: it waits in a sealed
+/// cookie in the browser that started it.
 public struct WebAppSession: Codable, Sendable {
-    /// The sign-in the browser was sent to the identity platform for.
-    public var pendingSignIn: AuthorizationCodeFlow?
-    /// The local path to return to once signed in.
-    public var returnTo: String?
     /// The signed-in user's home account id, which names their token cache partition.
     public var accountID: String?
+    /// A random value made at sign-in that this session's `POST` forms carry (a cross-site request forgery
+    /// token): a page on another site cannot read it, so it cannot make the browser sign out.
+    public var antiForgeryToken: String?
 
     /// An empty session.
     public init() {}

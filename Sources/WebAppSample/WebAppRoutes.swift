@@ -22,7 +22,7 @@ struct WebAppRoutes {
             page.paragraph("Signed in as \(user.username ?? user.identifier)", id: "user")
             page.link("Your profile", to: "/profile", id: "profile")
             page.link("Your to-dos", to: "/todos", id: "todos")
-            page.link("Sign out", to: "\(auth.basePath)/signout", id: "signout")
+            if let signOut = auth.signOutForm(context) { page.markup(signOut) }
         } else {
             page.paragraph("You are not signed in.", id: "anonymous")
             page.link("Sign in", to: "\(auth.basePath)/signin?returnTo=/", id: "signin")

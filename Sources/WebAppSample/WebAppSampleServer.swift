@@ -37,11 +37,11 @@ public enum WebAppSampleServer {
         _ configuration: WebAppSampleConfiguration, logger: Logger, bound: @escaping @Sendable (Int) -> Void
     ) throws -> [any Service] {
         let client = try ConfidentialClientApplication(configuration: configuration.client)
-        let auth = WebAppAuthentication<WebContext>(
-            app: client, scopes: ["User.Read"], responseMode: configuration.responseMode)
         let storage = MemoryPersistDriver()
+        let auth = WebAppAuthentication<WebContext>(
+            app: client, scopes: ["User.Read"], sessionStorage: storage, responseMode: configuration.responseMode)
         let router = Router(context: WebContext.self)
-        router.add(middleware: SessionMiddleware(storage: storage, configuration: auth.sessionConfiguration))
+        router.add(middleware: auth.sessionMiddleware)
         WebAppRoutes(auth: auth, configuration: configuration).add(to: router)
         let app = Application(
             router: router,

@@ -97,6 +97,47 @@ struct WebAppBrowserTests {
         }
     }
 
+    @Test("after a real sign-in, return paths a browser could read as another site land on the app")
+    func hostileReturnPaths() async throws {
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+            let web = WebAppSampleConfiguration(
+                client: try ConfidentialClientApplicationConfiguration(
+                    clientID: IDs.webApp, credential: .secret(IDs.webAppSecret),
+                    authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)),
+                graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"),
+                todoListURL: emulator.baseURL.appendingPathComponent("api1/todolist"),
+                todoScope: "api://\(IDs.api1)/ToDoList.Read")
+            try await WebAppSampleServer.withRunning(web) { site in
+                try await WebDriver.withHeadlessChromium { browser in
+                    func signIn(returnTo: String) throws -> URL {
+                        try #require(URL(string: site.absoluteString + "/auth/signin?returnTo=" + returnTo))
+                    }
+                    func landedOnSite() async throws -> (Bool, String) {
+                        let landed = try await browser.currentURL
+                        let components = URLComponents(string: landed)
+                        return (components?.host == site.host && components?.port == site.port, landed)
+                    }
+                    // The first sign-in Jane types; the emulator's session signs her in again without a page.
+                    try await browser.open(try signIn(returnTo: "/%09/evil.example"))
+                    try await browser.type("jane@example.com", into: "#username")
+                    try await browser.type("Jane-Demo-Pass4", into: "#password")
+                    try await browser.click("#signin")
+                    #expect(try await landedOnSite().0)
+                    #expect(try await browser.pageSource.contains("Signed in as jane@example.com"))
+                    for returnTo in [
+                        "/%0A/evil.example", "/%0D%0A/evil.example", "%09//evil.example", "/%5Cevil.example",
+                        "%5C%5Cevil.example", "/%252F/evil.example", "%E3%80%80//evil.example",
+                        "/%E3%80%80/evil.example", "https://evil.example/", "//evil.example",
+                    ] {
+                        try await browser.open(try signIn(returnTo: returnTo))
+                        let (onSite, landed) = try await landedOnSite()
+                        #expect(onSite, "\(returnTo) landed on \(landed)")
+                    }
+                }
+            }
+        }
+    }
+
     /// Adds a to-do to Jane's list in API 1, with a token from the password grant the emulator allows.
     static func addTodo(_ description: String, emulator: RunningEmulator, api: URL) async throws {
         let transport = try DefaultHTTPTransport()

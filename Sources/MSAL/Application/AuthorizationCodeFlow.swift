@@ -1,8 +1,9 @@
 import Foundation
 
-/// A web app's sign-in under way: made by ``ConfidentialClientApplication/startSignIn(_:)``, kept in the
-/// user's **server-side** session (it holds the PKCE verifier and nonce), and handed back with the
-/// redirect's parameters to ``ConfidentialClientApplication/completeSignIn(_:response:)``.
+/// A web app's sign-in under way: made by ``ConfidentialClientApplication/startSignIn(_:)``, kept where the
+/// browser cannot read or change it (it holds the PKCE verifier and nonce): the user's server-side session, or a
+/// cookie encrypted and authenticated with the server's key. It is handed back with the redirect's parameters to
+/// ``ConfidentialClientApplication/completeSignIn(_:response:)``.
 public struct AuthorizationCodeFlow: Sendable, Codable, Equatable {
     /// Where to redirect the browser: the authorization endpoint with this flow's request.
     public let authorizationURL: URL

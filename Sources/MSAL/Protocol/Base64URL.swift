@@ -1,8 +1,8 @@
 import Foundation
 
 /// Base64url without padding (RFC 7515 §2).
-enum Base64URL {
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+package enum Base64URL {
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let base64 = Data(bytes).base64EncodedData()
         return String(
             decoding: base64.lazy.filter { $0 != UInt8(ascii: "=") }.map { byte in
@@ -16,12 +16,12 @@ enum Base64URL {
 
     /// Decodes with or without padding; `nil` for anything else. Works on the bytes (Foundation's
     /// string replacing is slow on first use, and a CLI decodes an ID token on every run).
-    static func decode(_ text: some StringProtocol) -> Data? {
+    package static func decode(_ text: some StringProtocol) -> Data? {
         decode(bytes: text.utf8)
     }
 
     /// Decodes the UTF-8 bytes of base64url text, as ``decode(_:)``.
-    static func decode(bytes text: some Collection<UInt8>) -> Data? {
+    package static func decode(bytes text: some Collection<UInt8>) -> Data? {
         var bytes = text.map { byte in
             switch byte {
             case UInt8(ascii: "-"): UInt8(ascii: "+")
