@@ -133,7 +133,7 @@ struct AccessTokenValidatorTests {
     }
 
     @Test(
-        "neither scp nor roles (an ID token for the API's own registration) is refused unless the API authorizes by ACL"
+        "neither scp nor roles (an ID token for the API's own registration) is refused unless the API authorizes by ACL; no azp or appid (an ID token with roles) is refused"
     )
     func permissionsRequired() async throws {
         var claims = TokenForge.userClaims(now: clock.now())
@@ -145,7 +145,15 @@ struct AccessTokenValidatorTests {
         claims["roles"] = [String]()
         try await expectRejected(try forge.token(claims), .noPermissions)
 
+        // An ID token whose user was given app roles carries roles, but names no calling app.
+        claims["roles"] = ["ToDoList.Read.All"]
+        try await expectRejected(try forge.token(claims), .noClient)
+
+        // An API that authorizes by ACL takes an access token without permissions, never an ID token.
+        claims["roles"] = nil
         let acl = try validator(allowsAuthorizationByACL: true)
+        try await expectRejected(try forge.token(claims), .noClient, by: acl)
+        claims["azp"] = "client-on-the-acl"
         let validated = try await acl.validate(try forge.token(claims))
         #expect(validated.scopes.isEmpty && validated.roles.isEmpty && validated.objectID == "user-oid")
         // A user token with a scope, a daemon's with a role pass by default.

@@ -151,11 +151,16 @@ struct MiddlewareTests {
         empty["roles"] = [String]()
         #expect(try await get("/caller", token: try forge.token(empty)).status == .unauthorized)
 
-        // An API that authorizes callers by an access-control list sees the caller; per-route permissions still apply.
-        let accepted = try await get("/caller", token: idToken, allowsAuthorizationByACL: true)
+        // An API that authorizes callers by an access-control list sees the caller of an access token without
+        // permissions; per-route permissions still apply. An ID token names no calling app: refused all the same.
+        #expect(try await get("/caller", token: idToken, allowsAuthorizationByACL: true).status == .unauthorized)
+        var withoutPermissions = TokenForge.userClaims(now: clock.now())
+        withoutPermissions["scp"] = nil
+        let accessToken = try forge.token(withoutPermissions)
+        let accepted = try await get("/caller", token: accessToken, allowsAuthorizationByACL: true)
         #expect(accepted.status == .ok)
         #expect(String(buffer: accepted.body) == "user-oid")
-        #expect(try await get("/read", token: idToken, allowsAuthorizationByACL: true).status == .forbidden)
+        #expect(try await get("/read", token: accessToken, allowsAuthorizationByACL: true).status == .forbidden)
     }
 
     @Test("an attacker-chosen alg is not echoed: the challenge and the body carry a fixed text")

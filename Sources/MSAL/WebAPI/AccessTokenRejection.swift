@@ -29,6 +29,9 @@ public struct AccessTokenRejection: Error, Sendable, CustomStringConvertible {
         /// callers by an access-control list accepts such tokens with
         /// ``AccessTokenValidator/Configuration/allowsAuthorizationByACL``.
         case noPermissions = "no_permissions"
+        /// Names no calling app (`azp` in v2, `appid` in v1), as every access token does: an ID token (one whose user
+        /// was given app roles carries `roles`) is not a credential for the API.
+        case noClient = "no_client"
 
         /// A fixed sentence for the client (the `error_description` of a 401 or 503): it names the check, never
         /// the token, anything the token says, or this API's configuration and infrastructure.
@@ -45,6 +48,7 @@ public struct AccessTokenRejection: Error, Sendable, CustomStringConvertible {
             case .notYetValid: "The token is not valid yet."
             case .keysUnavailable: "The token cannot be checked at the moment; try again later."
             case .noPermissions: "The token has neither a scope (scp) nor an app role (roles)."
+            case .noClient: "The token names no client application (azp or appid): it is not an access token."
             }
         }
     }

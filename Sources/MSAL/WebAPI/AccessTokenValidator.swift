@@ -5,8 +5,9 @@ import _CryptoExtras
 /// Validates the bearer tokens a web API receives, as Microsoft.Identity.Web does: an RS256 signature from the
 /// authority's published keys, the issuer (v1 `https://sts.windows.net/{tid}/` or v2 `{instance}/{tid}/v2.0`),
 /// the tenant (one, or an allow-list for multi-tenant APIs), the audience (the API's client id or app id URI),
-/// `exp`/`nbf` with clock skew, and at least one permission: a scope (`scp`) or an app role (`roles`), unless the
-/// API authorizes by access-control list (``Configuration/allowsAuthorizationByACL``).
+/// `exp`/`nbf` with clock skew, the calling app (`azp` or `appid`, which ID tokens lack), and at least one permission:
+/// a scope (`scp`) or an app role (`roles`), unless the API authorizes by access-control list
+/// (``Configuration/allowsAuthorizationByACL``).
 ///
 ///     let validator = try AccessTokenValidator(
 ///         authority: "https://login.microsoftonline.com/contoso.onmicrosoft.com",
@@ -135,6 +136,9 @@ public final class AccessTokenValidator: Sendable {
         let validated = ValidatedAccessToken(rawValue: token, claims: jwt.claims)
         guard configuration.allowsAuthorizationByACL || !validated.scopes.isEmpty || !validated.roles.isEmpty else {
             throw AccessTokenRejection(.noPermissions, "The token has neither a scope (scp) nor an app role (roles).")
+        }
+        guard validated.clientID != nil else {
+            throw AccessTokenRejection(.noClient, "The token names no client application (azp or appid).")
         }
         remembered.remember(validated, hash: hash, until: validated.expiresOn + configuration.clockSkew, now: now)
         return validated
