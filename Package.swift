@@ -41,10 +41,14 @@ let package = Package(
     targets: [
         .target(name: "CThreadSanitizerHooks"),
         .target(name: "Locking", dependencies: ["CThreadSanitizerHooks"], swiftSettings: strict),
+        // The size and nesting limits every parser of JSON from outside the process checks first, in MSAL and in the
+        // emulator alike.
+        .target(name: "OutsideJSON", swiftSettings: strict),
         .target(
             name: "MSAL",
             dependencies: [
                 "Locking",
+                "OutsideJSON",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -136,6 +140,7 @@ let package = Package(
             name: "IdentityEmulator",
             dependencies: [
                 "Locking",
+                "OutsideJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -266,6 +271,7 @@ let package = Package(
             dependencies: [
                 "Locking",
                 "MSAL",
+                "OutsideJSON",
                 "EmulatorAutomation",
                 "IdentityEmulator",
                 "TestServers",

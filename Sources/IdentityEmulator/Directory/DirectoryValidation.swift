@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 /// Why a directory configuration was rejected, naming the field at fault.
 public struct DirectoryConfigurationError: Error, CustomStringConvertible, Sendable {
@@ -21,15 +22,17 @@ extension Directory {
         return try decode(data)
     }
 
-    /// Decodes and validates a directory from JSON.
+    /// Decodes and validates a directory from JSON of at most 256 MiB nesting at most 64 levels (`JSONLimits.file`).
     ///
     /// - Throws: ``DirectoryConfigurationError``.
     public static func decode(_ data: Data) throws -> Directory {
         let directory: Directory
         do {
-            directory = try JSONDecoder().decode(Directory.self, from: data)
+            directory = try JSONLimits.file.decode(Directory.self, from: data)
         } catch let error as DecodingError {
             throw DirectoryConfigurationError(decoding: error)
+        } catch let refusal as JSONRefusal {
+            throw DirectoryConfigurationError(field: "$", reason: "\(refusal)")
         } catch {
             throw DirectoryConfigurationError(field: "$", reason: "not JSON")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import OutsideJSON
 
 /// The admin and test API under `/_emulator/`, answered only to loopback peers.
 ///
@@ -83,6 +84,8 @@ struct AdminRoutes: Sendable {
                 return HTTPExchange.json(
                     .object([("added", .string("\(scenario.route.rawValue):\(scenario.fault.rawValue)"))]),
                     status: .created)
+            } catch let refusal as JSONRefusal {
+                return HTTPExchange.json(.object([("error", .string("the body \(refusal)"))]), status: .badRequest)
             } catch {
                 let routes = Scenario.Route.allCases.map(\.rawValue).joined(separator: ", ")
                 let faults = Scenario.Fault.allCases.map(\.rawValue).joined(separator: ", ")
@@ -106,9 +109,16 @@ struct AdminRoutes: Sendable {
 
     /// The offset a `POST clock` body asks for: `{"offsetSeconds": N}`, within ±100 years.
     static func clockOffset(_ body: Data) -> Result<TimeInterval, AdminBodyError> {
-        guard let json = try? JSONValue.parse(body), let offset = json["offsetSeconds"] else {
-            return .failure(AdminBodyError("expected {\"offsetSeconds\": number}"))
+        let usage = AdminBodyError("expected {\"offsetSeconds\": number}")
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(body)
+        } catch let refusal as JSONRefusal {
+            return .failure(AdminBodyError("the body \(refusal)"))
+        } catch {
+            return .failure(usage)
         }
+        guard let offset = json["offsetSeconds"] else { return .failure(usage) }
         let seconds: Double? =
             switch offset {
             case .int(let i): Double(i)
@@ -123,9 +133,10 @@ struct AdminRoutes: Sendable {
 
     /// The scenario a `POST scenarios` body describes.
     ///
-    /// - Throws: a decoding error, or ``DirectoryConfigurationError`` for a count below 1.
+    /// - Throws: `JSONRefusal` past `JSONLimits.message`, a decoding error, or ``DirectoryConfigurationError`` for a
+    ///   count below 1.
     static func scenario(_ body: Data) throws -> Scenario {
-        let scenario = try JSONDecoder().decode(Scenario.self, from: body)
+        let scenario = try JSONLimits.message.decode(Scenario.self, from: body)
         guard scenario.count > 0 else {
             throw DirectoryConfigurationError(field: "count", reason: "must be at least 1")
         }

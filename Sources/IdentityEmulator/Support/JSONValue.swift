@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 /// A JSON value whose objects keep their key order, so responses can match Microsoft's byte layout.
 public enum JSONValue: Sendable, Equatable {
@@ -100,9 +101,12 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 extension JSONValue: Decodable {
-    /// Parses JSON text; objects come back with sorted keys (used for inputs only).
+    /// Parses JSON text of at most 250 KiB nesting at most 64 levels (`JSONLimits.message`); objects come back with
+    /// sorted keys (used for inputs only).
+    ///
+    /// - Throws: `JSONRefusal` past the limits, else the decoder's `DecodingError`.
     public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+        try JSONLimits.message.decode(JSONValue.self, from: data)
     }
 
     public init(from decoder: any Decoder) throws {

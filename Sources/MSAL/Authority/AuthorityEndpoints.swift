@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 /// An authority after discovery: its endpoints, issuer, signing keys and the host aliases that
 /// count as the same cache environment. A class: every silent call reads it, and handing on one
@@ -27,11 +28,17 @@ final class AuthorityEndpoints: Sendable {
     /// Reads the OpenID configuration document and checks that it belongs to `authority`.
     ///
     /// - Parameter discoveredOnline: false for a document read from an ``AuthorityMetadataFile``.
-    /// - Throws: ``MSALError`` `invalidResponse` for a document without the required members,
-    ///   `failedAuthorityValidation` when the issuer is on another host.
+    /// - Throws: ``MSALError`` `invalidResponse` for a document that is not a JSON object within
+    ///   ``JSONLimits/message`` or lacks the required members, `failedAuthorityValidation` when the issuer is on
+    ///   another host.
     init(authority: Authority, document data: Data, aliases: Set<String>, discoveredOnline: Bool = true) throws {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-            let authorization = (object["authorization_endpoint"] as? String).flatMap(URL.init(string:)),
+        let object: [String: Any]
+        do {
+            object = try JSONLimits.message.object(data)
+        } catch {
+            throw MSALError.internal(.invalidResponse, "The OpenID configuration of \(authority) \(error).")
+        }
+        guard let authorization = (object["authorization_endpoint"] as? String).flatMap(URL.init(string:)),
             let token = (object["token_endpoint"] as? String).flatMap(URL.init(string:)),
             let jwks = (object["jwks_uri"] as? String).flatMap(URL.init(string:)),
             let issuer = object["issuer"] as? String

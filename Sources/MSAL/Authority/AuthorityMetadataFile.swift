@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 /// Keeps what discovery learned about authorities (the OpenID configuration document and the
 /// instance-discovery aliases) in a file, so a short-lived process such as a CLI does not discover
@@ -57,7 +58,7 @@ public struct AuthorityMetadataFile: Sendable {
 
     private func entries() -> [String: Any] {
         guard let data = FileManager.default.contents(atPath: url.path),
-            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let object = try? JSONLimits.file.object(data),
             object["version"] as? Int == 1
         else { return [:] }
         return object["authorities"] as? [String: Any] ?? [:]

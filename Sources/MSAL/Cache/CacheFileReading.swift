@@ -111,6 +111,7 @@ struct CacheFileReading {
         var reading = CacheFileReading(split: nil)
         var reader = CacheJSONReader(bytes)
         reader.position = split.entry
+        reader.depth = 2  // inside the top-level object and the section
         _ = try reading.entries(of: split.section, &reader)
         while try reader.nextMember() { _ = try reading.section(try reader.memberKey().string, &reader) }
         try reader.finish()

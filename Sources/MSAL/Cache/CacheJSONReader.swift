@@ -1,8 +1,10 @@
 import Foundation
+import OutsideJSON
 
 /// A JSON reader fast on the token cache's shape (tens of thousands of small objects whose values
 /// are long strings without escapes): strings are found with `memchr`, objects are read as ordered
 /// pairs, not dictionaries. Lenient where that is harmless: raw control characters in strings pass.
+/// Values nest at most ``JSONLimits/maximumDepth`` levels deep: ``value()`` reads them by recursion.
 struct CacheJSONReader {
     struct Malformed: Error, CustomStringConvertible {
         let offset: Int
@@ -13,6 +15,8 @@ struct CacheJSONReader {
     let bytes: UnsafeRawBufferPointer
     /// The offset of the next byte to read; set it back to read a value again.
     var position = 0
+    /// How many objects and arrays are open at ``position``; set with it when reading from inside a document.
+    var depth = 0
 
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
@@ -71,9 +75,11 @@ struct CacheJSONReader {
     /// Reads an object's `{`; false when `}` follows at once (the object is empty and read).
     mutating func openObject() throws -> Bool {
         try expect(UInt8(ascii: "{"))
+        try enter()
         skipWhitespace()
         guard peek() == UInt8(ascii: "}") else { return true }
         position += 1
+        depth -= 1
         return false
     }
 
@@ -89,7 +95,9 @@ struct CacheJSONReader {
         skipWhitespace()
         switch next() {
         case UInt8(ascii: ","): return true
-        case UInt8(ascii: "}"): return false
+        case UInt8(ascii: "}"):
+            depth -= 1
+            return false
         default: throw Malformed(offset: position - 1, reason: "expected ',' or '}'")
         }
     }
@@ -110,10 +118,12 @@ struct CacheJSONReader {
             return .object(members)
         case UInt8(ascii: "["):
             position += 1
+            try enter()
             var items: [CacheValue] = []
             skipWhitespace()
             if peek() == UInt8(ascii: "]") {
                 position += 1
+                depth -= 1
                 return .array(items)
             }
             while true {
@@ -121,7 +131,9 @@ struct CacheJSONReader {
                 skipWhitespace()
                 switch next() {
                 case UInt8(ascii: ","): continue
-                case UInt8(ascii: "]"): return .array(items)
+                case UInt8(ascii: "]"):
+                    depth -= 1
+                    return .array(items)
                 default: throw Malformed(offset: position - 1, reason: "expected ',' or ']'")
                 }
             }
@@ -139,6 +151,14 @@ struct CacheJSONReader {
     }
 
     mutating func string() throws -> String { try rawString().string }
+
+    /// Counts the object or array just opened; fails past ``JSONLimits/maximumDepth``.
+    private mutating func enter() throws {
+        depth += 1
+        guard depth <= JSONLimits.maximumDepth else {
+            throw Malformed(offset: position - 1, reason: "nesting deeper than \(JSONLimits.maximumDepth) levels")
+        }
+    }
 
     private mutating func rawString() throws -> Key {
         skipWhitespace()

@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 /// When a partition can be forgotten: when its last access token expires, or, when it holds a refresh
 /// token, 90 days after it was last used (Entra's limit for an inactive refresh token).
@@ -7,7 +8,7 @@ enum PartitionExpiry {
 
     /// The expiry of a partition's unified cache JSON; `now` for bytes without tokens.
     static func of(_ data: Data, now: Date) -> Date {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return now }
+        guard let object = try? JSONLimits.file.object(data) else { return now }
         var latest = now
         for case let entry as [String: Any] in ((object["AccessToken"] as? [String: Any]) ?? [:]).values {
             if let seconds = seconds(entry["expires_on"]) { latest = max(latest, Date(timeIntervalSince1970: seconds)) }

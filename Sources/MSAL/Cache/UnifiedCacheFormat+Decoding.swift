@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 extension UnifiedCacheFormat {
     /// Entries a scan left as spans of ``Contents/file``, by section (see ``StoredEntries``).
@@ -14,8 +15,14 @@ extension UnifiedCacheFormat {
     /// first use) and decoding the others; entries missing required fields are kept aside as opaque,
     /// unknown data is kept. A large indented file is read in two halves at once (see ``CacheFileReading``).
     ///
-    /// - Throws: ``MSALError`` `cacheCorrupted` when the bytes are not a JSON object.
+    /// - Throws: ``MSALError`` `cacheCorrupted` when the bytes are not a JSON object, are larger than
+    ///   ``JSONLimits/file`` allows or nest deeper than ``JSONLimits/maximumDepth``.
     static func read(_ data: Data) throws -> Contents {
+        do {
+            try JSONLimits.file.checkSize(data.count)
+        } catch {
+            throw MSALError.internal(.cacheCorrupted, "The token cache \(error).")
+        }
         do {
             var contents = try data.withUnsafeBytes { bytes in
                 if let split = CacheFileReading.Split(bytes) {
@@ -38,7 +45,7 @@ extension UnifiedCacheFormat {
 
     /// Reads a cache file with every entry decoded (``read(_:)`` leaves most as spans of the bytes).
     ///
-    /// - Throws: ``MSALError`` `cacheCorrupted` when the bytes are not a JSON object.
+    /// - Throws: ``MSALError`` `cacheCorrupted` when ``read(_:)`` refuses the bytes.
     static func decode(_ data: Data) throws -> Contents {
         var contents = try read(data)
         let stored = contents.stored

@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 /// A claims request (MSAL's `MSALClaimsRequest`): the JSON of OpenID Connect's `claims` parameter.
 public final class MSALClaimsRequest: Sendable {
@@ -8,7 +9,7 @@ public final class MSALClaimsRequest: Sendable {
     ///
     /// - Throws: ``MSALError`` `internal` / `invalidParameter` when the text is not a JSON object.
     public init(jsonString: String) throws {
-        guard (try? JSONSerialization.jsonObject(with: Data(jsonString.utf8))) is [String: Any] else {
+        guard (try? JSONLimits.message.object(Data(jsonString.utf8))) != nil else {
             throw MSALError.internal(.invalidParameter, "The claims request is not a JSON object.")
         }
         json = jsonString

@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 /// Merges a claims request with the client's capabilities, as MSAL Go does:
 /// `{"access_token":{"xms_cc":{"values":["cp1"]}}}` deep-merged into the request.
@@ -8,7 +9,7 @@ enum ClaimsRequest {
     static func merged(_ claims: String?, capabilities: [String]) throws -> String? {
         var root: [String: Any] = [:]
         if let claims, !claims.isEmpty {
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(claims.utf8))) as? [String: Any] else {
+            guard let object = try? JSONLimits.message.object(Data(claims.utf8)) else {
                 throw MSALError.internal(
                     .invalidParameter, "The claims request must be a JSON object (is it still base64?).")
             }

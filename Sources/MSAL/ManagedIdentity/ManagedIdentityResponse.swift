@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 /// A managed identity token as its source returned it.
 struct ManagedIdentityToken: Sendable {
@@ -101,7 +102,7 @@ enum ManagedIdentityResponse {
     }
 
     private static func object(_ data: Data) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        try? JSONLimits.message.object(data)
     }
 
     private static func describe(_ response: HTTPResponse) -> String {

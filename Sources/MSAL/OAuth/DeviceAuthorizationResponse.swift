@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 /// What the device authorization endpoint answers (RFC 8628 §3.2), shown to the user.
 public struct DeviceCodeInfo: Sendable, Equatable {
@@ -14,10 +15,16 @@ public struct DeviceCodeInfo: Sendable, Equatable {
     public let interval: Int
     let deviceCode: String
 
-    /// - Throws: ``MSALError`` `invalidResponse` when a required member is missing.
+    /// - Throws: ``MSALError`` `invalidResponse` when the body is not a JSON object within ``JSONLimits/message`` or
+    ///   a required member is missing.
     init(json data: Data) throws {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-            let userCode = object["user_code"] as? String, let deviceCode = object["device_code"] as? String,
+        let object: [String: Any]
+        do {
+            object = try JSONLimits.message.object(data)
+        } catch {
+            throw MSALError.internal(.invalidResponse, "The device code response \(error).")
+        }
+        guard let userCode = object["user_code"] as? String, let deviceCode = object["device_code"] as? String,
             let uri = ((object["verification_uri"] ?? object["verification_url"]) as? String).flatMap(URL.init(string:))
         else {
             throw MSALError.internal(

@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 /// Instance discovery (`protocol.md` §1.2): asks Microsoft's discovery host, or a loopback authority itself,
 /// whether an Entra host is an instance and which hosts are its aliases.
@@ -21,11 +22,17 @@ struct InstanceDiscoveryRequest: Sendable {
 struct InstanceDiscoveryResponse: Sendable {
     let aliasGroups: [[String]]
 
-    /// - Throws: ``MSALError`` `failedAuthorityValidation` when the body is not a JSON object.
+    /// - Throws: ``MSALError`` `failedAuthorityValidation` when the body is not a JSON object within
+    ///   ``JSONLimits/message``.
     init(json data: Data, authority: Authority) throws {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        let object: [String: Any]
+        do {
+            object = try JSONLimits.message.object(data)
+        } catch {
             throw MSALError.internal(
-                .failedAuthorityValidation, "\(authority) is not a known Microsoft identity platform instance.")
+                .failedAuthorityValidation,
+                "\(authority) is not a known Microsoft identity platform instance (its instance discovery answer \(error))."
+            )
         }
         aliasGroups = (object["metadata"] as? [[String: Any]] ?? []).map {
             ($0["aliases"] as? [String] ?? []).map { $0.lowercased() }

@@ -1,16 +1,23 @@
 import Crypto
 import Foundation
+import OutsideJSON
 import _CryptoExtras
 
 /// An issuer's signing keys (`jwks_uri`, RFC 7517): its RSA keys by `kid`; other keys are passed over.
 struct JSONWebKeySet: Sendable {
     let rsaKeys: [String: _RSA.Signing.PublicKey]
 
-    /// - Throws: ``MSALError`` `invalidResponse` when the body is not a key set.
+    /// - Throws: ``MSALError`` `invalidResponse` when the body is not a key set, or not a JSON object within
+    ///   ``JSONLimits/message``.
     init(json data: Data, uri: URL) throws {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-            let list = object["keys"] as? [[String: Any]]
-        else {
+        let object: [String: Any]
+        do {
+            object = try JSONLimits.message.object(data)
+        } catch {
+            throw MSALError.internal(
+                .invalidResponse, "The signing keys at \(uri.absoluteString) could not be read: the answer \(error).")
+        }
+        guard let list = object["keys"] as? [[String: Any]] else {
             throw MSALError.internal(
                 .invalidResponse, "The signing keys at \(uri.absoluteString) could not be read (not a key set).")
         }

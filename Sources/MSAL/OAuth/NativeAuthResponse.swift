@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 /// A native-auth answer: the success fields, or the error body an SDK acts on.
 struct NativeAuthAnswer: Sendable {
@@ -32,12 +33,14 @@ struct NativeAuthAnswer: Sendable {
     /// The raw body, for the token endpoint's success.
     let body: Data
 
-    /// - Throws: ``MSALError`` `invalidResponse` when a 200 body is not a JSON object.
+    /// - Throws: ``MSALError`` `invalidResponse` when the body is not a JSON object within ``JSONLimits/message``.
     init(_ response: HTTPResponse) throws {
         body = response.body
-        guard let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] else {
-            throw MSALError.internal(
-                .invalidResponse, "The native-auth endpoint answered with a body that is not JSON.")
+        let object: [String: Any]
+        do {
+            object = try JSONLimits.message.object(response.body)
+        } catch {
+            throw MSALError.internal(.invalidResponse, "The native-auth endpoint's answer \(error).")
         }
         func int(_ key: String) -> Int? { ServerSeconds.of(object[key]) }
         continuationToken = object["continuation_token"] as? String

@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 /// An OAuth error body (RFC 6749 §5.2) with Entra's extras.
 struct OAuthErrorResponse: Sendable, Equatable {
@@ -9,10 +10,9 @@ struct OAuthErrorResponse: Sendable, Equatable {
     let correlationID: String?
     let claims: String?
 
-    /// `nil` when the body is not JSON or has no `error` string.
+    /// `nil` when the body is not a JSON object within ``JSONLimits/message`` or has no `error` string.
     init?(json data: Data) {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-            let error = object["error"] as? String
+        guard let object = try? JSONLimits.message.object(data), let error = object["error"] as? String
         else { return nil }
         self.error = error
         description = object["error_description"] as? String

@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 /// A successful token-endpoint answer (RFC 6749 §5.1 plus Microsoft's fields).
 struct TokenResponse: Sendable, Equatable {
@@ -15,11 +16,14 @@ struct TokenResponse: Sendable, Equatable {
 
     /// Decodes the body; numbers may come as strings (AAD v1-like endpoints).
     ///
-    /// - Throws: ``MSALError`` `invalidResponse` when it is not JSON, lacks `access_token`, or the
-    ///   `token_type` is missing or not `Bearer`.
+    /// - Throws: ``MSALError`` `invalidResponse` when it is not a JSON object within ``JSONLimits/message``, lacks
+    ///   `access_token`, or the `token_type` is missing or not `Bearer`.
     init(json data: Data) throws {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw MSALError.internal(.invalidResponse, "The token response is not a JSON object.")
+        let object: [String: Any]
+        do {
+            object = try JSONLimits.message.object(data)
+        } catch {
+            throw MSALError.internal(.invalidResponse, "The token response \(error).")
         }
         guard let accessToken = object["access_token"] as? String, !accessToken.isEmpty else {
             throw MSALError.internal(.invalidResponse, "The token response has no access_token.")
@@ -59,8 +63,7 @@ struct ClientInfo: Sendable, Equatable {
     /// - Throws: ``MSALError`` `invalidResponse` when it is not base64url JSON with `uid`.
     init(encoded: String) throws {
         guard let data = Base64URL.decode(encoded),
-            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-            let uid = object["uid"] as? String, !uid.isEmpty
+            let object = try? JSONLimits.message.object(data), let uid = object["uid"] as? String, !uid.isEmpty
         else { throw MSALError.internal(.invalidResponse, "The client_info in the token response cannot be decoded.") }
         self.uid = uid
         self.utid = (object["utid"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? uid

@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 /// A `WWW-Authenticate: Bearer …, error="insufficient_claims", claims="<base64>"` challenge from a
 /// resource (continuous access evaluation, conditional access).
@@ -20,7 +21,7 @@ struct ClaimsChallenge: Sendable, Equatable {
         guard parameters["error"] == "insufficient_claims", let encoded = parameters["claims"] else { return nil }
         let data = Data(base64Encoded: encoded) ?? Base64URL.decode(encoded)
         guard let data, let text = String(data: data, encoding: .utf8),
-            (try? JSONSerialization.jsonObject(with: data)) is [String: Any]
+            (try? JSONLimits.message.object(data)) != nil
         else { return nil }
         claims = text
     }

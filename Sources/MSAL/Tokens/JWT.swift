@@ -1,4 +1,5 @@
 import Foundation
+import OutsideJSON
 
 /// A compact JWS split into its parts, decoded but not yet verified.
 struct JWT: Sendable {
@@ -7,8 +8,14 @@ struct JWT: Sendable {
     let signingInput: String
     let signature: Data
 
-    /// - Throws: ``MSALError`` `invalidIDToken` when the token is not three base64url JSON parts.
+    /// - Throws: ``MSALError`` `invalidIDToken` when the token is not three base64url JSON parts, or is larger than
+    ///   ``JSONLimits/message`` allows (its JSON nests at most ``JSONLimits/maximumDepth`` levels: ``CacheJSONReader``).
     init(_ token: String) throws {
+        do {
+            try JSONLimits.message.checkSize(token.utf8.count)
+        } catch {
+            throw MSALError.internal(.invalidIDToken, "The JWT \(error).")
+        }
         // Split on the bytes: splitting the string walks it character by character, which costs more than decoding.
         let bytes = token.utf8
         let dot = UInt8(ascii: ".")

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OutsideJSON
 import _CryptoExtras
 
 /// An authority's issuer and signing keys for validating access tokens, fetched on first use over the
@@ -84,10 +85,15 @@ actor IssuerSigningKeys {
     }
 
     private func download() async throws {
-        let configuration = try await get(discoveryURL)
-        guard let object = (try? JSONSerialization.jsonObject(with: configuration)) as? [String: Any],
-            let issuer = object["issuer"] as? String,
-            let jwks = (object["jwks_uri"] as? String).flatMap({ URL(string: $0) })
+        let configuration: [String: Any]
+        do {
+            configuration = try JSONLimits.message.object(try await get(discoveryURL))
+        } catch let refusal as JSONRefusal {
+            throw AccessTokenRejection(
+                .keysUnavailable, "The OpenID configuration at \(discoveryURL.absoluteString) \(refusal).")
+        }
+        guard let issuer = configuration["issuer"] as? String,
+            let jwks = (configuration["jwks_uri"] as? String).flatMap({ URL(string: $0) })
         else {
             throw AccessTokenRejection(
                 .keysUnavailable,
