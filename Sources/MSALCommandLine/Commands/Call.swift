@@ -37,6 +37,7 @@ struct Call: AsyncParsableCommand {
         guard HTTPRequest.Method(rawValue: method.uppercased()) != nil else {
             throw ValidationError("Unknown HTTP method \(method).")
         }
+        _ = try ScopeList.required(scopes)
     }
 
     func run() async throws {

@@ -20,6 +20,10 @@ struct Token: AsyncParsableCommand {
     @Flag(help: "Sign in in the browser when no token can be had silently.")
     var interactive = false
 
+    func validate() throws {
+        _ = try ScopeList.required(scopes)
+    }
+
     func run() async throws {
         let scopes = ScopeList.split(scopes)
         let (username, interactive, forceRefresh, json) = (username, interactive, forceRefresh, global.json)

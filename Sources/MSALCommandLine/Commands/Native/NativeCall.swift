@@ -19,6 +19,7 @@ struct NativeCall: AsyncParsableCommand {
         guard let url = URL(string: url), url.scheme == "https" || url.scheme == "http", url.host != nil else {
             throw ValidationError("\(url) is not an http(s) URL.")
         }
+        _ = try ScopeList.required(scopes)
     }
 
     func run() async throws {

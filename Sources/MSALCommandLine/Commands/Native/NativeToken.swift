@@ -16,6 +16,10 @@ struct NativeToken: AsyncParsableCommand {
     @Flag(name: .customLong("force-refresh"), help: "Skip cached access tokens and use the refresh token.")
     var forceRefresh = false
 
+    func validate() throws {
+        _ = try ScopeList.required(scopes)
+    }
+
     func run() async throws {
         let (scopes, forceRefresh, json) = (ScopeList.split(scopes), forceRefresh, global.json)
         try await global.runNative { context, native in
