@@ -60,7 +60,7 @@ struct StoredEntriesTests {
         let loaded = TokenCache()
         try await loaded.deserialize(Data(text.utf8))
         let refreshTokens = try await loaded.refreshTokens(
-            homeAccountID: home, environments: Self.environments, clientID: "hammer-client", familyID: nil)
+            homeAccountID: home, environments: Self.environments, clientID: "hammer-client")
         #expect(refreshTokens.map(\.secret) == ["rt-a"])
         let idToken = try await loaded.idToken(
             homeAccountID: home, clientID: "hammer-client", realm: Self.tenant, environments: Self.environments)
@@ -154,8 +154,7 @@ struct StoredEntriesTests {
         try await loaded.deserialize(file)  // large enough for the index's tables to be built on two threads
         #expect(try await loaded.accounts().count == 1100)
         let refreshTokens = try await loaded.refreshTokens(
-            homeAccountID: "u7.\(Self.tenant)", environments: Self.environments,
-            clientID: "hammer-client", familyID: nil)
+            homeAccountID: "u7.\(Self.tenant)", environments: Self.environments, clientID: "hammer-client")
         #expect(refreshTokens.map(\.secret) == ["rt-u7"])
 
         // Every entry now claims to be app metadata, so the cut's guessed section is wrong wherever it falls:

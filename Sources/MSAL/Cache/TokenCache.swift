@@ -67,13 +67,17 @@ public actor TokenCache {
         }
     }
 
-    /// Refresh tokens of the account usable by `clientID`: its own, then the family's, newest first.
-    nonisolated func refreshTokens(
-        homeAccountID: String, environments: Set<String>, clientID: String, familyID: String?
-    ) async throws -> [RefreshTokenEntry] {
-        try await read {
-            $0.refreshTokens(
-                homeAccountID: homeAccountID, environments: environments, clientID: clientID, familyID: familyID)
+    /// Refresh tokens of the account usable by `clientID`: its own, then the family's, newest first. While the
+    /// cache holds no app metadata for the client, any family's (FOCI) count: it may be a family member that has
+    /// not signed in yet (as MSAL Python tries them).
+    nonisolated func refreshTokens(homeAccountID: String, environments: Set<String>, clientID: String) async throws
+        -> [RefreshTokenEntry]
+    {
+        try await read { index in
+            let metadata = index.appMetadata(clientID: clientID, environments: environments)
+            return index.refreshTokens(
+                homeAccountID: homeAccountID, environments: environments, clientID: clientID,
+                familyID: metadata == nil ? "1" : metadata?.familyID)
         }
     }
 

@@ -5,7 +5,9 @@ struct AccountBuilder: Sendable {
     let cache: TokenCache
     let clientID: String
 
-    /// All accounts on `environments` (any environment when `nil`).
+    /// The client's accounts on `environments` (any environment when `nil`): those it holds an ID token of, or a
+    /// refresh token it can use (``TokenCache/refreshTokens(homeAccountID:environments:clientID:)``), as MSAL for
+    /// iOS lists signed-in accounts. Other clients' accounts in a shared cache are left out.
     func accounts(environments: Set<String>?) async throws -> [Account] {
         let entries = try await cache.accounts().filter {
             environments?.contains($0.environment.lowercasedIfNeeded) ?? true
@@ -13,7 +15,10 @@ struct AccountBuilder: Sendable {
         let groups = Dictionary(grouping: entries) { $0.homeAccountID.lowercasedIfNeeded }
         var result: [Account] = []
         for home in groups.keys.sorted() {
-            if let account = try await build(groups[home]!) { result.append(account) }
+            let group = groups[home]!
+            let idTokens = try await idTokens(of: group)
+            guard try await isSignedIn(group, idTokens: idTokens, environments: environments) else { continue }
+            if let account = build(group, idTokens: idTokens) { result.append(account) }
         }
         return result
     }
@@ -25,7 +30,7 @@ struct AccountBuilder: Sendable {
         let group = try await cache.accounts(homeAccountID: homeAccountID).filter {
             environments?.contains($0.environment.lowercasedIfNeeded) ?? true
         }
-        guard let account = try await build(group) else {
+        guard let account = build(group, idTokens: try await idTokens(of: group)) else {
             throw MSALError(
                 .interactionRequired, internalCode: .accountRequired,
                 "The account is not in the token cache; sign in interactively.")
@@ -33,13 +38,31 @@ struct AccountBuilder: Sendable {
         return account
     }
 
-    private func build(_ group: [AccountEntry]) async throws -> Account? {
+    /// The client's ID tokens of one home account's entries, in their tenants.
+    private func idTokens(of group: [AccountEntry]) async throws -> [IDTokenEntry] {
+        guard let first = group.first else { return [] }
+        return try await cache.idTokens(
+            homeAccountID: first.homeAccountID, clientID: clientID, realms: group.map(\.realm))
+    }
+
+    /// Whether the client signed the account in: it holds one of its ID tokens, or a refresh token it can use on
+    /// `environments` (the entries' own when `nil`).
+    private func isSignedIn(_ group: [AccountEntry], idTokens: [IDTokenEntry], environments: Set<String>?)
+        async throws -> Bool
+    {
+        guard idTokens.isEmpty else { return true }
+        guard let first = group.first else { return false }
+        return try await !cache.refreshTokens(
+            homeAccountID: first.homeAccountID,
+            environments: environments ?? Set(group.map { $0.environment.lowercasedIfNeeded }), clientID: clientID
+        ).isEmpty
+    }
+
+    private func build(_ group: [AccountEntry], idTokens: [IDTokenEntry]) -> Account? {
         guard let first = group.first else { return nil }
         let parts = first.homeAccountID.split(separator: ".", maxSplits: 1).map(String.init)
         let uid = parts.first ?? first.homeAccountID
         let utid = parts.count > 1 ? parts[1] : ""
-        let idTokens = try await cache.idTokens(
-            homeAccountID: first.homeAccountID, clientID: clientID, realms: group.map(\.realm))
         var profiles: [TenantProfile] = []
         for entry in group {
             let claims =

@@ -130,11 +130,8 @@ struct SilentFlow: Sendable {
     ) async throws -> AuthenticationResult {
         let config = app.configuration
         let home = parameters.account.identifier
-        let metadata = try await cache.appMetadata(clientID: config.clientID, environments: endpoints.aliases)
-        let familyID = metadata == nil ? "1" : metadata?.familyID
         let candidates = try await cache.refreshTokens(
-            homeAccountID: home, environments: endpoints.aliases,
-            clientID: config.clientID, familyID: familyID)
+            homeAccountID: home, environments: endpoints.aliases, clientID: config.clientID)
         guard !candidates.isEmpty else {
             throw MSALError(
                 .interactionRequired, "No refresh token for this account in the cache; sign in interactively.")
