@@ -80,6 +80,71 @@ struct AppTokenCommandTests {
         }
     }
 
+    @Test(
+        "a secret, a certificate or a federated token file: the second run takes the token from the cache file, beside a signed-in user"
+    )
+    func cachedAcrossRuns() async throws {
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+            let sandbox = try CLISandbox(emulator: emulator)
+            defer { sandbox.remove() }
+            let login = try await sandbox.msal(
+                ["login"], ["BROWSER": CLISandbox.browser(CLICommandTests.megan.0, CLICommandTests.megan.1)])
+            #expect(login.status == 0, "\(login.stderr)")
+            let pem = sandbox.root.appendingPathComponent("daemon.pem")
+            try Data((Self.ids.daemonPrivateKeyPEM + "\n" + Self.ids.daemonCertificatePEM).utf8).write(to: pem)
+            let tokenFile = sandbox.root.appendingPathComponent("azure-identity-token")
+            try Data(try await Self.mintWorkloadToken(emulator).utf8).write(to: tokenFile)
+            let credentials = [
+                ["--client-secret-env", "DAEMON_SECRET"], ["--certificate", pem.path],
+                ["--federated-token-file", tokenFile.path],
+            ]
+            for (index, credential) in credentials.enumerated() {
+                // The first shares the signed-in user's file; the others have a file of their own.
+                let file =
+                    index == 0 ? sandbox.cachePath : sandbox.root.appendingPathComponent("app-\(index).json").path
+                let arguments =
+                    [
+                        "app", "token", "--client-id", Self.ids.confidentialClient, "--tenant", Self.ids.contosoTenant,
+                        "--scopes", "https://graph.microsoft.com/.default", "--cache", file, "--json",
+                    ] + credential
+                let first = try await CLICommandTests.json(
+                    sandbox.msal(arguments, ["DAEMON_SECRET": Self.ids.confidentialSecret]))
+                let second = try await CLICommandTests.json(
+                    sandbox.msal(arguments, ["DAEMON_SECRET": Self.ids.confidentialSecret]))
+                #expect(first["source"] as? String == "identity_provider", "\(credential[0])")
+                #expect(second["source"] as? String == "cache", "\(credential[0])")
+                #expect(second["token"] as? String == first["token"] as? String)
+                #expect(
+                    try await CLICommandTests.grants(emulator).filter { $0 == "client_credentials" }.count == index + 1,
+                    "\(credential[0]): one request for two runs")
+                let cached = try #require(
+                    try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))
+                        as? [String: Any])
+                let tokens = (cached["AccessToken"] as? [String: [String: Any]] ?? [:]).values
+                #expect(
+                    tokens.contains {
+                        $0["client_id"] as? String == Self.ids.confidentialClient
+                            && $0["realm"] as? String == Self.ids.contosoTenant
+                    }, "\(credential[0]): the app token is filed under the app's client id and tenant")
+            }
+            let user = try await CLICommandTests.json(sandbox.msal(["token", "--json"]))
+            #expect(user["source"] as? String == "cache" && user["account"] as? String == CLICommandTests.megan.0)
+            let accounts = try await sandbox.msal(["accounts", "--json"])
+            let listed = try JSONSerialization.jsonObject(with: Data(accounts.stdout.utf8)) as? [[String: Any]]
+            #expect(
+                listed?.map { $0["username"] as? String } == [CLICommandTests.megan.0],
+                "an app token is no account: \(accounts.stdout)\(accounts.stderr)")
+            let forced = try await CLICommandTests.json(
+                sandbox.msal(
+                    [
+                        "app", "token", "--client-id", Self.ids.confidentialClient, "--tenant", Self.ids.contosoTenant,
+                        "--scopes", "https://graph.microsoft.com/.default", "--client-secret-env", "DAEMON_SECRET",
+                        "--force-refresh", "--json",
+                    ], ["DAEMON_SECRET": Self.ids.confidentialSecret]))
+            #expect(forced["source"] as? String == "identity_provider")
+        }
+    }
+
     /// A projected service-account token from the emulator's workload issuer, as a cluster would mount it.
     static func mintWorkloadToken(_ emulator: RunningEmulator) async throws -> String {
         try await CLICommandTests.withHTTP { http in

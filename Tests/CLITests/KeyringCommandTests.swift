@@ -80,6 +80,38 @@ struct KeyringCommandTests {
         }
     }
 
+    @Test("msal app token keeps the app's token in the keyring: the second run asks nobody, no token on disk")
+    func appTokenInTheKeyring() async throws {
+        try await PrivateKeyring.with { keyring in
+            try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+                let sandbox = try CLISandbox(emulator: emulator)
+                defer { sandbox.remove() }
+                let environment = [
+                    "MSAL_CACHE_BACKEND": "keyring",
+                    "DBUS_SESSION_BUS_ADDRESS": keyring.environment["DBUS_SESSION_BUS_ADDRESS"]!,
+                    "DAEMON_SECRET": Directory.DemoIDs.confidentialSecret,
+                ]
+                let arguments = [
+                    "app", "token", "--client-id", Directory.DemoIDs.confidentialClient, "--tenant",
+                    Directory.DemoIDs.contosoTenant, "--scopes", "https://graph.microsoft.com/.default",
+                    "--client-secret-env", "DAEMON_SECRET", "--json",
+                ]
+                let first = try await CLICommandTests.json(sandbox.msal(arguments, environment))
+                let second = try await CLICommandTests.json(sandbox.msal(arguments, environment))
+                #expect(first["source"] as? String == "identity_provider")
+                #expect(second["source"] as? String == "cache")
+                let token = try #require(first["token"] as? String)
+                #expect(second["token"] as? String == token)
+                #expect(
+                    try await CLICommandTests.grants(emulator) == ["client_credentials"], "one request for two runs")
+                for file in try Self.files(under: sandbox.root) {
+                    let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+                    #expect(!text.contains(token) && !text.contains("\"secret\""), "tokens in \(file.path)")
+                }
+            }
+        }
+    }
+
     @Test("keyring without a Secret Service, an unknown backend, and a keyring with a cache file are refused")
     func refusals() async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in

@@ -56,4 +56,40 @@ struct ManagedIdentityCommandTests {
             }
         }
     }
+
+    @Test(
+        "a managed identity's token is cached in the file: the second run asks IMDS nothing; each identity has its own")
+    func cachedAcrossRuns() async throws {
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+            let sandbox = try CLISandbox(emulator: emulator)
+            defer { sandbox.remove() }
+            let vm = try #require(emulator.managedIdentityEnvironment(host: "vm-1"))
+            let file = sandbox.root.appendingPathComponent("vm-cache.json").path
+            let imds = {
+                try await CLICommandTests.served(emulator, path: "/hosts/vm-1/metadata/identity/oauth2/token")
+            }
+            let system = ["app", "token", "--managed-identity", "--resource", "https://graph.microsoft.com"]
+            let user = [
+                "app", "token", "--managed-identity", "--client-id", Self.ids.userAssignedIdentity, "--resource",
+                "api://\(Self.ids.api1)",
+            ]
+            for (index, arguments) in [system, user].enumerated() {
+                let first = try await CLICommandTests.json(sandbox.msal(arguments + ["--cache", file, "--json"], vm))
+                let second = try await CLICommandTests.json(sandbox.msal(arguments + ["--cache", file, "--json"], vm))
+                #expect(first["source"] as? String == "identity_provider", "\(arguments)")
+                #expect(second["source"] as? String == "cache", "\(arguments)")
+                #expect(second["token"] as? String == first["token"] as? String)
+                #expect(try await imds().count == index + 1, "one request to IMDS for two runs")
+            }
+            let cached = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+            let tokens = (cached["AccessToken"] as? [String: [String: Any]] ?? [:]).values
+            #expect(
+                Set(
+                    tokens.compactMap {
+                        $0["realm"] as? String == "managed_identity" ? $0["client_id"] as? String : nil
+                    })
+                    == [Self.ids.userAssignedIdentity, "system_assigned_managed_identity"], "\(cached)")
+        }
+    }
 }

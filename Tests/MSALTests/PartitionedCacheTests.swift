@@ -38,6 +38,37 @@ struct PartitionedCacheTests {
         }
     }
 
+    @Test("with appTokens, app tokens are entries of that cache (a file another process reads); on-behalf-of's are not")
+    func appTokensInATokenCache() async throws {
+        try await Harness.with { h in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "app-tokens-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("token_cache.json")
+            // Each call is a process of its own: a new cache on the same file.
+            let cache = {
+                PartitionedTokenCache(
+                    appTokens: TokenCache(persistence: FileTokenCachePersistence(url: file)), clock: h.clock)
+            }
+            _ = try await h.confidentialApp(cache: cache()).acquireTokenForClient(scopes: h.graphDefault)
+            let peer = try await h.confidentialApp(cache: cache()).acquireTokenForClient(scopes: h.graphDefault)
+            #expect(peer.source == .cache)
+            #expect(try await h.tokenRequests() == ["client_credentials"])
+
+            let incoming = try await OnBehalfOfTests.incomingToken(h)
+            let api = try OnBehalfOfTests.api1(h, cache: cache())
+            #expect(
+                try await api.acquireTokenOnBehalfOf(userAssertion: incoming, scopes: ["User.Read"]).source
+                    == .identityProvider)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+            let tokens = (json["AccessToken"] as? [String: [String: Any]] ?? [:]).values
+            #expect(
+                tokens.map { $0["client_id"] as? String } == [h.ids.confidentialClient],
+                "the app token only: on-behalf-of tokens stay in their partition")
+        }
+    }
+
     @Test("memory holds at most the bound in bytes; an evicted partition comes back from the store")
     func bounded() async throws {
         try await Harness.with { h in

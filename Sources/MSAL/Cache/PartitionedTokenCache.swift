@@ -12,9 +12,16 @@ import Logging
 ///   recently used go first, and none is kept past its expiry.
 /// - When the store is unreachable, tokens come from memory and the identity platform; the outage is logged
 ///   once, and writes resume when the store is back.
+/// - With ``appTokens``, app-token partitions (client credentials, managed identities) are not partitions of
+///   their own but entries of that cache, such as a public client's file, as Azure CLI keeps a service
+///   principal's tokens beside its users'.
 public final class PartitionedTokenCache: Sendable {
     /// The second level, shared by processes; `nil` keeps partitions in memory only.
     public let store: (any TokenCachePartitionStore)?
+    /// Where app tokens go instead of partitions of their own, when set: a ``TokenCache`` (and its persistence)
+    /// that may hold other clients' and users' tokens too. Entries are told apart by client, tenant and account,
+    /// as in MSAL Python's file; on-behalf-of and users' partitions, which it would not tell apart, stay partitions.
+    public let appTokens: TokenCache?
     /// The bound on the bytes of partitions kept in memory.
     public let maximumBytesInMemory: Int
     /// How long a refresh waits for another process refreshing the same partition before it refreshes itself.
@@ -46,18 +53,21 @@ public final class PartitionedTokenCache: Sendable {
     ///
     /// - Parameters:
     ///   - store: the shared second level; `nil` keeps partitions in memory only.
+    ///   - appTokens: the cache app tokens go to instead (see ``appTokens``); `nil` partitions them like the rest.
     ///   - maximumBytesInMemory: the bound on partitions in memory (64 MiB by default).
     ///   - refreshLockWait: how long a refresh waits for another process's (2 s by default).
     ///   - storeRetryInterval: after the store fails, how long it is left alone (5 s by default).
     ///   - logger: where store outages are reported (without tokens or keys).
     ///   - clock: decides which partitions have expired.
     public init(
-        store: (any TokenCachePartitionStore)? = nil, maximumBytesInMemory: Int = 64 << 20,
-        refreshLockWait: Duration = .seconds(2), storeRetryInterval: Duration = .seconds(5),
+        store: (any TokenCachePartitionStore)? = nil, appTokens: TokenCache? = nil,
+        maximumBytesInMemory: Int = 64 << 20, refreshLockWait: Duration = .seconds(2),
+        storeRetryInterval: Duration = .seconds(5),
         logger: Logger = Logger(label: "MSAL", factory: { _ in SwiftLogNoOpLogHandler() }),
         clock: any TimeSource = SystemTimeSource()
     ) {
         self.store = store
+        self.appTokens = appTokens
         self.maximumBytesInMemory = max(1, maximumBytesInMemory)
         self.refreshLockWait = refreshLockWait
         self.storeRetryInterval = storeRetryInterval
@@ -70,6 +80,7 @@ public final class PartitionedTokenCache: Sendable {
     /// replaces it with the same cache on the configured clock.
     init(configurationDefault: ()) {
         store = nil
+        appTokens = nil
         maximumBytesInMemory = 64 << 20
         refreshLockWait = .seconds(2)
         storeRetryInterval = .seconds(5)
@@ -93,15 +104,17 @@ public final class PartitionedTokenCache: Sendable {
 
     /// The first-level cache of one partition, made when needed (empty, or loaded from the store on first use).
     func cache(for partition: TokenCachePartition) -> TokenCache {
-        slot(for: partition).cache
+        if partition.kind == .appTokens, let appTokens { return appTokens }
+        return slot(for: partition).cache
     }
 
     /// Runs `refresh` for a partition while holding the store's refresh lock for it, after reading what
     /// another process may have stored meanwhile: of many processes refreshing one partition at once, one
-    /// asks the identity platform and the others find its token.
+    /// asks the identity platform and the others find its token. App tokens in ``appTokens`` have no such lock.
     func whileRefreshing<T: Sendable>(_ partition: TokenCachePartition, _ refresh: () async throws -> T) async throws
         -> T
     {
+        if partition.kind == .appTokens, appTokens != nil { return try await refresh() }
         let link = slot(for: partition).link
         guard let store, !outage.isWaiting else { return try await refresh() }
         return try await store.withRefreshLock(partition, timeout: refreshLockWait) {

@@ -28,8 +28,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(
         name: .customLong("cache-backend"),
         help: ArgumentHelp(
-            "Where signed-in users' tokens live: keyring (the Secret Service), file, or auto: the keyring when there "
-                + "is one (env MSAL_CACHE_BACKEND; --cache PATH means that file).",
+            "Where signed-in users' and app tokens live: keyring (the Secret Service), file, or auto: the keyring "
+                + "when there is one (env MSAL_CACHE_BACKEND; --cache PATH means that file).",
             valueName: "file|keyring|auto"))
     var cacheBackend: String?
 

@@ -1,7 +1,7 @@
 import Foundation
 import MSAL
 
-/// Where `msal` keeps signed-in users' tokens: encrypted in the Secret Service when the desktop has one
+/// Where `msal` keeps signed-in users' tokens, and `msal app token`'s: encrypted in the Secret Service when the desktop has one
 /// (as msal-extensions does on Linux), else the 0600 file. `--cache-backend` (`MSAL_CACHE_BACKEND`,
 /// `cache_backend`) chooses `keyring`, `file` or `auto` (the default); a cache file named with `--cache`,
 /// `MSAL_TOKEN_CACHE` or `token_cache` is that file, so sharing it with MSAL Python and Azure CLI keeps working.

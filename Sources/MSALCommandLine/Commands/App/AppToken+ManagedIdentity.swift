@@ -56,7 +56,7 @@ extension AppToken {
         if let transport = try CommandContext.transport(trusting: context.settings) {
             configuration.transport = transport
         }
-        if let cache = try Self.sharedCache(store, logger: configuration.logger) { configuration.cache = cache }
+        configuration.cache = try Self.sharedCache(store, context: context, logger: configuration.logger)
         return try ManagedIdentityApplication(configuration: configuration)
     }
 }

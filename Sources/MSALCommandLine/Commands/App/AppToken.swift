@@ -15,9 +15,11 @@ struct AppToken: AsyncParsableCommand {
             Fabric, Azure Arc, Cloud Shell, Azure Machine Learning or IMDS, detected from the environment as MSAL \
             does); --client-id, --resource-id or --object-id name a user-assigned identity:
               msal app token --managed-identity --resource https://management.azure.com/
-            With \
-            --cache postgres://user@host/db the app tokens are kept in PostgreSQL, shared by every process that \
-            uses the same database (sealed with AES-GCM when MSAL_TOKEN_CACHE_KEY holds a base64 32-byte key). Example:
+            App tokens are cached where signed-in users' tokens are (the cache file or the keyring, as Azure CLI \
+            keeps a service principal's), so the next run takes the token from there until 5 minutes before it \
+            expires. With --cache postgres://user@host/db they are kept in PostgreSQL instead, shared by every \
+            process that uses the same database (sealed with AES-GCM when MSAL_TOKEN_CACHE_KEY holds a base64 \
+            32-byte key). Example:
               MY_SECRET=… msal app token --client-id ID --tenant contoso.onmicrosoft.com \\
                 --scopes https://graph.microsoft.com/.default --client-secret-env MY_SECRET
             """)
@@ -90,7 +92,7 @@ struct AppToken: AsyncParsableCommand {
             throw ValidationError("--resource, --resource-id and --object-id go with --managed-identity.")
         }
         guard tenant != nil else { throw ValidationError("Name the app's tenant with --tenant.") }
-        guard !ScopeList.split(scopes).isEmpty else { throw ValidationError("Name the scope with --scopes.") }
+        _ = try ScopeList.required(scopes)
     }
 
     func run() async throws {
@@ -141,7 +143,9 @@ struct AppToken: AsyncParsableCommand {
         configuration.piiLoggingEnabled = global.logPII
         if let logger = verboseLogger() { configuration.logger = logger }
         if let transport = try CommandContext.transport(trusting: settings) { configuration.transport = transport }
-        if let cache = try Self.sharedCache(store, logger: configuration.logger) { configuration.cache = cache }
+        configuration.cache = try Self.sharedCache(store, context: context, logger: configuration.logger)
+        // Beside the token cache, as the other commands keep it: a cached token then costs no request at all.
+        configuration.authorityMetadataFile = context.app.configuration.authorityMetadataFile
         return try ConfidentialClientApplication(configuration: configuration)
     }
 
@@ -153,16 +157,22 @@ struct AppToken: AsyncParsableCommand {
         return logger
     }
 
-    /// The token cache in front of `store`, sealed with the key in `MSAL_TOKEN_CACHE_KEY` when set; `nil` without a
-    /// store (tokens then stay in memory).
-    static func sharedCache(_ store: PostgresTokenCacheStore?, logger: Logger) throws -> PartitionedTokenCache? {
-        guard let store else { return nil }
+    /// Where the app's tokens are cached: in front of `store`, sealed with the key in `MSAL_TOKEN_CACHE_KEY` when set;
+    /// without a store, in the signed-in users' token cache (the file or the keyring the context chose), where
+    /// they are entries filed under the app's client id and tenant (a managed identity's id and `managed_identity`).
+    static func sharedCache(_ store: PostgresTokenCacheStore?, context: CommandContext, logger: Logger) throws
+        -> PartitionedTokenCache
+    {
+        guard let store else {
+            return PartitionedTokenCache(appTokens: context.app.configuration.cache, logger: logger)
+        }
         return PartitionedTokenCache(
             store: try sealed(store, keyBase64: ProcessInfo.processInfo.environment["MSAL_TOKEN_CACHE_KEY"]),
             logger: logger)
     }
 
-    /// The PostgreSQL store `--cache postgres://…` names; `nil` for any other cache (app tokens then stay in memory).
+    /// The PostgreSQL store `--cache postgres://…` names; `nil` for any other cache (app tokens then go to the
+    /// signed-in users' token cache).
     ///
     /// - Throws: ``UsageError`` for a URL that is not a PostgreSQL connection URL.
     func sharedStore(_ context: CommandContext) throws -> PostgresTokenCacheStore? {
