@@ -19,7 +19,8 @@ public struct MSALCommand: AsyncParsableCommand {
             Proxies: HTTPS_PROXY and HTTP_PROXY (or ALL_PROXY; either case, the lower-case one first) name an \
             http:// proxy, with credentials in the URL when it asks for them (http://user:password@host:3128); \
             https goes through it with CONNECT. NO_PROXY lists the hosts reached directly: names and their \
-            subdomains, IP addresses, CIDR blocks, each optionally with :port, or * alone for none.
+            subdomains, IP addresses, CIDR blocks, each optionally with :port, or * alone for none. \
+            `app token --managed-identity` never uses a proxy: its endpoints are on the host.
 
             Exit codes: 0 ok, 1 error, 2 usage, 3 interaction required, 4 error from the identity platform, \
             5 network, 130 cancelled.

@@ -21,13 +21,23 @@ package final class Tinyproxy: Sendable {
         URL(string: "http://\(credentials.map { "\($0.user):\($0.password)@" } ?? "")127.0.0.1:\(port)")!
     }
 
-    /// The `host:port` of every `CONNECT` the proxy was asked for, in order (authenticated or not).
-    package func connectTargets() throws -> [String] {
+    /// Every request the proxy was asked for, in order (authenticated or not), as its method and target:
+    /// `CONNECT host:port` (async-http-client tunnels plain HTTP too), or `GET http://host:port/path` from a
+    /// client that sends plain-HTTP requests to the proxy as they are.
+    package func requests() throws -> [String] {
         let log = try String(contentsOf: folder.appendingPathComponent("tinyproxy.log"), encoding: .utf8)
         return log.split(separator: "\n").compactMap { line in
-            guard let range = line.range(of: "): CONNECT ") else { return nil }
-            return line[range.upperBound...].split(separator: " ").first.map(String.init)
+            guard let range = line.range(of: "]: Request (file descriptor "),
+                let start = line[range.upperBound...].range(of: "): ")
+            else { return nil }
+            let words = line[start.upperBound...].split(separator: " ")
+            return words.count >= 2 ? "\(words[0]) \(words[1])" : nil
         }
+    }
+
+    /// The `host:port` of every `CONNECT` the proxy was asked for, in order (authenticated or not).
+    package func connectTargets() throws -> [String] {
+        try requests().compactMap { $0.hasPrefix("CONNECT ") ? String($0.dropFirst("CONNECT ".count)) : nil }
     }
 
     /// Runs `body` with a proxy on loopback, requiring `basicAuth` when given, and stops it afterwards.

@@ -59,4 +59,21 @@ struct ProxySettingsTests {
             }
         }
     }
+
+    @Test("in a CGI program (REQUEST_METHOD set) the upper-case HTTP_PROXY is ignored; http_proxy and ALL_PROXY apply")
+    func httpoxy() throws {
+        let plain = URL(string: "http://169.254.169.254/metadata")!
+        let header = ["HTTP_PROXY": "http://attacker:8080"]
+        #expect(try settings(header)?.proxy(for: plain)?.host == "attacker", "outside CGI it is a proxy")
+        #expect(try settings(header.merging(["REQUEST_METHOD": "GET"]) { $1 }) == nil)
+        #expect(try settings(header.merging(["REQUEST_METHOD": ""]) { $1 }) == nil)
+        let lower = try settings(header.merging(["REQUEST_METHOD": "POST", "http_proxy": "http://corp:3128"]) { $1 })
+        #expect(lower?.proxy(for: plain)?.host == "corp")
+        let all = try settings(header.merging(["REQUEST_METHOD": "POST", "ALL_PROXY": "http://all:3128"]) { $1 })
+        #expect(all?.proxy(for: plain)?.host == "all")
+        let https = try settings(
+            header.merging(["REQUEST_METHOD": "GET", "HTTPS_PROXY": "http://corp:3128"]) { $1 })
+        #expect(https?.proxy(for: URL(string: "https://login.microsoftonline.com/")!)?.host == "corp")
+        #expect(https?.proxy(for: plain) == nil)
+    }
 }

@@ -17,8 +17,11 @@ public struct ManagedIdentityApplicationConfiguration: Sendable {
     public var tokenExpirationBuffer: TimeInterval
     /// When failed requests are sent again; MSAL.NET's policy by default.
     public var retryPolicy: ManagedIdentityRetryPolicy
-    /// Sends the requests (all sources but Service Fabric, whose certificate is pinned); ``DefaultHTTPTransport``
-    /// by default.
+    /// Sends the requests (all sources but Service Fabric, whose certificate is pinned); by default a
+    /// ``DefaultHTTPTransport`` that connects directly, whatever `HTTPS_PROXY`, `HTTP_PROXY` or `ALL_PROXY` say:
+    /// the endpoints are on the host or its link-local address, and a proxy would see the identity header, the
+    /// Azure Arc key and the tokens (Azure's guidance: IMDS and the local identity endpoints bypass proxies).
+    /// A transport given here is used as is.
     public var transport: any HTTPTransport
     /// Keeps the tokens, one partition per identity; in memory by default (each app its own, on ``clock``).
     public var cache: PartitionedTokenCache
@@ -40,7 +43,7 @@ public struct ManagedIdentityApplicationConfiguration: Sendable {
         clientCapabilities = []
         tokenExpirationBuffer = 300
         retryPolicy = ManagedIdentityRetryPolicy()
-        transport = try DefaultHTTPTransport()
+        transport = try DefaultHTTPTransport(proxy: .direct)
         cache = PartitionedTokenCache(configurationDefault: ())
         logger = Logger(label: "MSAL", factory: { _ in SwiftLogNoOpLogHandler() })
         clock = SystemTimeSource()

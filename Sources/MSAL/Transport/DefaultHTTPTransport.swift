@@ -16,7 +16,7 @@ public struct DefaultHTTPTransport: HTTPTransport {
     public enum Proxy: Sendable {
         /// `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY`, read when the transport is made.
         case environment
-        /// Always connect directly.
+        /// Always connect directly (the default of ``ManagedIdentityApplicationConfiguration/transport``).
         case direct
         /// These settings, whatever the environment says.
         case settings(ProxySettings)

@@ -10,6 +10,10 @@ import Foundation
 /// (no proxy at all), host names that match themselves and their subdomains (`example.com`, `.example.com`,
 /// `*.example.com`), IP addresses, CIDR blocks (`10.0.0.0/8`, `fd00::/8`), each optionally with `:port` (as
 /// Python's `urllib`). Names are not resolved: `127.0.0.1` does not cover `localhost`.
+///
+/// In a CGI program (`REQUEST_METHOD` set) the upper-case `HTTP_PROXY` is ignored, as curl, Go and Python ignore
+/// it: a web server passes a request's `Proxy:` header to CGI programs as `HTTP_PROXY` ("httpoxy"), so a caller
+/// could name it. The lower-case `http_proxy` and `ALL_PROXY` still apply.
 public struct ProxySettings: Sendable, Equatable {
     /// The proxy for `http` URLs.
     public var http: URL?
@@ -27,12 +31,14 @@ public struct ProxySettings: Sendable, Equatable {
         self.noProxy = noProxy
     }
 
-    /// The settings the environment gives, or `nil` when it names no proxy.
+    /// The settings the environment gives, or `nil` when it names no proxy (`HTTP_PROXY` in upper case counts
+    /// only outside CGI programs: without `REQUEST_METHOD`).
     ///
     /// - Throws: ``MSALError`` `invalidParameter` naming the variable whose value is not a proxy URL.
     public init?(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let cgi = environment["REQUEST_METHOD"] != nil
         func value(_ name: String) -> (name: String, value: String)? {
-            for candidate in [name.lowercased(), name.uppercased()] {
+            for candidate in [name.lowercased(), name.uppercased()] where !(cgi && candidate == "HTTP_PROXY") {
                 if let value = environment[candidate]?.trimmingCharacters(in: .whitespaces), !value.isEmpty {
                     return (candidate, value)
                 }

@@ -122,11 +122,13 @@ struct CommandContext: Sendable {
     }
 
     /// A transport that trusts the CA bundle (`--ca-bundle`, `MSAL_CA_BUNDLE`, `ca_bundle`) and
-    /// `SSL_CERT_FILE` besides the system's roots; `nil` when neither is set.
+    /// `SSL_CERT_FILE` besides the system's roots, taking its proxy from `proxy`; `nil` when neither is set.
     ///
     /// - Throws: ``UsageError`` naming the file, and the variable for `SSL_CERT_FILE`, when one cannot
     ///   be read or holds no PEM certificate.
-    static func transport(trusting settings: Settings) throws -> DefaultHTTPTransport? {
+    static func transport(trusting settings: Settings, proxy: DefaultHTTPTransport.Proxy = .environment) throws
+        -> DefaultHTTPTransport?
+    {
         let files = [
             settings.caBundle.map { (path: $0.value, name: "The CA bundle \($0.value)") },
             settings.sslCertFile.map { (path: $0.value, name: "SSL_CERT_FILE (\($0.value))") },
@@ -142,7 +144,7 @@ struct CommandContext: Sendable {
             return pem
         }
         do {
-            return try DefaultHTTPTransport(trustedCAPEM: pems.joined(separator: "\n"))
+            return try DefaultHTTPTransport(trustedCAPEM: pems.joined(separator: "\n"), proxy: proxy)
         } catch {
             // Parsed one by one only on failure, to name the file at fault.
             for (file, pem) in zip(files, pems) where (try? DefaultHTTPTransport(trustedCAPEM: pem)) == nil {

@@ -53,7 +53,8 @@ extension AppToken {
         }
         var configuration = try ManagedIdentityApplicationConfiguration(identity: identity)
         if let logger = verboseLogger() { configuration.logger = logger }
-        if let transport = try CommandContext.transport(trusting: context.settings) {
+        // Direct, as the library's default: the identity endpoints are on the host, never behind a proxy.
+        if let transport = try CommandContext.transport(trusting: context.settings, proxy: .direct) {
             configuration.transport = transport
         }
         configuration.cache = try Self.sharedCache(store, context: context, logger: configuration.logger)
