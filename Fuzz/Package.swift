@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(name: "swift-msal", path: ".."),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         .target(name: "FuzzerDriver"),
@@ -33,6 +34,17 @@ let package = Package(
                     .product(name: "Hummingbird", package: "hummingbird"),
                 ]
             )
-        },
+        }
+        + [
+            // The access-token validator, with tokens it signs itself so that mutations get past the signature.
+            .executableTarget(
+                name: "fuzz-access-token",
+                dependencies: [
+                    "FuzzSupport", .product(name: "MSAL", package: "swift-msal"),
+                    .product(name: "Crypto", package: "swift-crypto"),
+                    .product(name: "_CryptoExtras", package: "swift-crypto"),
+                ]
+            )
+        ],
     swiftLanguageModes: [.v6]
 )

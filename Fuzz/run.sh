@@ -4,14 +4,14 @@
 # executions per second and wall time, and exits non-zero if any target found a crash, a broken
 # invariant, a leak or a timeout. See README.md.
 #
-#   Fuzz/run.sh                      # all eight targets
+#   Fuzz/run.sh                      # all nine targets
 #   Fuzz/run.sh jwt cache-file       # some of them
 #   FUZZ_RUNS=100000 Fuzz/run.sh     # shorter
 #   FUZZ_ARGS="-max_len=65536" Fuzz/run.sh   # extra libFuzzer flags
 set -euo pipefail
 cd "$(dirname "$0")"
 
-all=(jwt token-response cache-file redirect www-authenticate form-body admin-json authorize-query)
+all=(jwt token-response cache-file redirect www-authenticate form-body admin-json authorize-query access-token)
 targets=("${@:-${all[@]}}")
 for name in "${targets[@]}"; do
   [[ " ${all[*]} " == *" $name "* ]] || { echo "error: unknown target '$name' (have: ${all[*]})" >&2; exit 2; }
