@@ -44,6 +44,8 @@ let package = Package(
         // The size and nesting limits every parser of JSON from outside the process checks first, in MSAL and in the
         // emulator alike.
         .target(name: "OutsideJSON", swiftSettings: strict),
+        // HTML escaping and percent-decoding, for the web app integration, its sample and the emulator's pages alike.
+        .target(name: "WebText", swiftSettings: strict),
         .target(
             name: "MSAL",
             dependencies: [
@@ -81,6 +83,7 @@ let package = Package(
             name: "MSALHummingbird",
             dependencies: [
                 "MSAL",
+                "WebText",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -118,6 +121,7 @@ let package = Package(
                 "MSAL",
                 "MSALHummingbird",
                 "SampleServers",
+                "WebText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
@@ -141,6 +145,7 @@ let package = Package(
             dependencies: [
                 "Locking",
                 "OutsideJSON",
+                "WebText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -372,6 +377,7 @@ let package = Package(
                 "fleet-worker",
                 "TestServers",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -1,3 +1,5 @@
+import WebText
+
 /// The page a sign-in returns to: a path on this site, made safe for a `Location` header.
 ///
 /// A browser cleans a `Location` before resolving it (WHATWG URL): it drops tabs and newlines, reads `\` as `/`, and
@@ -13,7 +15,7 @@ package enum ReturnPath {
         // Each round undoes one layer of percent-encoding; a value still encoded after a few is refused.
         for _ in 0..<4 {
             guard staysOnSite(reading) else { return nil }
-            let decoded = percentDecoded(reading)
+            let decoded = PercentDecoding.decoded(reading)
             if decoded == reading { return encoded(Array(text.utf8)) }
             reading = decoded
         }
@@ -31,34 +33,6 @@ package enum ReturnPath {
     /// The bytes a URL parser removes wherever they are: ASCII tab, line feed and carriage return.
     private static func browserDrops(_ byte: UInt8) -> Bool {
         byte == 0x09 || byte == 0x0A || byte == 0x0D
-    }
-
-    /// One layer of percent-decoding; a `%` without two hex digits stays as it is.
-    private static func percentDecoded(_ bytes: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
-            {
-                out.append(high << 4 | low)
-                index += 3
-            } else {
-                out.append(bytes[index])
-                index += 1
-            }
-        }
-        return out
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// ASCII for a header: visible ASCII stays (existing escapes too), everything else (controls, space, `\`,

@@ -1,3 +1,4 @@
+import Locking
 import PostgresNIO
 
 extension PostgresClient {
@@ -9,20 +10,38 @@ extension PostgresClient {
     /// closed: the pool watches each connection's close, and a connection handed back before the pool saw it close
     /// could be leased out again, to an operation whose statement postgres-nio 1.33.2 would never answer. A task
     /// cancelled before it got the connection throws `CancellationError` without writing to it.
+    ///
+    /// After a closed connection is handed back, the pool is asked for a lease once more (see
+    /// ``wakeWaitingLeases()``).
     func withLease<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await withConnection { connection in
+        let closed = Locked(false)
+        defer { if closed.withLock({ $0 }) { wakeWaitingLeases() } }
+        return try await withConnection { connection in
             do {
                 try Task.checkCancellation()
                 let result = try await closingOnCancel(connection) { try await body(connection) }
-                if connection.isClosed { await connection.closeAndWait() }
+                if connection.isClosed {
+                    closed.withLock { $0 = true }
+                    await connection.closeAndWait()
+                }
                 return result
             } catch {
                 if Task.isCancelled || connection.isClosed || !error.isOrdinaryServerAnswer {
+                    closed.withLock { $0 = true }
                     await connection.closeAndWait()
                 }
                 throw error
             }
         }
+    }
+
+    /// Asks the pool for a lease and hands it straight back, in a task of its own. postgres-nio 1.33.2's pool makes a
+    /// connection for the leases waiting in its queue only when a lease is asked for or a connection is handed back
+    /// open: when a leased connection closes, its place is freed, but the leases waiting for one go on waiting until
+    /// one of those happens. A lease asked for now has the pool make a connection, which goes to the longest waiter
+    /// (and this lease is served after it, or at once when nothing waits).
+    func wakeWaitingLeases() {
+        Task { try? await withConnection { _ in } }
     }
 }
 

@@ -108,6 +108,13 @@ package final class WebDriver: Sendable {
         _ = try await command("POST", "element/\(try await element(selector))/click", [:])
     }
 
+    /// Fills in the identity emulator's sign-in page, the page open now, and submits it.
+    package func signInOnEmulatorPage(username: String, password: String) async throws {
+        try await type(username, into: "#username")
+        try await type(password, into: "#password")
+        try await click("#signin")
+    }
+
     package var currentURL: String {
         get async throws { try await command("GET", "url", nil)["value"] as? String ?? "" }
     }

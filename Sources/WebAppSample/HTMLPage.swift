@@ -1,5 +1,5 @@
 import Hummingbird
-import MSALHummingbird
+import WebText
 
 /// A small HTML page; every value put in it is escaped.
 struct HTMLPage {

@@ -87,9 +87,7 @@ struct AppTokenCommandTests {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
             let sandbox = try CLISandbox(emulator: emulator)
             defer { sandbox.remove() }
-            let login = try await sandbox.msal(
-                ["login"], ["BROWSER": CLISandbox.browser(CLICommandTests.megan.0, CLICommandTests.megan.1)])
-            #expect(login.status == 0, "\(login.stderr)")
+            try await sandbox.loginAsMegan()
             let pem = sandbox.root.appendingPathComponent("daemon.pem")
             try Data((Self.ids.daemonPrivateKeyPEM + "\n" + Self.ids.daemonCertificatePEM).utf8).write(to: pem)
             let tokenFile = sandbox.root.appendingPathComponent("azure-identity-token")

@@ -251,8 +251,7 @@ struct CLIConventionsTests {
 
             // Someone else signed in: an unknown --username is still answered from the cache alone (without the
             // authority's metadata kept from the sign-in, finding the account would need discovery).
-            let login = try await sandbox.msal(["login"], ["BROWSER": CLISandbox.browser(Self.megan.0, Self.megan.1)])
-            #expect(login.status == 0, "\(login.stderr)")
+            try await sandbox.loginAsMegan()
             let metadata = URL(fileURLWithPath: sandbox.cachePath).deletingLastPathComponent()
                 .appendingPathComponent("msal_authority_metadata.json")
             try FileManager.default.removeItem(at: metadata)

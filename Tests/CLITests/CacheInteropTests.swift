@@ -68,13 +68,7 @@ struct CacheInteropTests {
         arguments: authorities)
     func weReadPythons(tenant: String) async throws {
         try await Self.withTLS(tenant: tenant) { emulator, sandbox, ca in
-            try FileManager.default.createDirectory(
-                atPath: (sandbox.cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let python = try await MSALPython.run([
-                "ropc-to-file", sandbox.cachePath, sandbox.authority, Directory.DemoIDs.publicClient, ca,
-                CLICommandTests.megan.0, CLICommandTests.megan.1,
-            ])
-            #expect((python["result"] as? [String: Any])?["has_access_token"] as? Bool == true, "\(python)")
+            try await MSALPython.signInToFile(sandbox, ca: ca, as: CLICommandTests.megan)
             let token = try await CLICommandTests.json(sandbox.msal(["token", "--json"], ["MSAL_CA_BUNDLE": ca]))
             #expect(token["source"] as? String == "cache")
             #expect(token["account"] as? String == CLICommandTests.megan.0)

@@ -10,9 +10,7 @@ struct EmptyScopesTests {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
             let sandbox = try CLISandbox(emulator: emulator)
             defer { sandbox.remove() }
-            let login = try await sandbox.msal(
-                ["login"], ["BROWSER": CLISandbox.browser(CLICommandTests.megan.0, CLICommandTests.megan.1)])
-            #expect(login.status == 0, "\(login.stderr)")
+            try await sandbox.loginAsMegan()
             let api = emulator.baseURL.appendingPathComponent("api1/todolist").absoluteString
             let native = ["MSAL_CLIENT_ID": Directory.DemoIDs.externalPublicClient]
             for (arguments, environment) in [

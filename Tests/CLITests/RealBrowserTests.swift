@@ -19,9 +19,8 @@ struct RealBrowserTests {
             let finalPage = try await WebDriver.withHeadlessChromium { browser in
                 try await browser.open(URL(string: url)!)
                 #expect(try await browser.pageSource.contains("id=\"signin\""))
-                try await browser.type(CLICommandTests.megan.0, into: "#username")
-                try await browser.type(CLICommandTests.megan.1, into: "#password")
-                try await browser.click("#signin")
+                try await browser.signInOnEmulatorPage(
+                    username: CLICommandTests.megan.0, password: CLICommandTests.megan.1)
                 return (url: try await browser.currentURL, source: try await browser.pageSource)
             }
             let result = try await login.finish()

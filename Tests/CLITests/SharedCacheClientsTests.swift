@@ -12,20 +12,9 @@ struct SharedCacheClientsTests {
     @Test("a customer's native sign-in, and the next one replacing it, leave the other clients' entries as they were")
     func nativeSignInKeepsOtherClients() async throws {
         try await CacheInteropTests.withTLS { emulator, sandbox, ca in
-            try FileManager.default.createDirectory(
-                atPath: (sandbox.cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let python = try await MSALPython.run([
-                "ropc-to-file", sandbox.cachePath, sandbox.authority, Directory.DemoIDs.publicClient, ca,
-                Self.adele.0, Self.adele.1,
-            ])
-            #expect((python["result"] as? [String: Any])?["has_access_token"] as? Bool == true, "\(python)")
+            try await MSALPython.signInToFile(sandbox, ca: ca, as: Self.adele)
             let workforce = ["MSAL_CA_BUNDLE": ca]
-            let login = try await sandbox.msal(
-                ["login"],
-                workforce.merging(["BROWSER": CLISandbox.browser(CLICommandTests.megan.0, CLICommandTests.megan.1)]) {
-                    $1
-                })
-            #expect(login.status == 0, "\(login.stderr)")
+            try await sandbox.loginAsMegan(workforce)
             let before = try Self.sections(sandbox.cachePath)
             let customers = [
                 "MSAL_CA_BUNDLE": ca, "MSAL_CLIENT_ID": Directory.DemoIDs.externalPublicClient,

@@ -23,13 +23,7 @@ struct WebAppBrowserTests {
                 graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"))
             try await TodoAPIServer.withRunning(todo) { api in
                 try await Self.addTodo("Read the External ID tutorial", emulator: emulator, api: api)
-                let web = WebAppSampleConfiguration(
-                    client: try ConfidentialClientApplicationConfiguration(
-                        clientID: IDs.webApp, credential: .secret(IDs.webAppSecret),
-                        authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)),
-                    graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"),
-                    todoListURL: api.appendingPathComponent("api1/todolist"),
-                    todoScope: "api://\(IDs.api1)/ToDoList.Read")
+                let web = try WebAppSite.configuration(emulator, todoList: api.appendingPathComponent("api1/todolist"))
                 try await WebAppSampleServer.withRunning(web) { site in
                     try await WebDriver.withHeadlessChromium { browser in
                         try await browser.open(site)
@@ -37,9 +31,7 @@ struct WebAppBrowserTests {
                         // A page that needs a token sends the browser to sign in, then back to it.
                         try await browser.open(site.appendingPathComponent("profile"))
                         #expect(try await browser.pageSource.contains("id=\"signin\""))
-                        try await browser.type("jane@example.com", into: "#username")
-                        try await browser.type("Jane-Demo-Pass4", into: "#password")
-                        try await browser.click("#signin")
+                        try await browser.signInJane()
                         #expect(try await browser.currentURL == site.appendingPathComponent("profile").absoluteString)
                         #expect(try await browser.pageSource.contains("Jane Customer"))
 
@@ -53,9 +45,7 @@ struct WebAppBrowserTests {
                         #expect(revoked.status == 200)
                         try await browser.open(site.appendingPathComponent("todos"))
                         #expect(try await browser.pageSource.contains("id=\"signin\""))
-                        try await browser.type("jane@example.com", into: "#username")
-                        try await browser.type("Jane-Demo-Pass4", into: "#password")
-                        try await browser.click("#signin")
+                        try await browser.signInJane()
                         #expect(try await browser.currentURL == site.appendingPathComponent("todos").absoluteString)
                         #expect(try await browser.pageSource.contains("<li>Read the External ID tutorial</li>"))
                         #expect(try await browser.pageSource.contains("1 to-do"))
@@ -75,21 +65,13 @@ struct WebAppBrowserTests {
     @Test("a form_post sign-in: the emulator's page posts the response to the app by itself, back to the page")
     func formPostSignIn() async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
-            var web = WebAppSampleConfiguration(
-                client: try ConfidentialClientApplicationConfiguration(
-                    clientID: IDs.webApp, credential: .secret(IDs.webAppSecret),
-                    authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)),
-                graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"),
-                todoListURL: emulator.baseURL.appendingPathComponent("api1/todolist"),
-                todoScope: "api://\(IDs.api1)/ToDoList.Read")
+            var web = try WebAppSite.configuration(emulator)
             web.responseMode = .formPost
             try await WebAppSampleServer.withRunning(web) { site in
                 try await WebDriver.withHeadlessChromium { browser in
                     try await browser.open(site.appendingPathComponent("profile"))
                     #expect(try await browser.pageSource.contains("id=\"signin\""))
-                    try await browser.type("jane@example.com", into: "#username")
-                    try await browser.type("Jane-Demo-Pass4", into: "#password")
-                    try await browser.click("#signin")
+                    try await browser.signInJane()
                     #expect(try await browser.currentURL == site.appendingPathComponent("profile").absoluteString)
                     #expect(try await browser.pageSource.contains("Jane Customer"))
                 }
@@ -100,13 +82,7 @@ struct WebAppBrowserTests {
     @Test("after a real sign-in, return paths a browser could read as another site land on the app")
     func hostileReturnPaths() async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
-            let web = WebAppSampleConfiguration(
-                client: try ConfidentialClientApplicationConfiguration(
-                    clientID: IDs.webApp, credential: .secret(IDs.webAppSecret),
-                    authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)),
-                graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"),
-                todoListURL: emulator.baseURL.appendingPathComponent("api1/todolist"),
-                todoScope: "api://\(IDs.api1)/ToDoList.Read")
+            let web = try WebAppSite.configuration(emulator)
             try await WebAppSampleServer.withRunning(web) { site in
                 try await WebDriver.withHeadlessChromium { browser in
                     func signIn(returnTo: String) throws -> URL {
@@ -119,9 +95,7 @@ struct WebAppBrowserTests {
                     }
                     // The first sign-in Jane types; the emulator's session signs her in again without a page.
                     try await browser.open(try signIn(returnTo: "/%09/evil.example"))
-                    try await browser.type("jane@example.com", into: "#username")
-                    try await browser.type("Jane-Demo-Pass4", into: "#password")
-                    try await browser.click("#signin")
+                    try await browser.signInJane()
                     #expect(try await landedOnSite().0)
                     #expect(try await browser.pageSource.contains("Signed in as jane@example.com"))
                     for returnTo in [

@@ -20,20 +20,12 @@ struct WebAppSharedCacheTests {
             let store = try PostgresTokenCacheStore(url: cluster.socketURL, operationTimeout: .seconds(30))
             do {
                 try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
-                    var client = try ConfidentialClientApplicationConfiguration(
-                        clientID: IDs.webApp, credential: .secret(IDs.webAppSecret),
-                        authority: Authority(emulator.authority(IDs.externalTenant).absoluteString))
-                    client.cache = PartitionedTokenCache(store: store)
-                    let web = WebAppSampleConfiguration(
-                        client: client, graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"),
-                        todoListURL: emulator.baseURL.appendingPathComponent("api1/todolist"),
-                        todoScope: "api://\(IDs.api1)/ToDoList.Read")
+                    var web = try WebAppSite.configuration(emulator)
+                    web.client.cache = PartitionedTokenCache(store: store)
                     try await WebAppSampleServer.withRunning(web) { site in
                         try await WebDriver.withHeadlessChromium { browser in
                             try await browser.open(site.appendingPathComponent("profile"))
-                            try await browser.type("jane@example.com", into: "#username")
-                            try await browser.type("Jane-Demo-Pass4", into: "#password")
-                            try await browser.click("#signin")
+                            try await browser.signInJane()
                             #expect(try await browser.pageSource.contains("Jane Customer"))
                             let row = try #require(try await store.load(Self.jane))
                             #expect(try Self.refreshTokens(row.data) == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import InMemoryLogging
 import Logging
 import MSAL
 import MSALPostgres
@@ -18,22 +19,12 @@ extension PostgresStoreTests {
                     let partition = somePartition()
                     _ = try await roomy.save(tokenBytes("a"), for: partition, expiresOn: inAnHour, expectedVersion: nil)
 
-                    try await PostgresConnection.withSession { blocker in
-                        try await blocker.query("BEGIN", logger: Logger(label: "blocker"))
-                        try await blocker.query(
-                            "LOCK TABLE \(unescaped: table) IN ACCESS EXCLUSIVE MODE", logger: Logger(label: "blocker"))
-
-                        let error = await expectUnavailable { try await store.load(partition) }
-                        // The store's timer or the server's statement_timeout, whichever fires first under load.
-                        #expect(
-                            error?.message.contains("no answer within 3 s") == true
-                                || error?.message.contains("57014") == true, "\(String(describing: error))")
+                    try await PostgresConnection.withTableLocked(table) { _ in
+                        await expectTimedOut("3 s") { try await store.load(partition) }
                         _ = await expectUnavailable {
                             try await store.save(
                                 tokenBytes("b"), for: partition, expiresOn: inAnHour, expectedVersion: 1)
                         }
-
-                        try await blocker.query("COMMIT", logger: Logger(label: "blocker"))
                     }
                     // The save the store gave up on may still have run when the lock went (the server's
                     // statement_timeout races the commit): either way, the row is whole and its version says which.
@@ -68,8 +59,8 @@ extension PostgresStoreTests {
         @Test("neither the password nor token bytes appear in descriptions, errors or logs, even at trace level")
         func secretsStayOut() async throws {
             let cluster = try PostgresCluster.current
-            let lines = CapturingLogHandler.Lines()
-            var logger = Logger(label: "msal.postgres.test") { _ in CapturingLogHandler(store: lines) }
+            let lines = InMemoryLogHandler.everyLevel()
+            var logger = Logger(label: "msal.postgres.test") { _ in lines }
             logger.logLevel = .trace
             let secretToken = "tok-\(UUID().uuidString)"
             try await withStore(logger: logger) { store async throws in

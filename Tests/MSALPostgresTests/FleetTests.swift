@@ -1,6 +1,6 @@
 import Foundation
 import IdentityEmulator
-import Locking
+import InMemoryLogging
 import Logging
 import MSAL
 import MSALPostgres
@@ -64,7 +64,7 @@ struct FleetTests {
     func outage() async throws {
         try await PostgresCluster.with { cluster in
             try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
-                let log = LogLines()
+                let log = InMemoryLogHandler.everyLevel()
                 let store = try PostgresTokenCacheStore(
                     url: PostgresConnectionURL(cluster.socketURL), operationTimeout: .seconds(3))
                 // Connected and the table made before the app starts, so that only the outage is one.
@@ -98,8 +98,8 @@ struct FleetTests {
         try await PostgresCluster.with { cluster in
             try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
                 try await cluster.stop(mode: "immediate")
-                let log = LogLines()
-                let storeLog = LogLines()
+                let log = InMemoryLogHandler.everyLevel()
+                let storeLog = InMemoryLogHandler.everyLevel()
                 let store = try PostgresTokenCacheStore(
                     url: PostgresConnectionURL(cluster.socketURL), operationTimeout: .seconds(3),
                     logger: Logger(label: "s") { _ in storeLog })
@@ -293,31 +293,5 @@ struct FleetTests {
 
     struct WorkerFailure: Error, CustomStringConvertible {
         let description: String
-    }
-}
-
-/// Keeps log lines, to count warnings and to search them for secrets.
-struct LogLines: LogHandler {
-    final class Store: Sendable {
-        let lines = Locked<[String]>([])
-    }
-
-    let store = Store()
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    var warnings: [String] { store.lines.withLock { $0.filter { $0.hasPrefix("warning") } } }
-    var all: String { store.lines.withLock { $0.joined(separator: "\n") } }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-        function: String, line: UInt
-    ) {
-        store.lines.withLock { $0.append("\(level) \(message) \(metadata ?? [:])") }
     }
 }

@@ -19,11 +19,7 @@ extension PostgresStoreTests {
                 let partition = somePartition()
                 _ = try await store.save(tokenBytes("a"), for: partition, expiresOn: inAnHour, expectedVersion: nil)
                 for _ in 0..<5 {
-                    try await PostgresConnection.withSession { blocker in
-                        let logger = Logger(label: "blocker")
-                        try await blocker.query("BEGIN", logger: logger)
-                        try await blocker.query(
-                            "LOCK TABLE \(unescaped: table) IN ACCESS EXCLUSIVE MODE", logger: logger)
+                    let loads = try await PostgresConnection.withTableLocked(table) { blocker in
                         // The first load waits for the lock; the second starts the moment the first fails, while the
                         // client may not yet have read the end of the first one's session.
                         let loads = Task {
@@ -32,11 +28,37 @@ extension PostgresStoreTests {
                             return (first, second)
                         }
                         let pid = try await waitingSession(on: table, blocker)
+                        try await blocker.query("SELECT pg_terminate_backend(\(pid))", logger: Logger(label: "blocker"))
+                        return loads
+                    }
+                    let (first, second) = await loads.value
+                    #expect(throws: MSALError.self) { try first.get() }
+                    #expect(try second.get()?.data == tokenBytes("a"))
+                }
+            }
+        }
+        @Test("an operation waiting for the pool's only connection is served when the session on it ends")
+        func waiterServedAfterClose() async throws {
+            let table = uniqueTableName()
+            try await withStore(table: table, maximumConnections: 1) { store async throws in
+                let partition = somePartition()
+                _ = try await store.save(tokenBytes("a"), for: partition, expiresOn: inAnHour, expectedVersion: nil)
+                for _ in 0..<5 {
+                    try await PostgresConnection.withSession { blocker in
+                        let logger = Logger(label: "blocker")
+                        try await blocker.query("BEGIN", logger: logger)
+                        try await blocker.query(
+                            "LOCK TABLE \(unescaped: table) IN ACCESS EXCLUSIVE MODE", logger: logger)
+                        let first = Task { await outcome { try await store.load(partition) } }
+                        let pid = try await waitingSession(on: table, blocker)
+                        // Waits in the pool's queue for the one connection, which the first load holds.
+                        let second = Task { await outcome { try await store.load(partition) } }
+                        for _ in 0..<3 { try await blocker.query("SELECT 1", logger: logger) }
                         try await blocker.query("SELECT pg_terminate_backend(\(pid))", logger: logger)
                         try await blocker.query("COMMIT", logger: logger)
-                        let (first, second) = await loads.value
-                        #expect(throws: MSALError.self) { try first.get() }
-                        #expect(try second.get()?.data == tokenBytes("a"))
+                        let (firstOutcome, secondOutcome) = (await first.value, await second.value)
+                        #expect(throws: MSALError.self) { try firstOutcome.get() }
+                        #expect(try secondOutcome.get()?.data == tokenBytes("a"))
                     }
                 }
             }

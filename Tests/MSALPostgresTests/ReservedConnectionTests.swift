@@ -137,16 +137,8 @@ extension PostgresStoreTests {
                 _ = try await whenAvailable { try await store.load(partition) }
                 let reserved = try #require(store.reserved)
                 let first = try await free(reserved, store)
-                try await PostgresConnection.withSession { blocker in
-                    try await blocker.query("BEGIN", logger: Logger(label: "blocker"))
-                    try await blocker.query(
-                        "LOCK TABLE \(unescaped: table) IN ACCESS EXCLUSIVE MODE", logger: Logger(label: "blocker"))
-                    let error = await expectUnavailable { try await store.load(partition) }
-                    // The store's deadline or the server's statement_timeout, whichever fires first.
-                    #expect(
-                        error?.message.contains("no answer within 500 ms") == true
-                            || error?.message.contains("57014") == true, "\(String(describing: error))")
-                    try await blocker.query("COMMIT", logger: Logger(label: "blocker"))
+                try await PostgresConnection.withTableLocked(table) { _ in
+                    await expectTimedOut("500 ms") { try await store.load(partition) }
                 }
                 try await first.closeFuture.get()
                 #expect(try await free(reserved, store) !== first)

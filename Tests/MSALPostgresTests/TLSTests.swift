@@ -1,5 +1,6 @@
 import Foundation
 import IdentityEmulator
+import InMemoryLogging
 import Logging
 import MSAL
 import MSALPostgres
@@ -96,14 +97,14 @@ extension PostgresStoreTests {
                 (cluster.tcpURL("sslmode=prefer", host: "localhost"), false),
                 ("postgres://cache-writer@[::1]/db?sslmode=require", false), (cluster.socketURL, false),
             ] {
-                let lines = CapturingLogHandler.Lines()
-                var logger = Logger(label: "msal.postgres.test") { _ in CapturingLogHandler(store: lines) }
+                let lines = InMemoryLogHandler.everyLevel()
+                var logger = Logger(label: "msal.postgres.test") { _ in lines }
                 logger.logLevel = .warning
                 // Two operations, each making connections (or trying to): the warning is the store's, not theirs.
                 try await withStore(url: url, timeout: .milliseconds(200), logger: logger) { store async throws in
                     for _ in 0..<2 { _ = try? await store.load(somePartition()) }
                 }
-                let warnings = lines.lines.withLock { $0 }.filter { $0.contains("do not authenticate the server") }
+                let warnings = lines.lines.filter { $0.contains("do not authenticate the server") }
                 #expect(warnings.count == (warns ? 1 : 0), "\(url): \(warnings)")
                 for warning in warnings {
                     #expect(warning.hasPrefix("warning "))

@@ -1,22 +1,7 @@
-/// HTML escaping and the page frame shared by every emulator page.
-enum HTML {
-    /// Escapes text for element content and attribute values.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+import WebText
 
+/// The page frame shared by every emulator page (text in it is escaped with `HTMLText.escape`).
+enum HTML {
     /// A complete page: plain server-rendered HTML that works without JavaScript. With `autoSubmit`, a script
     /// submits the page's first form through `HTMLFormElement`'s own `submit`, which no control of the form can
     /// shadow (a control named or identified `submit` replaces `form.submit` in the DOM).
@@ -25,7 +10,7 @@ enum HTML {
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(escape(title))</title>
+        <title>\(HTMLText.escape(title))</title>
         <style>
         body{font-family:system-ui,sans-serif;background:#f2f2f2;margin:0}
         main{max-width:440px;margin:48px auto;background:#fff;padding:32px 40px;box-shadow:0 2px 6px rgba(0,0,0,.2)}
@@ -44,6 +29,6 @@ enum HTML {
 
     /// A hidden input.
     static func hidden(_ name: String, _ value: String) -> String {
-        "<input type=\"hidden\" name=\"\(escape(name))\" value=\"\(escape(value))\">"
+        "<input type=\"hidden\" name=\"\(HTMLText.escape(name))\" value=\"\(HTMLText.escape(value))\">"
     }
 }

@@ -1,3 +1,5 @@
+import WebText
+
 /// The pages of the interactive sign-in: credentials, account picker, consent, sign-up, errors.
 ///
 /// Every form posts to `/{tenant}/login` with a `flow` id and an `action`, so a person, headless
@@ -11,18 +13,18 @@ enum SignInPages {
             title: "Sign in to your account",
             body: """
                 <h1>Sign in</h1>
-                <p>to continue to <b>\(HTML.escape(appName))</b></p>
-                \(error.map { "<p class=\"error\" id=\"error\">\(HTML.escape($0))</p>" } ?? "")
-                <form method="post" action="\(HTML.escape(action))">
+                <p>to continue to <b>\(HTMLText.escape(appName))</b></p>
+                \(error.map { "<p class=\"error\" id=\"error\">\(HTMLText.escape($0))</p>" } ?? "")
+                <form method="post" action="\(HTMLText.escape(action))">
                 \(HTML.hidden("flow", flow))
                 <label for="username">Email, phone, or Skype</label>
-                <input type="email" id="username" name="username" autocomplete="username" value="\(HTML.escape(username ?? ""))">
+                <input type="email" id="username" name="username" autocomplete="username" value="\(HTMLText.escape(username ?? ""))">
                 <label for="password">Password</label>
                 <input type="password" id="password" name="password" autocomplete="current-password">
                 <button class="primary" type="submit" name="action" value="signin" id="signin">Sign in</button>
                 <button type="submit" name="action" value="cancel" id="cancel">Cancel</button>
                 </form>
-                \(canSignUp ? "<form method=\"post\" action=\"\(HTML.escape(action))\">\(HTML.hidden("flow", flow))<button type=\"submit\" name=\"action\" value=\"signup\" id=\"signup\">No account? Create one</button></form>" : "")
+                \(canSignUp ? "<form method=\"post\" action=\"\(HTMLText.escape(action))\">\(HTML.hidden("flow", flow))<button type=\"submit\" name=\"action\" value=\"signup\" id=\"signup\">No account? Create one</button></form>" : "")
                 """)
     }
 
@@ -30,18 +32,18 @@ enum SignInPages {
         action: String, flow: String, appName: String, accounts: [(id: String, name: String, upn: String)]
     ) -> String {
         let buttons = accounts.map { account in
-            "<button type=\"submit\" name=\"account\" value=\"\(HTML.escape(account.id))\" class=\"account\">\(HTML.escape(account.name)) &lt;\(HTML.escape(account.upn))&gt;</button><br>"
+            "<button type=\"submit\" name=\"account\" value=\"\(HTMLText.escape(account.id))\" class=\"account\">\(HTMLText.escape(account.name)) &lt;\(HTMLText.escape(account.upn))&gt;</button><br>"
         }.joined(separator: "\n")
         return HTML.page(
             title: "Pick an account",
             body: """
                 <h1>Pick an account</h1>
-                <p>to continue to <b>\(HTML.escape(appName))</b></p>
-                <form method="post" action="\(HTML.escape(action))">
+                <p>to continue to <b>\(HTMLText.escape(appName))</b></p>
+                <form method="post" action="\(HTMLText.escape(action))">
                 \(HTML.hidden("flow", flow))\(HTML.hidden("action", "pick"))
                 \(buttons)
                 </form>
-                <form method="post" action="\(HTML.escape(action))">
+                <form method="post" action="\(HTMLText.escape(action))">
                 \(HTML.hidden("flow", flow))
                 <button type="submit" name="action" value="other" id="other">Use another account</button>
                 <button type="submit" name="action" value="cancel" id="cancel">Cancel</button>
@@ -54,9 +56,9 @@ enum SignInPages {
             title: "Permissions requested",
             body: """
                 <h1>Permissions requested</h1>
-                <p><b>\(HTML.escape(appName))</b> would like to, for \(HTML.escape(user)):</p>
-                <ul>\(scopes.map { "<li class=\"scope\">\(HTML.escape($0))</li>" }.joined())</ul>
-                <form method="post" action="\(HTML.escape(action))">
+                <p><b>\(HTMLText.escape(appName))</b> would like to, for \(HTMLText.escape(user)):</p>
+                <ul>\(scopes.map { "<li class=\"scope\">\(HTMLText.escape($0))</li>" }.joined())</ul>
+                <form method="post" action="\(HTMLText.escape(action))">
                 \(HTML.hidden("flow", flow))
                 <button class="primary" type="submit" name="action" value="consent" id="accept">Accept</button>
                 <button type="submit" name="action" value="cancel" id="cancel">Cancel</button>
@@ -69,9 +71,9 @@ enum SignInPages {
             title: "Create account",
             body: """
                 <h1>Create account</h1>
-                <p>for <b>\(HTML.escape(appName))</b></p>
-                \(error.map { "<p class=\"error\" id=\"error\">\(HTML.escape($0))</p>" } ?? "")
-                <form method="post" action="\(HTML.escape(action))">
+                <p>for <b>\(HTMLText.escape(appName))</b></p>
+                \(error.map { "<p class=\"error\" id=\"error\">\(HTMLText.escape($0))</p>" } ?? "")
+                <form method="post" action="\(HTMLText.escape(action))">
                 \(HTML.hidden("flow", flow))
                 <label for="email">Email</label><input type="email" id="email" name="email">
                 <label for="displayName">Name</label><input type="text" id="displayName" name="displayName">
@@ -87,9 +89,9 @@ enum SignInPages {
             title: "Verify email",
             body: """
                 <h1>Verify your email</h1>
-                <p>Enter the code we sent to \(HTML.escape(email)).</p>
-                \(error.map { "<p class=\"error\" id=\"error\">\(HTML.escape($0))</p>" } ?? "")
-                <form method="post" action="\(HTML.escape(action))">
+                <p>Enter the code we sent to \(HTMLText.escape(email)).</p>
+                \(error.map { "<p class=\"error\" id=\"error\">\(HTMLText.escape($0))</p>" } ?? "")
+                <form method="post" action="\(HTMLText.escape(action))">
                 \(HTML.hidden("flow", flow))
                 <label for="code">Code</label><input type="text" id="code" name="code" inputmode="numeric" autocomplete="one-time-code">
                 <button class="primary" type="submit" name="action" value="signup-verify" id="verify">Verify</button>
@@ -104,7 +106,7 @@ enum SignInPages {
             title: "Sign in error",
             body: """
                 <h1>Sorry, but we’re having trouble signing you in.</h1>
-                <p class="error" id="error">AADSTS\(code): \(HTML.escape(message))</p>
+                <p class="error" id="error">AADSTS\(code): \(HTMLText.escape(message))</p>
                 """)
     }
 
@@ -114,7 +116,7 @@ enum SignInPages {
         HTML.page(
             title: "Working...",
             body: """
-                <form method="post" action="\(HTML.escape(redirectURI))">
+                <form method="post" action="\(HTMLText.escape(redirectURI))">
                 \(fields.map { HTML.hidden($0.0, $0.1) }.joined(separator: "\n"))
                 <noscript><p>Script is disabled. Click Submit to continue.</p></noscript>
                 <button type="submit" id="continue">Submit</button>
@@ -123,6 +125,7 @@ enum SignInPages {
     }
 
     static func message(title: String, text: String) -> String {
-        HTML.page(title: title, body: "<h1>\(HTML.escape(title))</h1><p id=\"message\">\(HTML.escape(text))</p>")
+        HTML.page(
+            title: title, body: "<h1>\(HTMLText.escape(title))</h1><p id=\"message\">\(HTMLText.escape(text))</p>")
     }
 }

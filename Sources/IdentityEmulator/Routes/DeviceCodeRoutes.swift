@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import WebText
 
 /// The device authorization grant (RFC 8628): `/{tenant}/oauth2/v2.0/devicecode` and the
 /// `/devicelogin` page where the user enters the code and signs in.
@@ -80,7 +81,7 @@ struct DeviceCodeRoutes: Sendable {
                 body: """
                     <h1>Enter code</h1>
                     <p>Enter the code displayed on your app or device.</p>
-                    \(error.map { "<p class=\"error\" id=\"error\">\(HTML.escape($0))</p>" } ?? "")
+                    \(error.map { "<p class=\"error\" id=\"error\">\(HTMLText.escape($0))</p>" } ?? "")
                     <form method="post" action="/devicelogin">
                     <input type="text" id="otc" name="otc" autocomplete="off" placeholder="Code">
                     <button class="primary" type="submit" id="next">Next</button>

@@ -1,4 +1,5 @@
 import Foundation
+import WebText
 
 /// An `application/x-www-form-urlencoded` body or query string, decoded.
 ///
@@ -28,35 +29,9 @@ struct FormBody: Sendable {
 
     /// `+` is a space, `%XX` a byte; invalid UTF-8 becomes U+FFFD.
     private static func decode(_ bytes: Substring.UTF8View.SubSequence) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "+") {
-                out.append(UInt8(ascii: " "))
-            } else if byte == UInt8(ascii: "%"), bytes.distance(from: index, to: bytes.endIndex) > 2,
-                let high = hexValue(bytes[bytes.index(index, offsetBy: 1)]),
-                let low = hexValue(bytes[bytes.index(index, offsetBy: 2)])
-            {
-                out.append(high << 4 | low)
-                index = bytes.index(index, offsetBy: 3)
-                continue
-            } else {
-                out.append(byte)
-            }
-            index = bytes.index(after: index)
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        // A `+` read as a space first: `%2B` still decodes to `+`, and a space is never a hex digit.
+        let spaced = bytes.lazy.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }
+        return String(decoding: PercentDecoding.decoded(spaced), as: UTF8.self)
     }
 
     /// Encodes pairs in the given order.

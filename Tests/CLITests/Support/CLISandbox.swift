@@ -1,5 +1,6 @@
 import Foundation
 import IdentityEmulator
+import Testing
 
 /// A home of its own for each test: config and cache folders in a temporary directory, so no test
 /// touches the user's files or another test's, and an environment pointing `msal` at an emulator.
@@ -34,6 +35,18 @@ struct CLISandbox: Sendable {
     /// `$BROWSER` that signs in as `username` on the emulator's pages.
     static func browser(_ username: String, _ password: String) -> String {
         "\(Binaries.url("emulator-browser").path) --username \(username) --password \(password)"
+    }
+
+    /// `msal login` as Megan, signed in by `$BROWSER` on the emulator's pages, with `extra` in the environment;
+    /// expects it to succeed.
+    @discardableResult
+    func loginAsMegan(_ extra: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> CLIResult
+    {
+        let browser = ["BROWSER": Self.browser(CLICommandTests.megan.0, CLICommandTests.megan.1)]
+        let login = try await msal(["login"], extra.merging(browser) { $1 })
+        #expect(login.status == 0, "\(login.stderr)", sourceLocation: sourceLocation)
+        return login
     }
 
     /// Runs `msal` to its end.

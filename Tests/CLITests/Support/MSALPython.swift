@@ -1,4 +1,6 @@
 import Foundation
+import IdentityEmulator
+import Testing
 
 /// The real MSAL Python (with msal-extensions): `$MSAL_PYTHON`, else `.build-python/bin/python`,
 /// both set up by `scripts/test`.
@@ -36,5 +38,20 @@ enum MSALPython {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         else { throw CLITestFailure("MSAL Python exited \(result.status):\n\(result.stdout)\n\(result.stderr)") }
         return object
+    }
+
+    /// MSAL Python signs `user` (username, password) in with the password grant at the sandbox's authority, through
+    /// the emulator's TLS with `ca`, and writes the sandbox's cache file; expects it to get an access token.
+    static func signInToFile(
+        _ sandbox: CLISandbox, ca: String, as user: (String, String), sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        try FileManager.default.createDirectory(
+            atPath: (sandbox.cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let python = try await run([
+            "ropc-to-file", sandbox.cachePath, sandbox.authority, Directory.DemoIDs.publicClient, ca, user.0, user.1,
+        ])
+        #expect(
+            (python["result"] as? [String: Any])?["has_access_token"] as? Bool == true, "\(python)",
+            sourceLocation: sourceLocation)
     }
 }

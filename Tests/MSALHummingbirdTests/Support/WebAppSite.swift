@@ -4,6 +4,7 @@ import Foundation
 import IdentityEmulator
 import MSAL
 import NIOCore
+import TestServers
 import Testing
 import WebAppSample
 
@@ -20,13 +21,7 @@ struct WebAppSite {
         responseMode: ResponseMode = .query, _ body: @Sendable (WebAppSite) async throws -> Void
     ) async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
-            var web = WebAppSampleConfiguration(
-                client: try ConfidentialClientApplicationConfiguration(
-                    clientID: IDs.webApp, credential: .secret(IDs.webAppSecret),
-                    authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)),
-                graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"),
-                todoListURL: emulator.baseURL.appendingPathComponent("api1/todolist"),
-                todoScope: "api://\(IDs.api1)/ToDoList.Read")
+            var web = try configuration(emulator)
             web.responseMode = responseMode
             try await WebAppSampleServer.withRunning(web) { site in
                 let http = HTTPClient(
@@ -42,6 +37,21 @@ struct WebAppSite {
             }
         }
     }
+
+    /// The sample as the External ID web app of `emulator`: Graph at the emulator, and the to-do list of API 1 at
+    /// `todoList` (the emulator's own when `nil`).
+    static func configuration(_ emulator: RunningEmulator, todoList: URL? = nil) throws -> WebAppSampleConfiguration {
+        WebAppSampleConfiguration(
+            client: try ConfidentialClientApplicationConfiguration(
+                clientID: IDs.webApp, credential: .secret(IDs.webAppSecret),
+                authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)),
+            graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"),
+            todoListURL: todoList ?? emulator.baseURL.appendingPathComponent("api1/todolist"),
+            todoScope: "api://\(IDs.api1)/ToDoList.Read")
+    }
+
+    /// Jane's username and password in the emulator's demo directory.
+    static let jane = (username: "jane@example.com", password: "Jane-Demo-Pass4")
 
     /// `GET` (or `POST` with `form`) a path of the site, or a whole URL, with these cookies (`name=value`).
     func request(_ target: String, cookies: [String] = [], form: String? = nil) async throws -> HTTPClientResponse {
@@ -88,7 +98,7 @@ struct WebAppSite {
     /// Jane's first sign-in: she types her password on the emulator's page; the emulator then keeps her SSO
     /// session in `user`'s cookies. Returns her session cookie (`msal_session=…`).
     func signInJane(_ started: Started, as user: AutomatedUser) async throws -> String {
-        user.then(.signIn(username: "jane@example.com", password: "Jane-Demo-Pass4"))
+        user.then(.signIn(username: Self.jane.username, password: Self.jane.password))
         user.setCookie("msal_signin", String(started.signInCookie.dropFirst("msal_signin=".count)))
         try await user.open(started.authorize)
         return "msal_session=" + (try #require(user.cookie("msal_session")))
@@ -112,5 +122,12 @@ struct WebAppSite {
         let profile = try await request("/profile", cookies: [session])
         #expect(profile.status == .ok || profile.headers.first(name: "Location")?.hasPrefix("/auth/signin?") == true)
         return profile.status == .ok
+    }
+}
+
+extension WebDriver {
+    /// Signs Jane in on the emulator's sign-in page, the page open now.
+    func signInJane() async throws {
+        try await signInOnEmulatorPage(username: WebAppSite.jane.username, password: WebAppSite.jane.password)
     }
 }

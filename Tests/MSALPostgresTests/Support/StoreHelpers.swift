@@ -1,4 +1,5 @@
 import Foundation
+import InMemoryLogging
 import Locking
 import Logging
 import MSAL
@@ -65,6 +66,19 @@ extension PostgresConnection {
             throw error
         }
     }
+
+    /// Runs `body` while a session of its own holds `table` locked (`ACCESS EXCLUSIVE`, in a transaction committed
+    /// after `body`), so that every statement of a store on the table waits; `body` gets that session.
+    static func withTableLocked<T>(_ table: String, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await withSession { blocker in
+            let logger = Logger(label: "blocker")
+            try await blocker.query("BEGIN", logger: logger)
+            try await blocker.query("LOCK TABLE \(unescaped: table) IN ACCESS EXCLUSIVE MODE", logger: logger)
+            let result = try await body(blocker)
+            try await blocker.query("COMMIT", logger: logger)
+            return result
+        }
+    }
 }
 
 /// A partition of its own for each test.
@@ -112,6 +126,17 @@ func expectUnavailable<T>(
     }
 }
 
+/// Expects `operation` to throw `cacheUnavailable` for taking longer than `limit` ("3 s"): the store's own timer,
+/// or the server's statement_timeout (SQLSTATE 57014), whichever fires first under load.
+func expectTimedOut<T>(
+    _ limit: String, _ operation: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation
+) async {
+    let error = await expectUnavailable(operation, sourceLocation: sourceLocation)
+    #expect(
+        error?.message.contains("no answer within \(limit)") == true || error?.message.contains("57014") == true,
+        "\(String(describing: error))", sourceLocation: sourceLocation)
+}
+
 /// A clock that starts now and moves only when a test moves it: the partitioned cache's, so a test can pass the
 /// interval after which a failed store is asked again without waiting for it.
 final class ManualClock: TimeSource {
@@ -130,24 +155,18 @@ final class EventLog: Sendable {
     var names: [String] { events.withLock { $0 } }
 }
 
-/// Keeps every log line in memory, so a test can search it.
-struct CapturingLogHandler: LogHandler {
-    final class Lines: Sendable {
-        let lines = Locked<[String]>([])
-        var all: String { lines.withLock { $0.joined(separator: "\n") } }
+extension InMemoryLogHandler {
+    /// A handler that keeps the lines of every level, down to trace.
+    static func everyLevel() -> Self {
+        var handler = Self()
+        handler.logLevel = .trace
+        return handler
     }
 
-    let store: Lines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        store.lines.withLock { $0.append("\(event.level) \(event.message) \(merged)") }
-    }
+    /// The lines kept, each as "level message metadata", to search.
+    var lines: [String] { entries.map { "\($0.level) \($0.message) \($0.metadata)" } }
+    /// Every line kept, one after another.
+    var all: String { lines.joined(separator: "\n") }
+    /// The warnings kept.
+    var warnings: [String] { lines.filter { $0.hasPrefix("warning ") } }
 }
