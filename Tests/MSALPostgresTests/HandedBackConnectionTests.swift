@@ -37,6 +37,7 @@ extension PostgresStoreTests {
                 }
             }
         }
+
         @Test("an operation waiting for the pool's only connection is served when the session on it ends")
         func waiterServedAfterClose() async throws {
             let table = uniqueTableName()
@@ -44,22 +45,19 @@ extension PostgresStoreTests {
                 let partition = somePartition()
                 _ = try await store.save(tokenBytes("a"), for: partition, expiresOn: inAnHour, expectedVersion: nil)
                 for _ in 0..<5 {
-                    try await PostgresConnection.withSession { blocker in
+                    let loads = try await PostgresConnection.withTableLocked(table) { blocker in
                         let logger = Logger(label: "blocker")
-                        try await blocker.query("BEGIN", logger: logger)
-                        try await blocker.query(
-                            "LOCK TABLE \(unescaped: table) IN ACCESS EXCLUSIVE MODE", logger: logger)
                         let first = Task { await outcome { try await store.load(partition) } }
                         let pid = try await waitingSession(on: table, blocker)
                         // Waits in the pool's queue for the one connection, which the first load holds.
                         let second = Task { await outcome { try await store.load(partition) } }
                         for _ in 0..<3 { try await blocker.query("SELECT 1", logger: logger) }
                         try await blocker.query("SELECT pg_terminate_backend(\(pid))", logger: logger)
-                        try await blocker.query("COMMIT", logger: logger)
-                        let (firstOutcome, secondOutcome) = (await first.value, await second.value)
-                        #expect(throws: MSALError.self) { try firstOutcome.get() }
-                        #expect(try secondOutcome.get()?.data == tokenBytes("a"))
+                        return (first, second)
                     }
+                    let (first, second) = (await loads.0.value, await loads.1.value)
+                    #expect(throws: MSALError.self) { try first.get() }
+                    #expect(try second.get()?.data == tokenBytes("a"))
                 }
             }
         }
