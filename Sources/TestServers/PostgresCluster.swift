@@ -69,7 +69,7 @@ package final class PostgresCluster: Sendable {
     private init(maximumConnections: Int) throws {
         self.maximumConnections = maximumConnections
         binaries = try Self.findBinaries()
-        serverUser = getuid() == 0 ? (getpwnam("postgres") != nil ? "postgres" : "nobody") : nil
+        serverUser = getuid() == 0 ? (Self.account("postgres") != nil ? "postgres" : "nobody") : nil
         tls = FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
         root = URL(fileURLWithPath: "/tmp/msal-pg-\(UUID().uuidString.prefix(8).lowercased())")
         port = try LoopbackPort.free()
@@ -203,10 +203,21 @@ package final class PostgresCluster: Sendable {
 
     /// Gives a file or folder to the server's user, when the tests run as root.
     private func handOver(_ url: URL) throws {
-        guard let serverUser, let account = getpwnam(serverUser) else { return }
-        guard chown(url.path, account.pointee.pw_uid, account.pointee.pw_gid) == 0 else {
+        guard let serverUser, let account = Self.account(serverUser) else { return }
+        guard chown(url.path, account.uid, account.gid) == 0 else {
             throw ClusterError("chown \(url.path) to \(serverUser) failed")
         }
+    }
+
+    /// The user's ids, read with the reentrant `getpwnam_r`: `getpwnam`'s result is shared by the whole process, and
+    /// another thread's lookup (Foundation's own, for a home folder) can overwrite it before it is read, and the
+    /// cluster's folder would then go to another user than the server's (initdb once could not write in it).
+    private static func account(_ name: String) -> (uid: uid_t, gid: gid_t)? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        guard getpwnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
+        return (entry.pw_uid, entry.pw_gid)
     }
 
     /// Runs one of the server's binaries, as the server's user when the tests run as root.
