@@ -7,7 +7,7 @@ import MSAL
 public struct WebAppSession: Codable, Sendable {
     /// The signed-in user's home account id, which names their token cache partition.
     public var accountID: String?
-    /// A random value made at sign-in that this session's `POST` forms carry (a cross-site request forgery
+    /// A random value made at sign-in that the web session's `POST` forms carry (a cross-site request forgery
     /// token): a page on another site cannot read it, so it cannot make the browser sign out.
     public var antiForgeryToken: String?
 
