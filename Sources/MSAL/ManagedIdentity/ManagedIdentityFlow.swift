@@ -62,26 +62,8 @@ struct ManagedIdentityFlow: Sendable {
 
     private func fetch(_ resource: String, revoked: String?) async throws -> AppTokenResult {
         let correlationID = correlationIDs.next()
-        let request = try ManagedIdentityRequest(
-            endpoint: endpoint, identity: identity, resource: resource,
-            capabilities: configuration.clientCapabilities, revokedToken: revoked, correlationID: correlationID
-        ).httpRequest()
-        log.info(
-            "requesting a managed identity token",
-            ["source": endpoint.source.rawValue, "correlation_id": correlationID.uuidString],
-            pii: ["identity": "\(identity)", "resource": resource])
-        var response = try await send(request)
-        if endpoint.source == .azureArc, response.status == 401 {
-            let key = try AzureArcChallenge.key(answering: response, folder: configuration.arcKeyFolder)
-            var answered = request
-            answered.headers.append((name: "Authorization", value: "Basic \(key)"))
-            response = try await send(answered)
-        }
-        let now = configuration.clock.now()
-        guard response.status == 200 else {
-            throw ManagedIdentityResponse.error(response, from: endpoint.source, now: now)
-        }
-        let token = try ManagedIdentityResponse.token(response, from: endpoint.source, now: now)
+        let (token, now) = try await ManagedIdentityClient(endpoint: endpoint, configuration: configuration, log: log)
+            .token(for: resource, revokedToken: revoked, correlationID: correlationID)
         let refreshIn = token.refreshIn ?? (token.expiresIn > Self.longLived ? token.expiresIn / 2 : nil)
         let entry = AccessTokenEntry(
             homeAccountID: "", environment: Self.environment, clientID: identity.cacheID, realm: Self.realm,
@@ -91,41 +73,6 @@ struct ManagedIdentityFlow: Sendable {
             refreshOn: refreshIn.map { now.addingTimeInterval($0) })
         try await tokens.store(CacheArtefacts(accessToken: entry), replacingRefreshToken: nil)
         return result(entry, resource, source: .identityProvider, correlationID: correlationID)
-    }
-
-    /// Sends `request` (over the pinned connection for Service Fabric), again after a pause while the retry policy
-    /// allows; returns the last answer, whatever its status.
-    private func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let transport: any HTTPTransport =
-            endpoint.thumbprint.map { PinnedCertificateTransport(thumbprint: $0) } ?? configuration.transport
-        var retry = 0
-        while true {
-            do {
-                let response = try await Telemetry.request(request) { try await transport.send($0) }
-                guard response.status != 200 else { return response }
-                let retryAfter = response.header("Retry-After").flatMap {
-                    RetryAfter.seconds($0, now: configuration.clock.now())
-                }
-                guard
-                    let pause = configuration.retryPolicy.pause(
-                        beforeRetry: retry, source: endpoint.source, status: response.status, retryAfter: retryAfter)
-                else { return response }
-                log.warning(
-                    "managed identity endpoint answered an error; retrying",
-                    ["source": endpoint.source.rawValue, "status": "\(response.status)", "pause": "\(pause)"])
-                try await configuration.sleep(pause)
-            } catch let error as MSALError where [.timedOut, .transportFailed].contains(error.internalCode) {
-                guard
-                    let pause = configuration.retryPolicy.pause(
-                        beforeRetry: retry, source: endpoint.source, status: nil, retryAfter: nil)
-                else { throw error }
-                log.warning(
-                    "managed identity endpoint did not answer; retrying",
-                    ["source": endpoint.source.rawValue, "pause": "\(pause)"])
-                try await configuration.sleep(pause)
-            }
-            retry += 1
-        }
     }
 
     private func result(

@@ -77,9 +77,7 @@ enum ManagedIdentityResponse {
         var error = MSALError(
             reason == nil ? .serverError : .internal, internalCode: reason, message, oauthError: code,
             stsErrorCodes: body?["error_codes"] as? [Int] ?? [], httpStatus: response.status)
-        if let retryAfter = response.header("Retry-After") {
-            error.retryAfter = RetryAfter.seconds(retryAfter, now: now)
-        }
+        error.retryAfter = RetryAfter.seconds(in: response, now: now)
         return error
     }
 

@@ -53,3 +53,28 @@ public struct ManagedIdentityRetryPolicy: Sendable {
         return max(pause, suggested ?? .zero)
     }
 }
+
+extension ManagedIdentityRetryPolicy {
+    /// This policy as ``WireSender`` applies it to requests to `source`'s endpoint.
+    func retries(for source: ManagedIdentitySource) -> some WireRetryPolicy {
+        SourceRetries(policy: self, source: source)
+    }
+
+    /// A 200 is final; another answer is judged by its status and `Retry-After`, no answer as a failure without
+    /// a status.
+    private struct SourceRetries: WireRetryPolicy {
+        let policy: ManagedIdentityRetryPolicy
+        let source: ManagedIdentitySource
+
+        func pause(beforeRetry retry: Int, after outcome: WireOutcome) -> Duration? {
+            switch outcome {
+            case .answered(let response, let retryAfter):
+                guard response.status != 200 else { return nil }
+                return policy.pause(
+                    beforeRetry: retry, source: source, status: response.status, retryAfter: retryAfter)
+            case .unanswered:
+                return policy.pause(beforeRetry: retry, source: source, status: nil, retryAfter: nil)
+            }
+        }
+    }
+}

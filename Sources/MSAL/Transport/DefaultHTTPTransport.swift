@@ -40,7 +40,8 @@ public struct DefaultHTTPTransport: HTTPTransport {
     /// - Throws: ``MSALError`` `invalidParameter` when the PEM cannot be read or a proxy URL is not an
     ///   `http://` URL.
     public init(
-        trustedCAPEM: String? = nil, timeout: Duration = .seconds(30), maximumResponseSize: Int = 4 << 20,
+        trustedCAPEM: String? = nil, timeout: Duration = .seconds(30),
+        maximumResponseSize: Int = WireSender.maximumResponseSize,
         proxy: Proxy = .environment
     ) throws {
         switch proxy {
