@@ -158,7 +158,7 @@ struct SilentDetailsTests {
             #expect(text.contains("\"AccessToken\""))
             #expect(text.contains("\"credential_type\": \"RefreshToken\""))
             let restarted = try h.app(cache: TokenCache(persistence: storage))
-            let (current, _) = try await restarted.currentAccount()
+            let current = try await restarted.currentAccount().current
             #expect(current?.identifier == first.account.identifier)
             let silent = try await restarted.acquireTokenSilently(
                 SilentParameters(scopes: ["User.Read"], account: try #require(current)))
@@ -175,14 +175,14 @@ struct SilentDetailsTests {
             user.then(Harness.adele)
             let adele = try await app.acquireTokenInteractively(
                 InteractiveParameters(scopes: ["User.Read"], prompt: .login))
-            var (current, previous) = try await app.currentAccount()
-            #expect(current == adele.account)
-            #expect(previous == megan.account)
+            var accounts = try await app.currentAccount()
+            #expect(accounts.current == adele.account)
+            #expect(accounts.previous == megan.account)
             try await app.signOut(adele.account)
-            (current, previous) = try await app.currentAccount()
-            #expect(current == megan.account)
-            #expect(previous == adele.account)
-            #expect(previous?.username == "AdeleV@contoso.onmicrosoft.com")
+            accounts = try await app.currentAccount()
+            #expect(accounts.current == megan.account)
+            #expect(accounts.previous == adele.account)
+            #expect(accounts.previous?.username == "AdeleV@contoso.onmicrosoft.com")
         }
     }
 }

@@ -9,7 +9,6 @@ public final class ConfidentialClientApplication: Sendable {
     let core: ApplicationCore
     /// The app's configuration.
     public let configuration: ConfidentialClientApplicationConfiguration
-    private let appTokenRequests = SingleFlight<AppTokenResult>()
     private let recentAppTokens = RecentAppTokens()
 
     /// Makes an app from its configuration.
@@ -22,10 +21,21 @@ public final class ConfidentialClientApplication: Sendable {
         var configuration = configuration
         configuration.cache = configuration.cache.followingClock(configuration.clock)
         self.configuration = configuration
-        core = ApplicationCore(try configuration.coreConfiguration(), credential: configuration.credential)
+        core = ApplicationCore(
+            ClientSettings(configuration),
+            authentication: .credential(
+                ClientAuthenticator(
+                    clientID: configuration.clientID, credential: configuration.credential, clock: configuration.clock,
+                    random: configuration.random)))
     }
 
     private var cache: PartitionedTokenCache { configuration.cache }
+
+    private var webSignIn: WebAppSignInFlow {
+        WebAppSignInFlow(
+            app: core, cache: cache,
+            redirectURI: configuration.redirectURI.flatMap { $0.isEmpty ? nil : $0 })
+    }
 
     // MARK: Client credentials
 
@@ -43,18 +53,8 @@ public final class ConfidentialClientApplication: Sendable {
     public func acquireTokenForClient(scopes: [String], forceRefresh: Bool = false, claims: String? = nil)
         async throws -> AppTokenResult
     {
-        let now = configuration.clock.now()
-        if !forceRefresh, claims == nil, let recent = recentAppTokens.token(for: scopes, at: now) {
-            Telemetry.cacheLookup("client_credentials", hit: true)
-            return recent.fromCache(correlationID: core.correlationIDs.next())
-        }
-        let result = try await Telemetry.acquisition("msal.acquire_token_for_client", flow: "client_credentials") {
-            try await ClientCredentialsFlow(app: core, cache: cache, requests: appTokenRequests)
-                .run(scopes: scopes, forceRefresh: forceRefresh, claims: claims)
-        }
-        recentAppTokens.remember(
-            result, for: scopes, usableUntil: result.expiresOn - configuration.tokenExpirationBuffer)
-        return result
+        try await ClientCredentialsFlow(app: core, cache: cache, recent: recentAppTokens)
+            .run(scopes: scopes, forceRefresh: forceRefresh, claims: claims)
     }
 
     // MARK: Web apps
@@ -65,7 +65,7 @@ public final class ConfidentialClientApplication: Sendable {
     ///
     /// - Throws: ``MSALError`` `invalidRedirectURI` without a redirect URI; discovery errors.
     public func startSignIn(_ parameters: WebSignInParameters) async throws -> AuthorizationCodeFlow {
-        try await WebAppSignInFlow(app: core, cache: cache).start(parameters)
+        try await webSignIn.start(parameters)
     }
 
     /// Finishes a sign-in with the parameters of the redirect (its query, or the form it posted): checks
@@ -79,7 +79,7 @@ public final class ConfidentialClientApplication: Sendable {
     public func completeSignIn(_ flow: AuthorizationCodeFlow, response: [String: String]) async throws
         -> AuthenticationResult
     {
-        try await WebAppSignInFlow(app: core, cache: cache).complete(flow, response: response)
+        try await webSignIn.complete(flow, response: response)
     }
 
     /// A signed-in user's token from their cache partition, refreshed with the refresh token (and the
@@ -87,13 +87,14 @@ public final class ConfidentialClientApplication: Sendable {
     ///
     /// - Throws: ``MSALError`` `interactionRequired` when the user must sign in again.
     public func acquireTokenSilently(_ parameters: SilentParameters) async throws -> AuthenticationResult {
-        let tokens = cache.cache(for: .user(homeAccountID: parameters.account.identifier))
-        return try await SilentFlow(app: core, cache: tokens).run(parameters)
+        let partition = TokenCachePartition.user(homeAccountID: parameters.account.identifier)
+        return try await SilentFlow(app: core, cache: cache.cache(for: partition), partition: (cache, partition))
+            .run(parameters)
     }
 
     /// The signed-in user with this ``Account/identifier`` (the home account id), if cached.
     public func account(identifier: String) async throws -> Account? {
-        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
+        let endpoints = try await core.resolver.endpoints(for: configuration.authority)
         let tokens = cache.cache(for: .user(homeAccountID: identifier))
         return try await AccountBuilder(cache: tokens, clientID: configuration.clientID)
             .accounts(environments: endpoints.aliases)
@@ -117,7 +118,7 @@ public final class ConfidentialClientApplication: Sendable {
     ///
     /// - Returns: the sign-out URL, or `nil` when the authority has no end-session endpoint.
     public func signOut(accountIdentifier: String?, postLogoutRedirectURI: String? = nil) async throws -> URL? {
-        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
+        let endpoints = try await core.resolver.endpoints(for: configuration.authority)
         if let accountIdentifier {
             try await cache.cache(for: .user(homeAccountID: accountIdentifier)).removeAccount(
                 homeAccountID: accountIdentifier, clientID: configuration.clientID, familyID: nil)

@@ -57,21 +57,4 @@ public struct ConfidentialClientApplicationConfiguration: Sendable {
         random = SystemRandomSource()
         sleep = { try await Task.sleep(for: $0) }
     }
-
-    /// The settings the shared core runs with; its browser, redirect receiver and single cache are not used.
-    func coreConfiguration() throws -> PublicClientApplicationConfiguration {
-        var core = try PublicClientApplicationConfiguration(
-            clientID: clientID, authority: authority, redirectURI: redirectURI ?? "")
-        core.knownAuthorities = knownAuthorities
-        core.clientCapabilities = clientCapabilities
-        core.tokenExpirationBuffer = tokenExpirationBuffer
-        core.logger = logger
-        core.piiLoggingEnabled = piiLoggingEnabled
-        core.transport = transport
-        core.authorityMetadataFile = authorityMetadataFile
-        core.clock = clock
-        core.random = random
-        core.sleep = sleep
-        return core
-    }
 }

@@ -4,6 +4,9 @@ import Foundation
 /// their tokens, and returns them silently while it can.
 public final class PublicClientApplication: Sendable {
     let core: ApplicationCore
+    /// The configuration the app was made with.
+    public let configuration: PublicClientApplicationConfiguration
+    let signedIn: SignedInAccounts
 
     /// Makes an app from its configuration; the configuration's ``TokenCache`` holds its accounts.
     ///
@@ -12,11 +15,12 @@ public final class PublicClientApplication: Sendable {
         guard !configuration.clientID.allSatisfy(\.isWhitespace) else {
             throw MSALError.internal(.invalidParameter, "The client id is empty.")
         }
-        core = ApplicationCore(configuration)
+        self.configuration = configuration
+        core = ApplicationCore(ClientSettings(configuration), authentication: .publicClient)
+        signedIn = SignedInAccounts(app: core, cache: configuration.cache)
     }
 
-    /// The configuration the app was made with.
-    public var configuration: PublicClientApplicationConfiguration { core.configuration }
+    private var cache: TokenCache { configuration.cache }
 
     /// Signs a user in through the browser (authorization code + PKCE, loopback redirect).
     ///
@@ -24,8 +28,8 @@ public final class PublicClientApplication: Sendable {
     ///   arrives in time, `invalidState`, `invalidIDToken`, `serverDeclinedScopes`, server errors;
     ///   `CancellationError` when the task is cancelled (the listener is closed either way).
     public func acquireTokenInteractively(_ parameters: InteractiveParameters) async throws -> AuthenticationResult {
-        let result = try await InteractiveFlow(app: core).run(parameters)
-        try await core.cache.setPrincipal(clientID: core.configuration.clientID, PrincipalAccount(result.account))
+        let result = try await InteractiveFlow(app: core, config: configuration, cache: cache).run(parameters)
+        try await signedIn.signedIn(result.account)
         return result
     }
 
@@ -42,9 +46,9 @@ public final class PublicClientApplication: Sendable {
         scopes: [String], authority: Authority? = nil, claims: String? = nil,
         onCode: @Sendable (DeviceCodeInfo) async throws -> Void
     ) async throws -> AuthenticationResult {
-        let result = try await DeviceCodeFlow(app: core).run(
+        let result = try await DeviceCodeFlow(app: core, cache: cache).run(
             scopes: scopes, authority: authority, claims: claims, onCode: onCode)
-        try await core.cache.setPrincipal(clientID: core.configuration.clientID, PrincipalAccount(result.account))
+        try await signedIn.signedIn(result.account)
         return result
     }
 
@@ -54,42 +58,30 @@ public final class PublicClientApplication: Sendable {
     ///   when only the user can fix it; `serverDeclinedScopes`; server and transport errors, which
     ///   leave the cache untouched.
     public func acquireTokenSilently(_ parameters: SilentParameters) async throws -> AuthenticationResult {
-        try await SilentFlow(app: core).run(parameters)
+        try await SilentFlow(app: core, cache: cache, partition: nil).run(parameters)
     }
 
     /// Every account in the cache for this app's identity provider.
     public func accounts() async throws -> [Account] {
-        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
-        return try await core.accounts.accounts(environments: endpoints.aliases)
+        try await signedIn.all()
     }
 
     /// Whether the cache holds an account for any identity provider (one with this username,
     /// case-insensitive, when given). Answered from the cache alone, without discovery, so a caller can
     /// tell that nobody is signed in before any request; ``accounts()`` then narrows to this authority.
     public func hasCachedAccount(username: String? = nil) async throws -> Bool {
-        guard let username else { return try await core.cache.hasAccounts() }
-        return try await core.cache.accounts().contains { $0.username.equalsIgnoringCase(username) }
+        guard let username else { return try await cache.hasAccounts() }
+        return try await cache.accounts().contains { $0.username.equalsIgnoringCase(username) }
     }
 
     /// The signed-in account of a single-account app and the one signed in before it, remembered
     /// across runs (MSAL's `getCurrentAccount`).
     ///
-    /// - Returns: `current` is the last account signed in, or the only cached one; `previous` the one
-    ///   before, also after it signed out (then with its identifier, username and environment only).
+    /// - Returns: ``CurrentAccount/current`` is the last account signed in, or the only cached one;
+    ///   ``CurrentAccount/previous`` the one before, also after it signed out.
     /// - Throws: ``MSALError`` `ambiguousAccount` when several accounts are cached and none was signed in last.
-    public func currentAccount() async throws -> (current: Account?, previous: Account?) {
-        let all = try await accounts()
-        let (principal, previous) = try await core.cache.principal(clientID: core.configuration.clientID)
-        func find(_ id: String?) -> Account? {
-            id.flatMap { id in all.first { $0.identifier.equalsIgnoringCase(id) } }
-        }
-        let previousAccount = find(previous?.homeAccountID) ?? previous.map(Account.init(signedOut:))
-        if let current = find(principal?.homeAccountID) { return (current, previousAccount) }
-        guard all.count <= 1 else {
-            throw MSALError.internal(
-                .ambiguousAccount, "Several accounts are signed in; pick one with accounts() or account(username:).")
-        }
-        return (all.first, previousAccount)
+    public func currentAccount() async throws -> CurrentAccount {
+        try await signedIn.current()
     }
 
     /// The account with this ``Account/identifier``, if cached.
@@ -112,30 +104,21 @@ public final class PublicClientApplication: Sendable {
     public func signOut(_ account: Account, fromBrowser: Bool = false, browser: (any BrowserLauncher)? = nil)
         async throws
     {
-        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority, online: fromBrowser)
+        let endpoints = try await core.resolver.endpoints(for: configuration.authority, online: fromBrowser)
         try await removeAccount(account)
         guard fromBrowser, let endSession = endpoints.endSession else { return }
-        let request = EndSessionRequest(clientID: core.configuration.clientID)
-        try await (browser ?? core.configuration.browser).open(request.url(endpoint: endSession))
+        let request = EndSessionRequest(clientID: configuration.clientID)
+        try await (browser ?? configuration.browser).open(request.url(endpoint: endSession))
     }
 
     /// Removes the account's tokens for this app from the cache.
     public func removeAccount(_ account: Account) async throws {
-        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
-        let metadata = try await core.cache.appMetadata(
-            clientID: core.configuration.clientID, environments: endpoints.aliases)
-        try await core.cache.removeAccount(
-            homeAccountID: account.identifier, clientID: core.configuration.clientID,
-            familyID: metadata?.familyID)
-        let (current, _) = try await core.cache.principal(clientID: core.configuration.clientID)
-        if current?.homeAccountID.equalsIgnoringCase(account.identifier) == true {
-            try await core.cache.setPrincipal(clientID: core.configuration.clientID, nil)
-        }
+        try await signedIn.remove(account)
     }
 
     /// Device mode, as the tutorials' "Get device info" shows it.
     public func deviceInformation() -> DeviceInformation {
-        DeviceInformation(deviceMode: core.configuration.deviceMode, hasSSOExtension: false)
+        DeviceInformation(deviceMode: configuration.deviceMode, hasSSOExtension: false)
     }
 
     /// Sends `request` with a bearer token for `scopes`. On a 401 claims challenge it gets a new token
@@ -149,7 +132,7 @@ public final class PublicClientApplication: Sendable {
         guard response.status == 401, let header = response.header("WWW-Authenticate"),
             let challenge = ClaimsChallenge(wwwAuthenticate: header)
         else { return response }
-        try await core.cache.removeAccessToken(homeAccountID: account.identifier, secret: token.accessToken)
+        try await cache.removeAccessToken(homeAccountID: account.identifier, secret: token.accessToken)
         var parameters = SilentParameters(scopes: scopes, account: account, forceRefresh: true)
         parameters.claims = challenge.claims
         let renewed: AuthenticationResult
@@ -166,6 +149,6 @@ public final class PublicClientApplication: Sendable {
         var authorized = request
         authorized.headers.removeAll { $0.name.equalsIgnoringCase("Authorization") }
         authorized.headers.append(("Authorization", token.authorizationHeader))
-        return try await core.configuration.transport.send(authorized)
+        return try await configuration.transport.send(authorized)
     }
 }

@@ -97,8 +97,8 @@ extension MSALPublicClientApplication {
     private static func currentAccount(_ application: PublicClientApplication) async throws -> (
         current: MSALAccount?, previous: MSALAccount?
     ) {
-        let (current, previous) = try await application.currentAccount()
-        return (current.map(MSALAccount.init), previous.map(MSALAccount.init))
+        let accounts = try await application.currentAccount()
+        return (accounts.current.map(MSALAccount.init), accounts.previous.map(MSALAccount.init))
     }
 
     // MARK: Sign-out and device

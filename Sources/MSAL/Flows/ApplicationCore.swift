@@ -1,59 +1,62 @@
 import Foundation
 
-/// What every flow shares: configuration, discovery, the identity platform client, the cache, validation
-/// and, for a confidential client, its credential. A class, so a flow holds it by reference instead of
-/// copying a dozen fields on every call.
+/// What every grant of a public or confidential client shares: its settings, how it authenticates, discovery,
+/// the identity platform client, the response handler and the token acquisition. A class, so a grant holds it by
+/// reference instead of copying a dozen fields on every call. It keeps no cache: each app names the cache a grant
+/// reads and writes.
 final class ApplicationCore: Sendable {
-    let configuration: PublicClientApplicationConfiguration
-    /// The confidential client's credential; `nil` for a public client.
-    let authenticator: ClientAuthenticator?
+    let settings: ClientSettings
+    let authentication: ClientAuthentication
     let resolver: AuthorityResolver
     let client: IdentityPlatformClient
     let responseHandler: TokenResponseHandler
-    let refreshes: SingleFlight<AuthenticationResult>
+    let acquisition: TokenAcquisition
     let log: PrivacyLogger
     let correlationIDs = CorrelationIDs()
 
-    init(_ configuration: PublicClientApplicationConfiguration, credential: ClientCredential? = nil) {
-        self.configuration = configuration
-        authenticator = credential.map {
-            ClientAuthenticator(
-                clientID: configuration.clientID, credential: $0, clock: configuration.clock,
-                random: configuration.random)
-        }
+    init(_ settings: ClientSettings, authentication: ClientAuthentication) {
+        self.settings = settings
+        self.authentication = authentication
         client = IdentityPlatformClient(
-            transport: configuration.transport, clock: configuration.clock, sleep: configuration.sleep,
-            logger: configuration.logger, correlationIDs: correlationIDs)
+            transport: settings.transport, clock: settings.clock, sleep: settings.sleep, logger: settings.logger,
+            correlationIDs: correlationIDs)
         resolver = AuthorityResolver(
-            client: client, knownAuthorities: configuration.knownAuthorities,
-            metadataFile: configuration.authorityMetadataFile, clock: configuration.clock)
+            client: client, knownAuthorities: settings.knownAuthorities, metadataFile: settings.authorityMetadataFile,
+            clock: settings.clock)
         responseHandler = TokenResponseHandler(
-            clientID: configuration.clientID, cache: configuration.cache,
+            clientID: settings.clientID,
             validator: IDTokenValidator(
-                jwks: JWKSCache(client: client, clock: configuration.clock), clock: configuration.clock),
-            clock: configuration.clock)
-        refreshes = SingleFlight()
-        log = PrivacyLogger(logger: configuration.logger, piiEnabled: configuration.piiLoggingEnabled)
+                keys: SigningKeyStore(client: client, clock: settings.clock), clock: settings.clock),
+            clock: settings.clock)
+        log = PrivacyLogger(logger: settings.logger, piiEnabled: settings.piiLoggingEnabled)
+        acquisition = TokenAcquisition(
+            clock: settings.clock, expirationBuffer: settings.tokenExpirationBuffer, log: log)
     }
-
-    var cache: TokenCache { configuration.cache }
 
     /// The client authentication fields for a request to `tokenEndpoint`; none for a public client.
-    func authentication(for tokenEndpoint: URL) async throws -> [(String, String)] {
-        try await authenticator?.formFields(tokenEndpoint: tokenEndpoint) ?? []
+    func authenticationFields(for tokenEndpoint: URL) async throws -> [(String, String)] {
+        switch authentication {
+        case .publicClient: []
+        case .credential(let authenticator): try await authenticator.formFields(tokenEndpoint: tokenEndpoint)
+        }
     }
-    var accounts: AccountBuilder { AccountBuilder(cache: configuration.cache, clientID: configuration.clientID) }
+
+    /// `endpoints`, discovered again first when they were read from the metadata file: a request is about to go
+    /// online anyway, and the file may be stale.
+    func onlineEndpoints(_ endpoints: AuthorityEndpoints) async throws -> AuthorityEndpoints {
+        endpoints.discoveredOnline ? endpoints : try await resolver.endpoints(for: endpoints.authority, online: true)
+    }
+
+    /// The claims to send: the request's, merged with the client's capabilities.
+    func claims(_ requested: String?) throws -> String? {
+        try ClaimsRequest.merged(requested, capabilities: settings.clientCapabilities)
+    }
 }
 
-/// Runs at most one operation per key at a time; callers arriving meanwhile share its result.
-actor SingleFlight<Value: Sendable> {
-    private var running: [String: Task<Value, any Error>] = [:]
-
-    func run(_ key: String, _ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        if let task = running[key] { return try await task.value }
-        let task = Task { try await operation() }
-        running[key] = task
-        defer { running[key] = nil }
-        return try await task.value
-    }
+/// How a client proves its identity at the token endpoint.
+enum ClientAuthentication: Sendable {
+    /// A public client: no credential.
+    case publicClient
+    /// A confidential client's credential.
+    case credential(ClientAuthenticator)
 }

@@ -3,18 +3,19 @@ import Foundation
 /// The device authorization grant (RFC 8628): show a code, poll until the user signs in elsewhere.
 struct DeviceCodeFlow: Sendable {
     let app: ApplicationCore
+    let cache: TokenCache
 
     func run(
         scopes: [String], authority: Authority?, claims: String?,
         onCode: @Sendable (DeviceCodeInfo) async throws -> Void
     ) async throws -> AuthenticationResult {
-        let config = app.configuration
+        let config = app.settings
         let correlationID = app.correlationIDs.next()
         let endpoints = try await app.resolver.endpoints(for: authority ?? config.authority, online: true)
         let deviceEndpoint =
             endpoints.deviceAuthorization
             ?? URL(string: endpoints.token.absoluteString.replacingOccurrences(of: "/token", with: "/devicecode"))!
-        let merged = try ClaimsRequest.merged(claims, capabilities: config.clientCapabilities)
+        let merged = try app.claims(claims)
         let start = DeviceAuthorizationRequest(clientID: config.clientID, scopes: scopes, claims: merged)
         let info = try await app.client.deviceAuthorization(
             start, endpoint: deviceEndpoint, correlationID: correlationID)
@@ -35,8 +36,8 @@ struct DeviceCodeFlow: Sendable {
                     tokens,
                     .init(
                         endpoints: endpoints, requestedScopes: scopes, nonce: nil, expectedObjectID: nil,
-                        grant: poll.grantType, usedRefreshToken: nil,
-                        correlationID: correlationID))
+                        grant: poll.grantType, usedRefreshToken: nil, correlationID: correlationID,
+                        cacheForAccount: { [cache] _ in cache }))
             } catch let error as MSALError where error.oauthError == "authorization_pending" {
                 continue
             } catch let error as MSALError where error.oauthError == "slow_down" {

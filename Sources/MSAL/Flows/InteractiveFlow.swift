@@ -4,15 +4,17 @@ import Foundation
 /// (RFC 6749 §4.1, RFC 7636, RFC 8252).
 struct InteractiveFlow: Sendable {
     let app: ApplicationCore
+    /// The public client's configuration: its browser, redirect URI and receiver, and time limit.
+    let config: PublicClientApplicationConfiguration
+    let cache: TokenCache
 
     func run(_ parameters: InteractiveParameters) async throws -> AuthenticationResult {
-        let config = app.configuration
         let correlationID = app.correlationIDs.next()
         let endpoints = try await app.resolver.endpoints(for: parameters.authority ?? config.authority, online: true)
         let pkce = PKCE(random: config.random)
         let state = Base64URL.encode(config.random.bytes(16))
         let nonce = Base64URL.encode(config.random.bytes(16))
-        let claims = try ClaimsRequest.merged(parameters.claims, capabilities: config.clientCapabilities)
+        let claims = try app.claims(parameters.claims)
         let browser = parameters.browser ?? config.browser
         let response = try await config.redirectReceiver.receiveResponse(
             at: config.redirectURI, state: state, timeout: config.interactiveTimeout
@@ -34,7 +36,8 @@ struct InteractiveFlow: Sendable {
             tokens,
             .init(
                 endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nonce, expectedObjectID: nil,
-                grant: redemption.grantType, usedRefreshToken: nil, correlationID: correlationID))
+                grant: redemption.grantType, usedRefreshToken: nil, correlationID: correlationID,
+                cacheForAccount: { [cache] _ in cache }))
         app.log.info(
             "interactive sign-in finished",
             ["correlation_id": correlationID.uuidString, "tenant": result.tenantProfile.tenantID],

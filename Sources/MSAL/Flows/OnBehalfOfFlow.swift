@@ -10,7 +10,7 @@ struct OnBehalfOfFlow: Sendable {
     func run(userAssertion: String, scopes: [String], forceRefresh: Bool, claims: String?) async throws
         -> AuthenticationResult
     {
-        let authority = app.configuration.authority
+        let authority = app.settings.authority
         try ClientCredentialsFlow.checkTenant(authority, for: "On-behalf-of requests")
         guard !userAssertion.isEmpty else {
             throw MSALError.internal(.invalidParameter, "The user assertion (the incoming access token) is empty.")
@@ -18,52 +18,22 @@ struct OnBehalfOfFlow: Sendable {
         let endpoints = try await app.resolver.endpoints(for: authority)
         let partition = TokenCachePartition.onBehalfOf(userAssertion: userAssertion)
         let tokens = cache.cache(for: partition)
-        let silent = SilentFlow(app: app, cache: tokens)
-        let accounts = try await AccountBuilder(cache: tokens, clientID: app.configuration.clientID)
+        let accounts = try await AccountBuilder(cache: tokens, clientID: app.settings.clientID)
             .accounts(environments: endpoints.aliases)
         if claims == nil, let account = accounts.first {
             var parameters = SilentParameters(scopes: scopes, account: account, forceRefresh: forceRefresh)
             parameters.authority = authority
             do {
-                return try await silent.acquire(parameters)  // inside the on-behalf-of span
+                // Inside the on-behalf-of span.
+                return try await SilentFlow(app: app, cache: tokens, partition: (cache, partition)).acquire(parameters)
             } catch let error as MSALError where error.code == .interactionRequired {
                 app.log.info("no usable on-behalf-of token or refresh token; exchanging the assertion again")
             }
         }
-        return try await exchange(
-            userAssertion, partition: partition, tokens: tokens, endpoints: endpoints, scopes: scopes, claims: claims)
-    }
-
-    private func exchange(
-        _ assertion: String, partition: TokenCachePartition, tokens: TokenCache, endpoints: AuthorityEndpoints,
-        scopes: [String], claims: String?
-    ) async throws -> AuthenticationResult {
-        let config = app.configuration
-        let sorted = Scopes.lowercasedSet(scopes).sorted().joined(separator: " ")
-        return try await app.refreshes.run("obo|\(partition.key)|\(sorted)|\(claims ?? "")") {
-            let current =
-                endpoints.discoveredOnline
-                ? endpoints : try await app.resolver.endpoints(for: endpoints.authority, online: true)
-            let correlationID = app.correlationIDs.next()
-            let request = OnBehalfOfRequest(
-                clientID: config.clientID, assertion: assertion, scopes: scopes,
-                claims: try ClaimsRequest.merged(claims, capabilities: config.clientCapabilities))
-            app.log.info("exchanging a user token on behalf of its user", ["correlation_id": correlationID.uuidString])
-            do {
-                let response = try await app.client.token(
-                    request, endpoint: current.token, correlationID: correlationID,
-                    authentication: try await app.authentication(for: current.token))
-                return try await app.responseHandler.handle(
-                    response,
-                    .init(
-                        endpoints: current, requestedScopes: scopes, nonce: nil, expectedObjectID: nil,
-                        grant: request.grantType, usedRefreshToken: nil, correlationID: correlationID,
-                        cacheForAccount: { _ in tokens },
-                        extraFields: ["user_assertion_hash": .string(partition.key)]))
-            } catch let error as MSALError {
-                throw Self.challenge(error)
-            }
-        }
+        let exchange = OnBehalfOfExchange(
+            app: app, lockedPartition: (cache, partition), partitionKey: partition.key, tokens: tokens,
+            endpoints: endpoints, assertion: userAssertion, scopes: scopes, claims: claims)
+        return try await app.acquisition.token(exchange, bypassingCache: true)
     }
 
     /// `consent_required` (as a suberror of `invalid_grant`) and `interaction_required` become
@@ -74,11 +44,50 @@ struct OnBehalfOfFlow: Sendable {
             error.oauthError == "interaction_required" || error.oauthSubError == "consent_required"
             || error.oauthError == "consent_required"
         guard needsUser, error.code != .interactionRequired else { return error }
-        var wrapped = MSALError(
-            .interactionRequired, internalCode: error.internalCode, error.message, oauthError: error.oauthError,
-            oauthSubError: error.oauthSubError, stsErrorCodes: error.stsErrorCodes, httpStatus: error.httpStatus,
-            correlationID: error.correlationID)
-        wrapped.claimsChallenge = error.claimsChallenge
-        return wrapped
+        return error.requiringInteraction(claims: nil)
+    }
+}
+
+/// The incoming token exchanged for the downstream API's, once the partition's tokens could not serve: the
+/// pipeline runs it bypassing the cache, so it is never asked for a cached token.
+private struct OnBehalfOfExchange: CachedTokenGrant {
+    static var flights: KeyPath<TokenAcquisition, SingleFlight<AuthenticationResult>> { \.userTokens }
+
+    let app: ApplicationCore
+    let lockedPartition: (PartitionedTokenCache, TokenCachePartition)?
+    let partitionKey: String
+    let tokens: TokenCache
+    let endpoints: AuthorityEndpoints
+    let assertion: String
+    let scopes: [String]
+    let claims: String?
+
+    /// One exchange per incoming token, scope set and claims at a time.
+    var flightKey: String {
+        "obo|\(partitionKey)|\(Scopes.lowercasedSet(scopes).sorted().joined(separator: " "))|\(claims ?? "")"
+    }
+
+    func cachedToken(_ freshness: TokenFreshness) async throws -> CachedToken<AuthenticationResult>? { nil }
+
+    func redeem() async throws -> AuthenticationResult {
+        let endpoints = try await app.onlineEndpoints(endpoints)
+        let correlationID = app.correlationIDs.next()
+        let request = OnBehalfOfRequest(
+            clientID: app.settings.clientID, assertion: assertion, scopes: scopes, claims: try app.claims(claims))
+        app.log.info("exchanging a user token on behalf of its user", ["correlation_id": correlationID.uuidString])
+        do {
+            let response = try await app.client.token(
+                request, endpoint: endpoints.token, correlationID: correlationID,
+                authentication: try await app.authenticationFields(for: endpoints.token))
+            return try await app.responseHandler.handle(
+                response,
+                .init(
+                    endpoints: endpoints, requestedScopes: scopes, nonce: nil, expectedObjectID: nil,
+                    grant: request.grantType, usedRefreshToken: nil, correlationID: correlationID,
+                    cacheForAccount: { [tokens] _ in tokens },
+                    extraFields: ["user_assertion_hash": .string(partitionKey)]))
+        } catch let error as MSALError {
+            throw OnBehalfOfFlow.challenge(error)
+        }
     }
 }

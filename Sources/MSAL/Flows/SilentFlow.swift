@@ -1,16 +1,13 @@
 import Foundation
 
-/// Tokens without user interaction: the cached access token when it is still good, else the refresh
-/// token (the family's for FOCI apps), shared by concurrent callers.
+/// Tokens without user interaction: the cached access token while it is usable, else the refresh token (the
+/// family's for FOCI apps), through ``TokenAcquisition``.
 struct SilentFlow: Sendable {
     let app: ApplicationCore
-    /// The cache the account's tokens are in: the app's, or a confidential client's user partition.
+    /// The cache the account's tokens are in: a public client's, or a confidential client's partition.
     let cache: TokenCache
-
-    init(app: ApplicationCore, cache: TokenCache? = nil) {
-        self.app = app
-        self.cache = cache ?? app.cache
-    }
+    /// The partition ``cache`` is, whose refresh lock a refresh holds; `nil` for a public client's cache.
+    let partition: (PartitionedTokenCache, TokenCachePartition)?
 
     /// The token, inside an `msal.acquire_token_silent` span that says whether the cache answered.
     func run(_ parameters: SilentParameters) async throws -> AuthenticationResult {
@@ -19,40 +16,124 @@ struct SilentFlow: Sendable {
 
     /// The token, with no span of its own: for flows that answer from a partition inside their own span.
     func acquire(_ parameters: SilentParameters) async throws -> AuthenticationResult {
-        let requested = parameters.authority ?? app.configuration.authority
+        let requested = parameters.authority ?? app.settings.authority
         let homeTenant = parameters.account.homeAccountID.tenantID
         let authority = requested.isMultiTenant ? requested.replacingTenant(homeTenant) : requested
-        let endpoints = try await app.resolver.endpoints(for: authority)
-        let realm = Self.realm(of: endpoints, account: parameters.account)
-        let now = app.configuration.clock.now()
-        if !parameters.forceRefresh, parameters.claims == nil,
-            let (token, idToken, grantedScopes) = try await cache.cachedTokens(
-                homeAccountID: parameters.account.identifier, clientID: app.configuration.clientID,
-                realm: requested.accessTokenRealm(tenant: realm),
-                otherRealms: {
-                    Self.otherAccessTokenRealms(requested: requested, tenant: realm, homeTenant: homeTenant)
-                }, tenant: realm,
-                environment: endpoints.cacheEnvironment, environments: endpoints.aliases, scopes: parameters.scopes,
-                expiringAfter: now.addingTimeInterval(app.configuration.tokenExpirationBuffer)),
-            token.cachedAt <= now.addingTimeInterval(IDTokenValidator.skew),
-            let idToken,
-            let cached = try await cachedResult(
-                token, idToken: idToken, scopes: grantedScopes, account: parameters.account,
-                endpoints: endpoints, realm: realm, correlationID: parameters.correlationID)
-        {
-            app.log.debug(
-                "access token from the cache", ["realm": realm], pii: ["username": parameters.account.username])
-            guard let refreshOn = token.refreshOn, refreshOn <= now else { return cached }
-            do {
-                return try await refresh(parameters, endpoints: endpoints, realm: realm, through: requested)
-            } catch let error as MSALError where error.code != .serverDeclinedScopes {
-                app.log.warning("proactive refresh failed; using the cached token", ["error": "\(error.code)"])
-                return cached
-            }
-        }
-        return try await refresh(parameters, endpoints: endpoints, realm: realm, through: requested)
+        let grant = RefreshTokenGrant(
+            app: app, cache: cache, lockedPartition: partition, parameters: parameters, requested: requested,
+            endpoints: try await app.resolver.endpoints(for: authority))
+        return try await app.acquisition.token(
+            grant, bypassingCache: parameters.forceRefresh || parameters.claims != nil)
+    }
+}
+
+/// A user's token from the cache, or from the refresh token.
+///
+/// A new access token through `common` or `organizations` is filed under that segment
+/// (``Authority/accessTokenRealm(tenant:)``).
+private struct RefreshTokenGrant: CachedTokenGrant {
+    static var flights: KeyPath<TokenAcquisition, SingleFlight<AuthenticationResult>> { \.userTokens }
+
+    let app: ApplicationCore
+    let cache: TokenCache
+    let lockedPartition: (PartitionedTokenCache, TokenCachePartition)?
+    let parameters: SilentParameters
+    /// The authority the caller named.
+    let requested: Authority
+    let endpoints: AuthorityEndpoints
+
+    /// One refresh per account, tenant, scope set and claims at a time.
+    var flightKey: String {
+        let scopes = Scopes.lowercasedSet(parameters.scopes).sorted().joined(separator: " ")
+        let realm = SilentFlow.realm(of: endpoints, account: parameters.account)
+        return
+            "\(parameters.account.identifier.lowercased())|\(realm.lowercased())|\(scopes)|\(parameters.claims ?? "")"
     }
 
+    func cachedToken(_ freshness: TokenFreshness) async throws -> CachedToken<AuthenticationResult>? {
+        let realm = SilentFlow.realm(of: endpoints, account: parameters.account)
+        let homeTenant = parameters.account.homeAccountID.tenantID
+        guard
+            let (token, idToken, grantedScopes) = try await cache.cachedTokens(
+                homeAccountID: parameters.account.identifier, clientID: app.settings.clientID,
+                realm: requested.accessTokenRealm(tenant: realm),
+                otherRealms: {
+                    SilentFlow.otherAccessTokenRealms(requested: requested, tenant: realm, homeTenant: homeTenant)
+                }, tenant: realm,
+                environment: endpoints.cacheEnvironment, environments: endpoints.aliases, scopes: parameters.scopes,
+                expiringAfter: freshness.usableExpiry),
+            freshness.isUsable(token), let idToken,
+            let cached = try await cachedResult(token, idToken: idToken, scopes: grantedScopes, realm: realm)
+        else { return nil }
+        app.log.debug("access token from the cache", ["realm": realm], pii: ["username": parameters.account.username])
+        return CachedToken(token: cached, refreshOn: token.refreshOn)
+    }
+
+    /// The cached token as a result. The caller's account is reused when it has a profile for the
+    /// realm (no rebuilding on the hot path); otherwise the account is built from the cache.
+    private func cachedResult(_ token: AccessTokenEntry, idToken: IDTokenEntry, scopes: [String], realm: String)
+        async throws -> AuthenticationResult?
+    {
+        let matchesRealm = { (profile: TenantProfile) in
+            profile.tenantID == realm || profile.tenantID.lowercased() == realm.lowercased()
+        }
+        let given = parameters.account
+        let account =
+            given.tenantProfiles.contains(where: matchesRealm)
+            ? given
+            : try await AccountBuilder(cache: cache, clientID: app.settings.clientID)
+                .account(homeAccountID: token.homeAccountID, environments: endpoints.aliases)
+        guard let profile = account.tenantProfiles.first(where: matchesRealm) else { return nil }
+        return AuthenticationResult(
+            accessToken: token.secret, expiresOn: token.expiresOn, scopes: scopes,
+            idToken: idToken.secret, account: account, tenantProfile: profile,
+            correlationID: parameters.correlationID ?? app.correlationIDs.next(), source: .cache)
+    }
+
+    func redeem() async throws -> AuthenticationResult {
+        let endpoints = try await app.onlineEndpoints(endpoints)
+        let realm = SilentFlow.realm(of: endpoints, account: parameters.account)
+        let home = parameters.account.identifier
+        let clientID = app.settings.clientID
+        let candidates = try await cache.refreshTokens(
+            homeAccountID: home, environments: endpoints.aliases, clientID: clientID)
+        guard !candidates.isEmpty else {
+            throw MSALError(
+                .interactionRequired, "No refresh token for this account in the cache; sign in interactively.")
+        }
+        app.log.info(
+            "redeeming a refresh token", ["realm": realm, "candidates": "\(candidates.count)"],
+            pii: ["username": parameters.account.username])
+        let previous = try await cache.idToken(
+            homeAccountID: home, clientID: clientID, realm: realm, environments: endpoints.aliases)
+        let expectedObjectID = previous.flatMap { try? JWT($0.secret) }.flatMap { $0.string("oid") ?? $0.string("sub") }
+        let claims = try app.claims(parameters.claims)
+        let correlationID = parameters.correlationID ?? app.correlationIDs.next()
+        var lastError: MSALError?
+        for candidate in candidates {
+            let request = RefreshTokenRequest(
+                clientID: clientID, refreshToken: candidate.secret, scopes: parameters.scopes, claims: claims)
+            do {
+                let tokens = try await app.client.token(
+                    request, endpoint: endpoints.token, correlationID: correlationID,
+                    authentication: try await app.authenticationFields(for: endpoints.token))
+                return try await app.responseHandler.handle(
+                    tokens,
+                    .init(
+                        endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nil,
+                        expectedObjectID: expectedObjectID,
+                        grant: request.grantType, usedRefreshToken: candidate.secret, correlationID: correlationID,
+                        accessTokenRealm: requested.accessTokenRealm(tenant: realm),
+                        cacheForAccount: { [cache] _ in cache }))
+            } catch let error as MSALError where error.oauthError != nil {
+                lastError = error
+            }
+        }
+        throw SilentFlow.silentError(lastError!, claims: parameters.claims)
+    }
+}
+
+extension SilentFlow {
     /// The tenant the tokens are stored under: the issuer's tenant, or the account's home tenant for
     /// `{tenantid}` issuers.
     static func realm(of endpoints: AuthorityEndpoints, account: Account) -> String {
@@ -78,94 +159,6 @@ struct SilentFlow: Sendable {
         return ["organizations", "common"]
     }
 
-    /// The cached token as a result. The caller's account is reused when it has a profile for the
-    /// realm (no rebuilding on the hot path); otherwise the account is built from the cache.
-    private func cachedResult(
-        _ token: AccessTokenEntry, idToken: IDTokenEntry, scopes: [String], account given: Account,
-        endpoints: AuthorityEndpoints, realm: String, correlationID: UUID?
-    ) async throws -> AuthenticationResult? {
-        let matchesRealm = { (profile: TenantProfile) in
-            profile.tenantID == realm || profile.tenantID.lowercased() == realm.lowercased()
-        }
-        let account =
-            given.tenantProfiles.contains(where: matchesRealm)
-            ? given
-            : try await AccountBuilder(cache: cache, clientID: app.configuration.clientID)
-                .account(homeAccountID: token.homeAccountID, environments: endpoints.aliases)
-        guard let profile = account.tenantProfiles.first(where: matchesRealm) else { return nil }
-        return AuthenticationResult(
-            accessToken: token.secret, expiresOn: token.expiresOn, scopes: scopes,
-            idToken: idToken.secret, account: account, tenantProfile: profile,
-            correlationID: correlationID ?? app.correlationIDs.next(), source: .cache)
-    }
-
-    /// One refresh per account, tenant, scope set and claims at a time; concurrent callers share it.
-    /// Endpoints read from the metadata file are discovered again first: the refresh goes online anyway.
-    ///
-    /// - Parameter requested: the authority the caller named; through `common` or `organizations` the new
-    ///   access token is filed under that segment (``Authority/accessTokenRealm(tenant:)``).
-    private func refresh(
-        _ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String,
-        through requested: Authority
-    ) async throws -> AuthenticationResult {
-        if !endpoints.discoveredOnline {
-            let current = try await app.resolver.endpoints(for: endpoints.authority, online: true)
-            return try await refresh(
-                parameters, endpoints: current, realm: Self.realm(of: current, account: parameters.account),
-                through: requested)
-        }
-        let scopes = Scopes.lowercasedSet(parameters.scopes).sorted().joined(separator: " ")
-        let key =
-            "\(parameters.account.identifier.lowercased())|\(realm.lowercased())|\(scopes)|\(parameters.claims ?? "")"
-        return try await app.refreshes.run(key) {
-            try await redeemRefreshToken(
-                parameters, endpoints: endpoints, realm: realm,
-                accessTokenRealm: requested.accessTokenRealm(tenant: realm))
-        }
-    }
-
-    private func redeemRefreshToken(
-        _ parameters: SilentParameters, endpoints: AuthorityEndpoints, realm: String,
-        accessTokenRealm: String
-    ) async throws -> AuthenticationResult {
-        let config = app.configuration
-        let home = parameters.account.identifier
-        let candidates = try await cache.refreshTokens(
-            homeAccountID: home, environments: endpoints.aliases, clientID: config.clientID)
-        guard !candidates.isEmpty else {
-            throw MSALError(
-                .interactionRequired, "No refresh token for this account in the cache; sign in interactively.")
-        }
-        app.log.info(
-            "redeeming a refresh token", ["realm": realm, "candidates": "\(candidates.count)"],
-            pii: ["username": parameters.account.username])
-        let previous = try await cache.idToken(
-            homeAccountID: home, clientID: config.clientID, realm: realm, environments: endpoints.aliases)
-        let expectedObjectID = previous.flatMap { try? JWT($0.secret) }.flatMap { $0.string("oid") ?? $0.string("sub") }
-        let claims = try ClaimsRequest.merged(parameters.claims, capabilities: config.clientCapabilities)
-        let correlationID = parameters.correlationID ?? app.correlationIDs.next()
-        var lastError: MSALError?
-        for candidate in candidates {
-            let request = RefreshTokenRequest(
-                clientID: config.clientID, refreshToken: candidate.secret, scopes: parameters.scopes, claims: claims)
-            do {
-                let tokens = try await app.client.token(
-                    request, endpoint: endpoints.token, correlationID: correlationID,
-                    authentication: try await app.authentication(for: endpoints.token))
-                return try await app.responseHandler.handle(
-                    tokens,
-                    .init(
-                        endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nil,
-                        expectedObjectID: expectedObjectID,
-                        grant: request.grantType, usedRefreshToken: candidate.secret, correlationID: correlationID,
-                        accessTokenRealm: accessTokenRealm, cacheForAccount: { [cache] _ in cache }))
-            } catch let error as MSALError where error.oauthError != nil {
-                lastError = error
-            }
-        }
-        throw Self.silentError(lastError!, claims: parameters.claims)
-    }
-
     /// MSAL's rule: any OAuth error from a refresh means the user must interact, except
     /// `invalid_scope`, `invalid_client` and protection-policy errors; the details are kept.
     static func silentError(_ error: MSALError, claims: String?) -> MSALError {
@@ -173,12 +166,6 @@ struct SilentFlow: Sendable {
             ["invalid_scope", "invalid_client"].contains(error.oauthError ?? "")
             || error.code == .serverProtectionPoliciesRequired
             || error.code == .serverError
-        guard !keep else { return error }
-        var wrapped = MSALError(
-            .interactionRequired, internalCode: error.internalCode, error.message, oauthError: error.oauthError,
-            oauthSubError: error.oauthSubError, stsErrorCodes: error.stsErrorCodes, httpStatus: error.httpStatus,
-            correlationID: error.correlationID)
-        wrapped.claimsChallenge = error.claimsChallenge ?? claims
-        return wrapped
+        return keep ? error : error.requiringInteraction(claims: claims)
     }
 }

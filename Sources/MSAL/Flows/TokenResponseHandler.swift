@@ -1,10 +1,10 @@
 import Foundation
 
-/// Turns a token response into cache entries and a result: validates the ID token, derives the
-/// account, stores everything, and reports scopes the server declined.
+/// The one place a token response becomes cache entries and a result. A user's tokens: the ID token validated,
+/// the account derived, everything stored, scopes the server declined reported. An app's token: the access token
+/// filed in the app-token partition.
 struct TokenResponseHandler: Sendable {
     let clientID: String
-    let cache: TokenCache
     let validator: IDTokenValidator
     let clock: any TimeSource
 
@@ -21,9 +21,9 @@ struct TokenResponseHandler: Sendable {
         /// The realm the access token is filed under when not the endpoints' own (a silent call through
         /// `common` or `organizations` is sent to the account's tenant but filed under the segment).
         var accessTokenRealm: String? = nil
-        /// The cache the account's entries go to, by home account id (a confidential client's partition);
-        /// the handler's own cache when `nil`.
-        var cacheForAccount: (@Sendable (String) -> TokenCache)? = nil
+        /// The cache the account's entries go to, by home account id (a confidential client's partition, or
+        /// a public client's one cache).
+        let cacheForAccount: @Sendable (String) -> TokenCache
         /// Fields added to the access and refresh token entries (`user_assertion_hash` for on-behalf-of).
         var extraFields: [String: CacheValue] = [:]
     }
@@ -50,19 +50,15 @@ struct TokenResponseHandler: Sendable {
             throw MSALError.internal(
                 .invalidResponse, "The token response identifies no account (no client_info, no sub).")
         }
-        let cache = context.cacheForAccount?(homeAccountID) ?? self.cache
+        let cache = context.cacheForAccount(homeAccountID)
         let authority = context.endpoints.authority
         let realm = idToken.string("tid") ?? authority.tenant
         let environment = authority.cacheEnvironment
         let granted = response.scope.map { $0.split(separator: " ").map(String.init) } ?? context.requestedScopes
         let target = granted.sorted().joined(separator: " ")
-        let access = AccessTokenEntry(
-            homeAccountID: homeAccountID, environment: environment, clientID: clientID,
+        let access = GrantedToken(response).entry(
+            at: now, homeAccountID: homeAccountID, environment: environment, clientID: clientID,
             realm: context.accessTokenRealm ?? authority.accessTokenRealm(tenant: realm), target: target,
-            secret: response.accessToken, cachedAt: now,
-            expiresOn: now.addingTimeInterval(TimeInterval(response.expiresIn)),
-            extendedExpiresOn: now.addingTimeInterval(TimeInterval(response.extExpiresIn ?? response.expiresIn)),
-            refreshOn: response.refreshIn.map { now.addingTimeInterval(TimeInterval($0)) },
             extra: context.extraFields)
         let refresh = response.refreshToken.map {
             RefreshTokenEntry(
@@ -100,5 +96,19 @@ struct TokenResponseHandler: Sendable {
             tenantProfile: resolvedAccount.tenantProfiles.first { $0.tenantID == realm }
                 ?? resolvedAccount.tenantProfiles[0],
             correlationID: context.correlationID, source: .identityProvider)
+    }
+
+    /// Files an app's token (client credentials, managed identity) under `realm` in `cache`, with no account.
+    ///
+    /// - Parameter granted: the scopes the server granted, or the resource; the target the token is found by.
+    static func storeAppToken(
+        _ token: GrantedToken, granted: [String], clientID: String, environment: String, realm: String,
+        at now: Date, in cache: TokenCache
+    ) async throws -> AccessTokenEntry {
+        let entry = token.entry(
+            at: now, homeAccountID: "", environment: environment, clientID: clientID, realm: realm,
+            target: granted.sorted().joined(separator: " "))
+        try await cache.store(CacheArtefacts(accessToken: entry), replacingRefreshToken: nil)
+        return entry
     }
 }

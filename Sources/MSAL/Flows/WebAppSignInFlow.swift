@@ -5,10 +5,12 @@ import Foundation
 struct WebAppSignInFlow: Sendable {
     let app: ApplicationCore
     let cache: PartitionedTokenCache
+    /// The redirect URI of the configuration, if it has one.
+    let redirectURI: String?
 
     func start(_ parameters: WebSignInParameters) async throws -> AuthorizationCodeFlow {
-        let config = app.configuration
-        guard let redirectURI = parameters.redirectURI ?? configuredRedirectURI else {
+        let config = app.settings
+        guard let redirectURI = parameters.redirectURI ?? self.redirectURI else {
             throw MSALError.internal(
                 .invalidRedirectURI, "A web sign-in needs a redirect URI: set it in the configuration or parameters.")
         }
@@ -17,7 +19,7 @@ struct WebAppSignInFlow: Sendable {
         let pkce = PKCE(random: config.random)
         let state = Base64URL.encode(config.random.bytes(16))
         let nonce = Base64URL.encode(config.random.bytes(16))
-        let claims = try ClaimsRequest.merged(parameters.claims, capabilities: config.clientCapabilities)
+        let claims = try app.claims(parameters.claims)
         var extra: [String: String] = [:]
         if let mode = parameters.responseMode { extra["response_mode"] = mode.rawValue }
         let request = AuthorizationRequest(
@@ -32,7 +34,7 @@ struct WebAppSignInFlow: Sendable {
     }
 
     func complete(_ flow: AuthorizationCodeFlow, response: [String: String]) async throws -> AuthenticationResult {
-        let config = app.configuration
+        let config = app.settings
         let correlationID = app.correlationIDs.next()
         // Any page can send a browser to a web app's redirect URI: not even an error counts without this
         // sign-in's state, or a forged `error=…` would end the sign-in in progress.
@@ -44,7 +46,7 @@ struct WebAppSignInFlow: Sendable {
             scopes: flow.scopes, claims: flow.claims)
         let tokens = try await app.client.token(
             redemption, endpoint: endpoints.token, correlationID: correlationID,
-            authentication: try await app.authentication(for: endpoints.token))
+            authentication: try await app.authenticationFields(for: endpoints.token))
         let result = try await app.responseHandler.handle(
             tokens,
             .init(
@@ -56,9 +58,5 @@ struct WebAppSignInFlow: Sendable {
             ["correlation_id": correlationID.uuidString, "tenant": result.tenantProfile.tenantID],
             pii: ["username": result.account.username])
         return result
-    }
-
-    private var configuredRedirectURI: String? {
-        app.configuration.redirectURI.isEmpty ? nil : app.configuration.redirectURI
     }
 }

@@ -3,13 +3,22 @@ import Foundation
 /// What every native-auth step shares: the app it signs users into, the challenge types it declares,
 /// sending a step, and turning a token answer into a signed-in account.
 struct NativeAuthEngine: Sendable {
+    /// The app the results' accounts get their tokens from.
     let app: PublicClientApplication
+    let core: ApplicationCore
+    let accounts: SignedInAccounts
     /// The wire value of `challenge_type`, e.g. `oob password redirect` (`redirect` is always added).
     let challengeTypes: String
     /// The wire value of `capabilities`, or `nil` when the app declares none.
     let capabilities: String?
 
-    var core: ApplicationCore { app.core }
+    init(app: PublicClientApplication, challengeTypes: String, capabilities: String?) {
+        self.app = app
+        core = app.core
+        accounts = app.signedIn
+        self.challengeTypes = challengeTypes
+        self.capabilities = capabilities
+    }
 
     /// Sends a step to the app's authority; 4xx OAuth errors come back as ``NativeAuthAnswer/failure``.
     ///
@@ -17,10 +26,10 @@ struct NativeAuthEngine: Sendable {
     func send(_ step: NativeAuthRequest.Step, correlationID: UUID) async throws -> NativeAuthAnswer {
         try Task.checkCancellation()
         let request = NativeAuthRequest(
-            clientID: core.configuration.clientID, challengeTypes: challengeTypes, capabilities: capabilities,
+            clientID: core.settings.clientID, challengeTypes: challengeTypes, capabilities: capabilities,
             step: step)
         return try await core.client.nativeAuth(
-            request, authority: core.configuration.authority.url, correlationID: correlationID)
+            request, authority: core.settings.authority.url, correlationID: correlationID)
     }
 
     /// The error for a failure the flow does not turn into a result; a username the server calls
@@ -45,27 +54,27 @@ struct NativeAuthEngine: Sendable {
         -> NativeAuthUserAccount
     {
         let response = try TokenResponse(json: answer.body)
-        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority, online: true)
+        let endpoints = try await core.resolver.endpoints(for: core.settings.authority, online: true)
         let result = try await core.responseHandler.handle(
             response,
             .init(
                 endpoints: endpoints, requestedScopes: Scopes.decorated(scopes), nonce: nil, expectedObjectID: nil,
-                grant: grant,
-                usedRefreshToken: nil, correlationID: correlationID))
-        for other in try await app.accounts() where other.identifier != result.account.identifier {
-            try await app.removeAccount(other)
+                grant: grant, usedRefreshToken: nil, correlationID: correlationID,
+                cacheForAccount: { [cache = accounts.cache] _ in cache }))
+        for other in try await accounts.all() where other.identifier != result.account.identifier {
+            try await accounts.remove(other)
         }
-        try await core.cache.setPrincipal(clientID: core.configuration.clientID, PrincipalAccount(result.account))
+        try await accounts.signedIn(result.account)
         core.log.info("native sign-in finished", ["grant": grant], pii: ["username": result.account.username])
         return NativeAuthUserAccount(app: app, account: result.account, idToken: result.idToken, scopes: scopes)
     }
 
     /// The signed-in user from the cache (the app's current account) with its ID token, or `nil`.
     func currentUser() async throws -> NativeAuthUserAccount? {
-        guard let account = try await app.currentAccount().current else { return nil }
-        let endpoints = try await core.resolver.endpoints(for: core.configuration.authority)
-        let idToken = try await core.cache.idToken(
-            homeAccountID: account.identifier, clientID: core.configuration.clientID,
+        guard let account = try await accounts.current().current else { return nil }
+        let endpoints = try await core.resolver.endpoints(for: core.settings.authority)
+        let idToken = try await accounts.cache.idToken(
+            homeAccountID: account.identifier, clientID: core.settings.clientID,
             realm: account.homeAccountID.tenantID, environments: endpoints.aliases)
         return NativeAuthUserAccount(app: app, account: account, idToken: idToken?.secret, scopes: [])
     }

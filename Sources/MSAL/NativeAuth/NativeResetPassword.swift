@@ -77,7 +77,7 @@ public struct ResetPasswordRequiredState: Sendable {
         let token = try answer.requireContinuationToken()
         let interval = min(max(answer.pollInterval ?? 2, 1), 10)
         for _ in 0..<5 {
-            try await engine.core.configuration.sleep(.seconds(interval))
+            try await engine.core.settings.sleep(.seconds(interval))
             let poll = try await engine.send(.resetPoll(continuationToken: token), correlationID: correlationID)
             if let failure = poll.failure { throw engine.error(failure, correlationID: correlationID) }
             switch poll.status?.lowercased() {
