@@ -215,9 +215,41 @@ struct AccessTokenValidatorTests {
         #expect(forge.keySetFetches == 2)
     }
 
-    @Test("an authority whose metadata cannot be fetched: keysUnavailable, never an acceptance")
+    @Test(
+        "an authority whose metadata cannot be fetched: keysUnavailable, never an acceptance; asked again once at once, then not for 5 seconds"
+    )
     func keysUnavailable() async throws {
         forge.failDiscovery()
-        try await expectRejected(try forge.token(TokenForge.userClaims(now: clock.now())), .keysUnavailable)
+        let validator = try validator()
+        let token = try forge.token(TokenForge.userClaims(now: clock.now()))
+        try await expectRejected(token, .keysUnavailable, by: validator)
+        #expect(discoveryRequests() == 2, "a 500 is retried once, as every request to the identity platform")
+        clock.advance(by: 4)
+        try await expectRejected(token, .keysUnavailable, by: validator)
+        #expect(discoveryRequests() == 2, "no request within the backoff")
+        clock.advance(by: 2)
+        try await expectRejected(token, .keysUnavailable, by: validator)
+        #expect(discoveryRequests() == 4)
+    }
+
+    func discoveryRequests() -> Int {
+        forge.requests.count { $0.url.path.hasSuffix("/.well-known/openid-configuration") }
+    }
+
+    @Test("the OpenID configuration and keys are fetched with MSAL's headers: a request id and the library's name")
+    func fetchHeaders() async throws {
+        _ = try await validator().validate(try forge.token(TokenForge.userClaims(now: clock.now())))
+        let requests = forge.requests
+        #expect(
+            requests.map(\.url.path) == [
+                "/organizations/v2.0/.well-known/openid-configuration", "/discovery/v2.0/keys",
+            ])
+        for request in requests {
+            func header(_ name: String) -> String? { request.headers.first { $0.name == name }?.value }
+            #expect(header("client-request-id").flatMap(UUID.init(uuidString:)) != nil, "\(request.url.path)")
+            #expect(header("return-client-request-id") == "true")
+            #expect(header("x-client-SKU") == "MSAL.Swift" && header("x-client-Ver") != nil)
+        }
+        #expect(Set(requests.compactMap { $0.headers.first { $0.name == "client-request-id" }?.value }).count == 2)
     }
 }

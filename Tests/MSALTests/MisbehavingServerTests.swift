@@ -28,7 +28,7 @@ struct MisbehavingServerTests {
         try await Harness.with { h in
             let first = try h.app(user: h.user(Harness.megan))
             _ = try await first.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
-            let keysBefore = try await Self.keyRequests(h)
+            let keysBefore = try await h.keyRequests()
             try await h.scenario("token", "idTokenUnknownKid")
             let cache = TokenCache()
             var configuration = first.configuration
@@ -39,7 +39,7 @@ struct MisbehavingServerTests {
                 try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"], prompt: .login))
             }
             #expect(error.internalCode == .invalidIDToken, "\(error)")
-            #expect(try await Self.keyRequests(h) == keysBefore + 1, "exactly one refetch of the JWKS")
+            #expect(try await h.keyRequests() == keysBefore + 1, "exactly one refetch of the JWKS")
             try await Self.expectEmpty(cache)
         }
     }
@@ -53,18 +53,18 @@ struct MisbehavingServerTests {
                 try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"], prompt: .login))
             }
             _ = try await signIn()
-            let keysAfterFirst = try await Self.keyRequests(h)
+            let keysAfterFirst = try await h.keyRequests()
             try await h.scenario("token", "idTokenUnknownKid", count: 4)
             for _ in 0..<3 {
                 let error = try await #require(throws: MSALError.self) { try await signIn() }
                 #expect(error.internalCode == .invalidIDToken)
             }
-            #expect(try await Self.keyRequests(h) == keysAfterFirst, "no refetch within five minutes of the last")
+            #expect(try await h.keyRequests() == keysAfterFirst, "no refetch within five minutes of the last")
             h.clock.advance(by: 301)
             await #expect(throws: MSALError.self) { try await signIn() }
-            #expect(try await Self.keyRequests(h) == keysAfterFirst + 1, "one refetch once five minutes have passed")
+            #expect(try await h.keyRequests() == keysAfterFirst + 1, "one refetch once five minutes have passed")
             #expect(try await signIn().account.username == "MeganB@contoso.onmicrosoft.com")
-            #expect(try await Self.keyRequests(h) == keysAfterFirst + 1, "the known key needs no fetch")
+            #expect(try await h.keyRequests() == keysAfterFirst + 1, "the known key needs no fetch")
         }
     }
 
@@ -76,7 +76,7 @@ struct MisbehavingServerTests {
                 try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"], prompt: .login))
             }
             let before = try await signIn()
-            let keysAfterFirst = try await Self.keyRequests(h)
+            let keysAfterFirst = try await h.keyRequests()
             h.clock.advance(by: 600)
             let rotated = try await h.admin("POST", "keys/rotate", body: "{}")
             let newKid = try #require(rotated["kid"] as? String)
@@ -84,9 +84,9 @@ struct MisbehavingServerTests {
 
             let after = try await signIn()
             #expect(Self.keyID(after.idToken) == newKid && Self.keyID(before.idToken) != newKid)
-            #expect(try await Self.keyRequests(h) == keysAfterFirst + 1, "one refetch for the new kid")
+            #expect(try await h.keyRequests() == keysAfterFirst + 1, "one refetch for the new kid")
             _ = try await signIn()
-            #expect(try await Self.keyRequests(h) == keysAfterFirst + 1, "the new key is known now")
+            #expect(try await h.keyRequests() == keysAfterFirst + 1, "the new key is known now")
         }
     }
 
@@ -196,10 +196,5 @@ struct MisbehavingServerTests {
         for section in ["AccessToken", "RefreshToken", "IdToken", "Account"] {
             #expect((document[section] as? [String: Any] ?? [:]).isEmpty, "\(section) is not empty")
         }
-    }
-
-    static func keyRequests(_ h: Harness) async throws -> Int {
-        let json = try await h.admin("GET", "requests?path=/discovery/v2.0/keys")
-        return (json["requests"] as? [[String: Any]])?.count ?? 0
     }
 }

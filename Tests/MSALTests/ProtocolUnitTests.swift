@@ -26,7 +26,7 @@ struct ProtocolUnitTests {
         let claims = Base64URL.encode(Data(#"{"sub":"s","exp":1700000000,"aud":["a","b"],"x":null}"#.utf8))
         let jwt = try JWT("\(header).\(claims).c2ln")
         #expect(jwt.header["kid"] as? String == "k1")
-        #expect(jwt.string("sub") == "s" && jwt.int("exp") == 1_700_000_000 && jwt.audiences == ["a", "b"])
+        #expect(jwt.string("sub") == "s" && jwt.numericDate("exp") == 1_700_000_000 && jwt.audiences == ["a", "b"])
         #expect(jwt.claims["x"] == nil)
         #expect(jwt.signingInput == "\(header).\(claims)")
         #expect(jwt.signature == Data("sig".utf8))

@@ -22,6 +22,7 @@ final class TokenForge: Sendable {
         var published: [Key]
         var keySetFetches = 0
         var discoveryFails = false
+        var requests: [HTTPRequest] = []
     }
 
     let signing: Key
@@ -35,10 +36,13 @@ final class TokenForge: Sendable {
     /// How many times the key set was fetched.
     var keySetFetches: Int { state.withLock { $0.keySetFetches } }
 
+    /// The requests the validator sent, in order.
+    var requests: [HTTPRequest] { state.withLock { $0.requests } }
+
     /// Publishes `key` besides the others (a rollover).
     func publish(_ key: Key) { state.withLock { $0.published.append(key) } }
 
-    /// Makes discovery answer 500.
+    /// Makes discovery answer 500 (with `Retry-After: 0`, so the validator's one retry comes at once).
     func failDiscovery() { state.withLock { $0.discoveryFails = true } }
 
     /// A new key, not yet published.
@@ -88,9 +92,12 @@ final class TokenForge: Sendable {
     var transport: any HTTPTransport { ForgeTransport(forge: self) }
 
     fileprivate func answer(_ request: HTTPRequest) throws -> HTTPResponse {
+        state.withLock { $0.requests.append(request) }
         let path = request.url.path
         if path.hasSuffix("/v2.0/.well-known/openid-configuration") {
-            if state.withLock({ $0.discoveryFails }) { return HTTPResponse(status: 500) }
+            if state.withLock({ $0.discoveryFails }) {
+                return HTTPResponse(status: 500, headers: [("Retry-After", "0")])
+            }
             let segment = path.split(separator: "/").first.map(String.init) ?? ""
             let tenant = segment == "organizations" || segment == "common" ? "{tenantid}" : segment
             return try Self.json([

@@ -111,6 +111,12 @@ final class Harness: Sendable {
         return (json["requests"] as? [[String: Any]])?.count ?? 0
     }
 
+    /// How many key sets (JWKS) the emulator served.
+    func keyRequests() async throws -> Int {
+        let json = try await admin("GET", "requests?path=/discovery/v2.0/keys")
+        return (json["requests"] as? [[String: Any]])?.count ?? 0
+    }
+
     func scenario(_ route: String, _ fault: String, count: Int = 1) async throws {
         _ = try await admin("POST", "scenarios", body: #"{"route":"\#(route)","fault":"\#(fault)","count":\#(count)}"#)
     }

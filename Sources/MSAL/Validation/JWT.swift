@@ -35,11 +35,15 @@ struct JWT: Sendable {
 
     func string(_ claim: String) -> String? { claims[claim] as? String }
 
-    func int(_ claim: String) -> Int? {
-        switch claims[claim] {
-        case let i as Int: i
-        case let d as Double: d.isFinite && abs(d) < 1e18 ? Int(d) : nil  // `Int(1e300)` would trap
-        case let s as String: Int(s)
+    /// A NumericDate claim (`exp`, `nbf`, `iat`) in seconds since 1970.
+    func numericDate(_ claim: String) -> TimeInterval? { Self.numericDate(claims[claim]) }
+
+    /// A NumericDate value in seconds since 1970: a JSON number (RFC 7519 §2); `nil` when absent, not a number or not
+    /// finite.
+    static func numericDate(_ value: (any Sendable)?) -> TimeInterval? {
+        switch value {
+        case let seconds as Int: TimeInterval(seconds)
+        case let seconds as Double where seconds.isFinite: seconds
         default: nil
         }
     }

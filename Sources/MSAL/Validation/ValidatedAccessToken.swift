@@ -42,15 +42,6 @@ public struct ValidatedAccessToken: Sendable {
 
     /// When the token expires (`exp`).
     public var expiresOn: Date {
-        Self.seconds(claims["exp"]).map { Date(timeIntervalSince1970: $0) } ?? .distantPast
-    }
-
-    /// A NumericDate claim (`exp`, `nbf`) in seconds since 1970; `nil` when absent or not a finite number.
-    static func seconds(_ value: (any Sendable)?) -> TimeInterval? {
-        switch value {
-        case let seconds as Int: TimeInterval(seconds)
-        case let seconds as Double where seconds.isFinite: seconds
-        default: nil
-        }
+        JWT.numericDate(claims["exp"]).map { Date(timeIntervalSince1970: $0) } ?? .distantPast
     }
 }

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import _CryptoExtras
+import Logging
 
 /// Validates the bearer tokens a web API receives, as Microsoft.Identity.Web does: an RS256 signature from the
 /// authority's published keys, the issuer (v1 `https://sts.windows.net/{tid}/` or v2 `{instance}/{tid}/v2.0`),
@@ -15,8 +15,10 @@ import _CryptoExtras
 ///     let token = try await validator.validate(bearer)   // throws AccessTokenRejection
 ///     guard token.scopes.contains("ToDoList.Read") else { … }
 ///
-/// Keys are fetched once and again on rollover, at most once per ``Configuration/keyRefetchInterval`` however
-/// many unknown key ids arrive. A token that passed is remembered by its SHA-256 until it expires, so a client
+/// The authority's OpenID configuration and keys are fetched as MSAL fetches them for ID tokens (its request headers,
+/// one retry of a 5xx or a short 429): on first use, again after 24 hours, and the keys on rollover, at most once per
+/// ``Configuration/keyRefetchInterval`` however many unknown key ids arrive; for 5 seconds after a failed fetch, tokens
+/// are refused at once (``AccessTokenRejection/Reason-swift.enum/keysUnavailable``). A token that passed is remembered by its SHA-256 until it expires, so a client
 /// sending the same token again costs a hash and a lookup, not an RSA verification.
 public final class AccessTokenValidator: Sendable {
     /// What the API accepts.
@@ -56,16 +58,21 @@ public final class AccessTokenValidator: Sendable {
 
     /// What the API accepts.
     public let configuration: Configuration
-    private let keys: IssuerSigningKeys
+    private let verifier: JWTVerifier
     private let remembered: RememberedTokens
     private let audiences: Set<String>
 
     /// A validator for `configuration`; nothing is fetched until the first token.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        keys = IssuerSigningKeys(
-            discoveryURL: configuration.authority.discoveryURL, transport: configuration.transport,
-            clock: configuration.clock, refetchInterval: configuration.keyRefetchInterval)
+        let client = IdentityPlatformClient(
+            transport: configuration.transport, clock: configuration.clock, sleep: { try await Task.sleep(for: $0) },
+            logger: Logger(label: "MSAL", factory: { _ in SwiftLogNoOpLogHandler() }), correlationIDs: CorrelationIDs())
+        verifier = JWTVerifier(
+            keys: SigningKeyStore(
+                client: client, clock: configuration.clock,
+                policy: SigningKeyStore.Policy(refetchInterval: configuration.keyRefetchInterval)),
+            clock: configuration.clock)
         remembered = RememberedTokens(capacity: configuration.rememberedTokens)
         audiences = Set(configuration.audiences.map { $0.lowercased() })
     }
@@ -115,24 +122,19 @@ public final class AccessTokenValidator: Sendable {
         } catch {
             throw AccessTokenRejection(.malformed, "The token is not a well-formed JWT.")
         }
-        // The header's `alg` is the caller's text: it goes into no message.
-        guard jwt.header["alg"] as? String == "RS256" else {
-            throw AccessTokenRejection(.unsupportedAlgorithm, "The token is not signed with RS256.")
+        var issuer = ""
+        do {
+            try await verifier.verify(jwt) {
+                let metadata = try await issuerMetadata()
+                issuer = metadata.issuer
+                return JWTVerifier.Expectations(
+                    jwksURI: metadata.jwksURI, issuers: [metadata.issuer, Self.v1Issuer], audiences: audiences,
+                    audiencesIgnoreCase: true, skew: configuration.clockSkew, requiresIssuedAt: false)
+            }
+        } catch let failure as JWTVerifier.Failure {
+            throw Self.rejection(failure)
         }
-        guard let kid = jwt.header["kid"] as? String else {
-            throw AccessTokenRejection(.unknownKey, "The token's header names no key (kid).")
-        }
-        let key = try await keys.key(kid)
-        guard
-            key.isValidSignature(
-                _RSA.Signing.RSASignature(rawRepresentation: jwt.signature),
-                for: SHA256.hash(data: Data(jwt.signingInput.utf8)), padding: .insecurePKCS1v1_5)
-        else { throw AccessTokenRejection(.badSignature, "The token's signature does not verify.") }
-        try await checkIssuer(jwt)
-        guard jwt.audiences.contains(where: { audiences.contains($0.lowercased()) }) else {
-            throw AccessTokenRejection(.wrongAudience, "The token is for another audience than this API.")
-        }
-        try checkLifetime(jwt.claims, now: now)
+        try checkTenant(jwt, issuer: issuer)
         let validated = ValidatedAccessToken(rawValue: token, claims: jwt.claims)
         guard configuration.allowsAuthorizationByACL || !validated.scopes.isEmpty || !validated.roles.isEmpty else {
             throw AccessTokenRejection(.noPermissions, "The token has neither a scope (scp) nor an app role (roles).")
@@ -144,36 +146,65 @@ public final class AccessTokenValidator: Sendable {
         return validated
     }
 
-    /// `iss` is the authority's v2 issuer or Entra's v1 issuer for the token's tenant, and the tenant is accepted.
-    private func checkIssuer(_ jwt: JWT) async throws {
-        let metadata = try await keys.issuerMetadata()
-        guard let tid = jwt.string("tid"), let iss = jwt.string("iss") else {
+    /// Entra's v1 issuer, for the token's tenant.
+    private static let v1Issuer = "https://sts.windows.net/{tenantid}/"
+
+    /// The authority's issuer and key-set location.
+    ///
+    /// - Throws: ``AccessTokenRejection`` `keysUnavailable` when they cannot be fetched.
+    private func issuerMetadata() async throws -> IssuerMetadata {
+        do throws(SigningKeyStore.Failure) {
+            return try await verifier.keys.issuerMetadata(configuration.authority)
+        } catch {
+            switch error {
+            case .unavailable(let error, let recent): throw Self.unavailable(error, recent: recent)
+            case .unknownKey: throw Self.unavailable(error, recent: false)
+            }
+        }
+    }
+
+    /// The token's tenant (`tid`) is accepted: one of ``Configuration/allowedTenants`` for a multi-tenant authority
+    /// (`issuer` has `{tenantid}`), the authority's own otherwise (a v1 token names no authority in its issuer).
+    private func checkTenant(_ jwt: JWT, issuer: String) throws {
+        guard let tid = jwt.string("tid") else {
             throw AccessTokenRejection(.wrongIssuer, "The token has no issuer or tenant.")
         }
-        let templated = metadata.issuer.contains("{tenantid}")
-        let v2 = metadata.issuer.replacingOccurrences(of: "{tenantid}", with: tid)
-        guard iss == v2 || iss == "https://sts.windows.net/\(tid)/" else {
-            throw AccessTokenRejection(.wrongIssuer, "The token's issuer is not this API's authority.")
-        }
-        if templated {
+        if issuer.contains("{tenantid}") {
             if let allowed = configuration.allowedTenants,
                 !allowed.contains(where: { $0.lowercased() == tid.lowercased() })
             {
                 throw AccessTokenRejection(.tenantNotAllowed, "The token's tenant is not among those this API accepts.")
             }
-        } else if !metadata.issuer.lowercased().contains("/\(tid.lowercased())/") {
-            // A single-tenant authority: a v1 token must come from its tenant too.
+        } else if !issuer.lowercased().contains("/\(tid.lowercased())/") {
             throw AccessTokenRejection(.tenantNotAllowed, "The token's tenant is not this API's.")
         }
     }
 
-    private func checkLifetime(_ claims: [String: any Sendable], now: Date) throws {
-        let skew = configuration.clockSkew
-        guard let exp = ValidatedAccessToken.seconds(claims["exp"]), exp + skew > now.timeIntervalSince1970 else {
-            throw AccessTokenRejection(.expired, "The token has expired.")
+    /// The rejection for a failed check. The header's `alg` is the caller's text: it goes into no message.
+    private static func rejection(_ failure: JWTVerifier.Failure) -> AccessTokenRejection {
+        switch failure {
+        case .unsupportedAlgorithm: AccessTokenRejection(.unsupportedAlgorithm, "The token is not signed with RS256.")
+        case .noKeyID: AccessTokenRejection(.unknownKey, "The token's header names no key (kid).")
+        case .unknownKey:
+            AccessTokenRejection(.unknownKey, "The token is signed with a key the authority does not publish.")
+        case .keysUnavailable(let error, let recent): unavailable(error, recent: recent)
+        case .badSignature: AccessTokenRejection(.badSignature, "The token's signature does not verify.")
+        case .wrongIssuer(nil, _): AccessTokenRejection(.wrongIssuer, "The token has no issuer or tenant.")
+        case .wrongIssuer: AccessTokenRejection(.wrongIssuer, "The token's issuer is not this API's authority.")
+        case .wrongAudience: AccessTokenRejection(.wrongAudience, "The token is for another audience than this API.")
+        case .expired, .noIssuedAt: AccessTokenRejection(.expired, "The token has expired.")
+        case .notYetValid, .issuedInFuture: AccessTokenRejection(.notYetValid, "The token is not valid yet.")
         }
-        if let nbf = ValidatedAccessToken.seconds(claims["nbf"]), nbf - skew > now.timeIntervalSince1970 {
-            throw AccessTokenRejection(.notYetValid, "The token is not valid yet.")
+    }
+
+    /// `keysUnavailable`, with why for the API's logs (the authority's URLs, the answer).
+    private static func unavailable(_ error: any Error, recent: Bool) -> AccessTokenRejection {
+        guard !recent else {
+            return AccessTokenRejection(
+                .keysUnavailable, "The authority's signing keys could not be fetched a moment ago.")
         }
+        let why =
+            (error as? MSALError)?.message ?? "The authority's metadata or signing keys could not be fetched: \(error)"
+        return AccessTokenRejection(.keysUnavailable, why)
     }
 }

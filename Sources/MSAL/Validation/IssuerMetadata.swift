@@ -1,0 +1,33 @@
+import Foundation
+import OutsideJSON
+
+/// What validating an authority's access tokens needs from its OpenID configuration: the issuer and where its signing
+/// keys are. Nothing else is required of the document, so any OpenID provider's will do.
+struct IssuerMetadata: Sendable {
+    /// `issuer`; a multi-tenant authority's has `{tenantid}` in it.
+    let issuer: String
+    /// `jwks_uri`.
+    let jwksURI: URL
+
+    /// Reads `document`, the OpenID configuration of `authority`.
+    ///
+    /// - Throws: ``MSALError`` `invalidResponse` when it is not a JSON object within ``JSONLimits/message`` or lacks
+    ///   `issuer` or `jwks_uri`.
+    init(document: Data, authority: Authority) throws {
+        let location = authority.discoveryURL.absoluteString
+        let object: [String: Any]
+        do {
+            object = try JSONLimits.message.object(document)
+        } catch {
+            throw MSALError.internal(.invalidResponse, "The OpenID configuration at \(location) \(error).")
+        }
+        guard let issuer = object["issuer"] as? String,
+            let jwksURI = (object["jwks_uri"] as? String).flatMap({ URL(string: $0) })
+        else {
+            throw MSALError.internal(
+                .invalidResponse, "The OpenID configuration at \(location) has no issuer or jwks_uri.")
+        }
+        self.issuer = issuer
+        self.jwksURI = jwksURI
+    }
+}
