@@ -13,7 +13,8 @@ public final class ManagedIdentityApplication: Sendable {
     public let configuration: ManagedIdentityApplicationConfiguration
     /// The source the environment named, and its endpoint.
     public let endpoint: ManagedIdentityEndpoint
-    private let requests = SingleFlight<AppTokenResult>()
+    private let acquisition: TokenAcquisition
+    private let client: ManagedIdentityClient
     private let correlationIDs = CorrelationIDs()
 
     /// Makes an app and detects its source.
@@ -26,6 +27,10 @@ public final class ManagedIdentityApplication: Sendable {
         self.configuration = configuration
         endpoint = try ManagedIdentityEndpoint(
             environment: configuration.environment, arcAgentPath: configuration.arcAgentPath)
+        let log = PrivacyLogger(logger: configuration.logger, piiEnabled: false)
+        acquisition = TokenAcquisition(
+            clock: configuration.clock, expirationBuffer: configuration.tokenExpirationBuffer, log: log)
+        client = ManagedIdentityClient(endpoint: endpoint, configuration: configuration, log: log)
     }
 
     /// The source tokens come from.
@@ -54,8 +59,7 @@ public final class ManagedIdentityApplication: Sendable {
             throw MSALError.internal(.invalidParameter, "Name the resource, e.g. https://management.azure.com/.")
         }
         let flow = ManagedIdentityFlow(
-            configuration: configuration, endpoint: endpoint, requests: requests, correlationIDs: correlationIDs,
-            log: PrivacyLogger(logger: configuration.logger, piiEnabled: false))
+            configuration: configuration, client: client, acquisition: acquisition, correlationIDs: correlationIDs)
         return try await Telemetry.acquisition("msal.acquire_token_for_managed_identity", flow: "managed_identity") {
             try await flow.run(resource: resource, forceRefresh: forceRefresh, claims: claims)
         }

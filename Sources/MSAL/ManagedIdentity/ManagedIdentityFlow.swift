@@ -1,8 +1,8 @@
 import Foundation
 
-/// A managed identity token for one resource: from the identity's cache partition until the expiry buffer, else
-/// from the source, one request for all concurrent callers; renewed ahead of time at `refresh_in` (half the
-/// lifetime of tokens that live more than two hours, as MSAL does), keeping the cached token when that fails.
+/// A managed identity token for one resource, through ``TokenAcquisition``: from the identity's cache partition
+/// while usable, else from the source (``ManagedIdentityClient``); renewed ahead of time at `refresh_in` (half the
+/// lifetime of tokens that live more than two hours, as MSAL does).
 struct ManagedIdentityFlow: Sendable {
     /// The realm and environment MSAL Go and MSAL.NET file managed identity tokens under.
     static let realm = "managed_identity"
@@ -11,76 +11,76 @@ struct ManagedIdentityFlow: Sendable {
     static let longLived: TimeInterval = 7200
 
     let configuration: ManagedIdentityApplicationConfiguration
-    let endpoint: ManagedIdentityEndpoint
-    let requests: SingleFlight<AppTokenResult>
+    let client: ManagedIdentityClient
+    let acquisition: TokenAcquisition
     let correlationIDs: CorrelationIDs
-    let log: PrivacyLogger
-
-    private var identity: ManagedIdentity { configuration.identity }
-    private var tokens: TokenCache {
-        configuration.cache.cache(for: .appTokens(clientID: identity.cacheID, tenant: Self.realm))
-    }
 
     func run(resource: String, forceRefresh: Bool, claims: String?) async throws -> AppTokenResult {
-        let cached = try await cachedToken(resource)
-        if !forceRefresh, claims == nil, let cached, usable(cached) {
-            guard let refreshOn = cached.refreshOn, refreshOn <= configuration.clock.now() else {
-                return result(cached, resource, source: .cache, correlationID: correlationIDs.next())
-            }
-            do {
-                return try await request(resource, key: "refresh", revoked: nil)
-            } catch let error as MSALError {
-                log.warning(
-                    "renewing a managed identity token failed; using the cached one", ["error": "\(error.code)"])
-                return result(cached, resource, source: .cache, correlationID: correlationIDs.next())
-            }
+        let partition = TokenCachePartition.appTokens(clientID: configuration.identity.cacheID, tenant: Self.realm)
+        var grant = ManagedIdentityGrant(
+            client: client, cacheID: configuration.identity.cacheID, lockedPartition: (configuration.cache, partition),
+            tokens: configuration.cache.cache(for: partition), resource: resource, claims: claims, revokedToken: nil,
+            correlationIDs: correlationIDs, clock: configuration.clock)
+        if claims != nil {
+            // A claims challenge revokes the cached token; Service Fabric is told which one.
+            grant.revokedToken = try await grant.storedToken()?.secret
         }
-        let revoked = claims == nil ? nil : cached?.secret
-        return try await request(resource, key: "\(forceRefresh)|\(claims ?? "")", revoked: revoked)
+        return try await acquisition.token(grant, bypassingCache: forceRefresh || claims != nil)
     }
+}
 
-    private func usable(_ token: AccessTokenEntry) -> Bool {
-        let now = configuration.clock.now()
-        return token.expiresOn > now.addingTimeInterval(configuration.tokenExpirationBuffer)
-            && token.cachedAt <= now.addingTimeInterval(IDTokenValidator.skew)
-    }
+/// A managed identity's token from its partition, or from its source.
+private struct ManagedIdentityGrant: CachedTokenGrant {
+    static var flights: KeyPath<TokenAcquisition, SingleFlight<AppTokenResult>> { \.appTokens }
 
-    private func cachedToken(_ resource: String) async throws -> AccessTokenEntry? {
+    let client: ManagedIdentityClient
+    /// The identity's client id in the cache.
+    let cacheID: String
+    let lockedPartition: (PartitionedTokenCache, TokenCachePartition)?
+    let tokens: TokenCache
+    let resource: String
+    let claims: String?
+    var revokedToken: String?
+    let correlationIDs: CorrelationIDs
+    let clock: any TimeSource
+
+    /// One request per resource and claims at a time.
+    var flightKey: String { "\(resource)|\(claims ?? "")" }
+
+    /// The token stored for the resource, usable or not.
+    func storedToken() async throws -> AccessTokenEntry? {
         try await tokens.accessToken(
-            homeAccountID: "", clientID: identity.cacheID, realm: Self.realm, environments: [Self.environment],
-            scopes: [resource])
+            homeAccountID: "", clientID: cacheID, realm: ManagedIdentityFlow.realm,
+            environments: [ManagedIdentityFlow.environment], scopes: [resource])
     }
 
-    /// One request per resource at a time in this process; with a shared store, one per identity across processes.
-    private func request(_ resource: String, key: String, revoked: String?) async throws -> AppTokenResult {
-        try await requests.run("\(resource)|\(key)") {
-            try await configuration.cache.whileRefreshing(.appTokens(clientID: identity.cacheID, tenant: Self.realm)) {
-                try await fetch(resource, revoked: revoked)
-            }
-        }
+    func cachedToken(_ freshness: TokenFreshness) async throws -> CachedToken<AppTokenResult>? {
+        guard let token = try await storedToken(), freshness.isUsable(token) else { return nil }
+        return CachedToken(
+            token: result(token, source: .cache, correlationID: correlationIDs.next()), refreshOn: token.refreshOn)
     }
 
-    private func fetch(_ resource: String, revoked: String?) async throws -> AppTokenResult {
+    func redeem() async throws -> AppTokenResult {
         let correlationID = correlationIDs.next()
-        let (token, now) = try await ManagedIdentityClient(endpoint: endpoint, configuration: configuration, log: log)
-            .token(for: resource, revokedToken: revoked, correlationID: correlationID)
-        let refreshIn = token.refreshIn ?? (token.expiresIn > Self.longLived ? token.expiresIn / 2 : nil)
-        let entry = AccessTokenEntry(
-            homeAccountID: "", environment: Self.environment, clientID: identity.cacheID, realm: Self.realm,
-            target: resource, secret: token.accessToken, cachedAt: now,
-            expiresOn: now.addingTimeInterval(token.expiresIn),
-            extendedExpiresOn: now.addingTimeInterval(token.expiresIn),
-            refreshOn: refreshIn.map { now.addingTimeInterval($0) })
-        try await tokens.store(CacheArtefacts(accessToken: entry), replacingRefreshToken: nil)
-        return result(entry, resource, source: .identityProvider, correlationID: correlationID)
+        let (token, now) = try await client.token(
+            for: resource, revokedToken: revokedToken, correlationID: correlationID)
+        let granted = GrantedToken(
+            accessToken: token.accessToken, expiresIn: token.expiresIn, extendedExpiresIn: token.expiresIn,
+            refreshIn: token.refreshIn
+                ?? (token.expiresIn > ManagedIdentityFlow.longLived ? token.expiresIn / 2 : nil))
+        let entry = try await TokenResponseHandler.storeAppToken(
+            granted, granted: [resource], clientID: cacheID, environment: ManagedIdentityFlow.environment,
+            realm: ManagedIdentityFlow.realm, at: now, in: tokens)
+        return result(entry, source: .identityProvider, correlationID: correlationID)
     }
 
-    private func result(
-        _ entry: AccessTokenEntry, _ resource: String, source: AuthenticationResult.Source, correlationID: UUID
-    ) -> AppTokenResult {
+    private func result(_ entry: AccessTokenEntry, source: AuthenticationResult.Source, correlationID: UUID)
+        -> AppTokenResult
+    {
         let tenant = (try? JWT(entry.secret))?.claims["tid"] as? String
         return AppTokenResult(
             accessToken: entry.secret, expiresOn: entry.expiresOn, scopes: [resource],
-            tenantID: tenant ?? Self.realm, correlationID: correlationID, source: source, refreshOn: entry.refreshOn)
+            tenantID: tenant ?? ManagedIdentityFlow.realm, correlationID: correlationID, source: source,
+            refreshOn: entry.refreshOn)
     }
 }
