@@ -47,6 +47,18 @@ final class ApplicationCore: Sendable {
         endpoints.discoveredOnline ? endpoints : try await resolver.endpoints(for: endpoints.authority, online: true)
     }
 
+    /// Sends a grant to the token endpoint of `context.endpoints` with the client's authentication, then files the
+    /// answer through the response handler: the one way a user's token response becomes cached tokens and a result.
+    func redeem(_ request: some TokenRequest, _ context: TokenResponseHandler.Context) async throws
+        -> AuthenticationResult
+    {
+        let endpoint = context.endpoints.token
+        let response = try await client.token(
+            request, endpoint: endpoint, correlationID: context.correlationID,
+            authentication: try await authenticationFields(for: endpoint))
+        return try await responseHandler.handle(response, context)
+    }
+
     /// The claims to send: the request's, merged with the client's capabilities.
     func claims(_ requested: String?) throws -> String? {
         try ClaimsRequest.merged(requested, capabilities: settings.clientCapabilities)

@@ -31,9 +31,8 @@ struct DeviceCodeFlow: Sendable {
             }
             try await config.sleep(.seconds(interval))
             do {
-                let tokens = try await app.client.token(poll, endpoint: endpoints.token, correlationID: correlationID)
-                return try await app.responseHandler.handle(
-                    tokens,
+                return try await app.redeem(
+                    poll,
                     .init(
                         endpoints: endpoints, requestedScopes: scopes, nonce: nil, expectedObjectID: nil,
                         grant: poll.grantType, usedRefreshToken: nil, correlationID: correlationID,

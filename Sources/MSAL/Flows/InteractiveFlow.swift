@@ -31,9 +31,8 @@ struct InteractiveFlow: Sendable {
         let redemption = AuthorizationCodeRequest(
             clientID: config.clientID, code: code, redirectURI: response.redirectURI, codeVerifier: pkce.verifier,
             scopes: parameters.scopes, claims: claims)
-        let tokens = try await app.client.token(redemption, endpoint: endpoints.token, correlationID: correlationID)
-        let result = try await app.responseHandler.handle(
-            tokens,
+        let result = try await app.redeem(
+            redemption,
             .init(
                 endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nonce, expectedObjectID: nil,
                 grant: redemption.grantType, usedRefreshToken: nil, correlationID: correlationID,

@@ -76,11 +76,8 @@ private struct OnBehalfOfExchange: CachedTokenGrant {
             clientID: app.settings.clientID, assertion: assertion, scopes: scopes, claims: try app.claims(claims))
         app.log.info("exchanging a user token on behalf of its user", ["correlation_id": correlationID.uuidString])
         do {
-            let response = try await app.client.token(
-                request, endpoint: endpoints.token, correlationID: correlationID,
-                authentication: try await app.authenticationFields(for: endpoints.token))
-            return try await app.responseHandler.handle(
-                response,
+            return try await app.redeem(
+                request,
                 .init(
                     endpoints: endpoints, requestedScopes: scopes, nonce: nil, expectedObjectID: nil,
                     grant: request.grantType, usedRefreshToken: nil, correlationID: correlationID,

@@ -114,11 +114,8 @@ private struct RefreshTokenGrant: CachedTokenGrant {
             let request = RefreshTokenRequest(
                 clientID: clientID, refreshToken: candidate.secret, scopes: parameters.scopes, claims: claims)
             do {
-                let tokens = try await app.client.token(
-                    request, endpoint: endpoints.token, correlationID: correlationID,
-                    authentication: try await app.authenticationFields(for: endpoints.token))
-                return try await app.responseHandler.handle(
-                    tokens,
+                return try await app.redeem(
+                    request,
                     .init(
                         endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nil,
                         expectedObjectID: expectedObjectID,

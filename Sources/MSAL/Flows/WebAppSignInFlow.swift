@@ -44,11 +44,8 @@ struct WebAppSignInFlow: Sendable {
         let redemption = AuthorizationCodeRequest(
             clientID: config.clientID, code: code, redirectURI: flow.redirectURI, codeVerifier: flow.codeVerifier,
             scopes: flow.scopes, claims: flow.claims)
-        let tokens = try await app.client.token(
-            redemption, endpoint: endpoints.token, correlationID: correlationID,
-            authentication: try await app.authenticationFields(for: endpoints.token))
-        let result = try await app.responseHandler.handle(
-            tokens,
+        let result = try await app.redeem(
+            redemption,
             .init(
                 endpoints: endpoints, requestedScopes: flow.scopes, nonce: flow.nonce, expectedObjectID: nil,
                 grant: redemption.grantType, usedRefreshToken: nil, correlationID: correlationID,
