@@ -51,7 +51,8 @@ public struct DownstreamAPI: Sendable {
         }
         let result: AuthenticationResult
         do {
-            result = try await app.acquireTokenOnBehalfOf(userAssertion: token.rawValue, scopes: scopes)
+            result = try await app.acquireTokenOnBehalfOf(
+                OnBehalfOfParameters(userAssertion: token.rawValue, scopes: scopes))
         } catch let error as MSALError where error.code == .interactionRequired {
             if let claims = error.claimsChallenge {
                 throw BearerChallenge.claims(claims, clientID: app.configuration.clientID)

@@ -35,13 +35,18 @@ struct FleetWorker: AsyncParsableCommand {
         var network = 0
         for operation in 0..<operations {
             let scope = scopes[(operation + index) % scopes.count]
-            let result = try await app.acquireTokenForClient(scopes: [scope], forceRefresh: operation % 4 == 0)
+            let result = try await app.acquireTokenForClient(
+                ClientCredentialParameters(scopes: [scope], forceRefresh: operation % 4 == 0))
             calls += 1
             if result.source == .identityProvider { network += 1 }
         }
         let first = scopes[0]
         let sources = try await withThrowingTaskGroup(of: AuthenticationResult.Source.self) { group in
-            for _ in 0..<callers { group.addTask { try await app.acquireTokenForClient(scopes: [first]).source } }
+            for _ in 0..<callers {
+                group.addTask {
+                    try await app.acquireTokenForClient(ClientCredentialParameters(scopes: [first])).source
+                }
+            }
             return try await group.reduce(into: [AuthenticationResult.Source]()) { $0.append($1) }
         }
         calls += sources.count

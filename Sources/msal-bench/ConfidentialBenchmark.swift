@@ -33,16 +33,21 @@ struct ConfidentialBenchmark {
         let app = try ConfidentialClientApplication(configuration: configuration)
         for _ in 0..<min(calls, 1000) {
             guard
-                try await app.acquireTokenForClient(scopes: Self.scopes).source != .identityProvider
+                try await app.acquireTokenForClient(ClientCredentialParameters(scopes: Self.scopes)).source
+                    != .identityProvider
                     || transport.tokenRequests == 1
             else { throw BenchError("the app token was not served from the cache") }
         }
-        let single = try await Self.samples(calls) { try await app.acquireTokenForClient(scopes: Self.scopes) }
+        let single = try await Self.samples(calls) {
+            try await app.acquireTokenForClient(ClientCredentialParameters(scopes: Self.scopes))
+        }
         let perTask = calls / 16
         let concurrent = try await withThrowingTaskGroup(of: [Duration].self) { group in
             for _ in 0..<16 {
                 group.addTask {
-                    try await Self.samples(perTask) { try await app.acquireTokenForClient(scopes: Self.scopes) }
+                    try await Self.samples(perTask) {
+                        try await app.acquireTokenForClient(ClientCredentialParameters(scopes: Self.scopes))
+                    }
                 }
             }
             return try await group.reduce(into: [Duration]()) { $0 += $1 }.sorted()
@@ -54,7 +59,9 @@ struct ConfidentialBenchmark {
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<callersAtExpiry {
-                group.addTask { _ = try await app.acquireTokenForClient(scopes: Self.scopes) }
+                group.addTask {
+                    _ = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: Self.scopes))
+                }
             }
             try await group.waitForAll()
         }

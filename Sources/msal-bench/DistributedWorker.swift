@@ -39,7 +39,8 @@ struct DistributedWorker {
             for task in 0..<Self.tasks {
                 group.addTask {
                     for index in stride(from: task, to: apps.count, by: Self.tasks) {
-                        _ = try await apps[index].acquireTokenForClient(scopes: ConfidentialBenchmark.scopes)
+                        _ = try await apps[index].acquireTokenForClient(
+                            ClientCredentialParameters(scopes: ConfidentialBenchmark.scopes))
                     }
                 }
             }
@@ -58,7 +59,8 @@ struct DistributedWorker {
                     var calls = 0
                     while clock.now < deadline {
                         let index = Int(random.next() % UInt64(apps.count))
-                        _ = try await apps[index].acquireTokenForClient(scopes: ConfidentialBenchmark.scopes)
+                        _ = try await apps[index].acquireTokenForClient(
+                            ClientCredentialParameters(scopes: ConfidentialBenchmark.scopes))
                         calls += 1
                     }
                     return calls

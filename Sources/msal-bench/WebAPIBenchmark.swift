@@ -39,7 +39,7 @@ struct WebAPIBenchmark {
                 clientID: ids.confidentialClient, credential: .secret(ids.confidentialSecret),
                 authority: Authority(emulator.authority(ids.contosoTenant).absoluteString))
             let token = try await ConfidentialClientApplication(configuration: daemon)
-                .acquireTokenForClient(scopes: ["api://\(ids.api1)/.default"]).accessToken
+                .acquireTokenForClient(ClientCredentialParameters(scopes: ["api://\(ids.api1)/.default"])).accessToken
             let validator = try AccessTokenValidator(
                 authority: emulator.authority("organizations").absoluteString,
                 audiences: [ids.api1, "api://\(ids.api1)"])

@@ -90,8 +90,9 @@ struct ObservabilityTests {
             configuration: ConfidentialClientApplicationConfiguration(
                 clientID: IDs.confidentialClient, credential: .secret(IDs.confidentialSecret),
                 authority: Authority(emulator.authority(IDs.contosoTenant).absoluteString)))
-        let appToken = try await daemon.acquireTokenForClient(scopes: ["api://\(IDs.api1)/.default"])
-        _ = try await daemon.acquireTokenForClient(scopes: ["api://\(IDs.api1)/.default"])
+        let appToken = try await daemon.acquireTokenForClient(
+            ClientCredentialParameters(scopes: ["api://\(IDs.api1)/.default"]))
+        _ = try await daemon.acquireTokenForClient(ClientCredentialParameters(scopes: ["api://\(IDs.api1)/.default"]))
 
         let http = HTTPClient(
             eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
@@ -131,8 +132,10 @@ struct ObservabilityTests {
                 clientID: IDs.api1, credential: .secret(IDs.api1Secret),
                 authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)))
         let onBehalf = try await api1.acquireTokenOnBehalfOf(
-            userAssertion: customerToken.accessToken, scopes: ["User.Read"])
-        _ = try await api1.acquireTokenOnBehalfOf(userAssertion: customerToken.accessToken, scopes: ["User.Read"])
+            OnBehalfOfParameters(
+                userAssertion: customerToken.accessToken, scopes: ["User.Read"]))
+        _ = try await api1.acquireTokenOnBehalfOf(
+            OnBehalfOfParameters(userAssertion: customerToken.accessToken, scopes: ["User.Read"]))
         try await http.shutdown()
         return [
             appToken.accessToken, signedIn.accessToken, hit.accessToken, refreshed.accessToken, good,

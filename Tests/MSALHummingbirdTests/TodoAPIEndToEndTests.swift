@@ -59,7 +59,7 @@ struct TodoAPIEndToEndTests {
             clientID: IDs.confidentialClient, credential: .secret(IDs.confidentialSecret),
             authority: Authority(emulator.authority(tenant).absoluteString))
         return try await ConfidentialClientApplication(configuration: configuration)
-            .acquireTokenForClient(scopes: ["\(resource)/.default"]).accessToken
+            .acquireTokenForClient(ClientCredentialParameters(scopes: ["\(resource)/.default"])).accessToken
     }
 
     static func send(

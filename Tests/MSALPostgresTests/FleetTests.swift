@@ -74,13 +74,14 @@ struct FleetTests {
                     store: store, storeRetryInterval: .seconds(5), logger: Logger(label: "t") { _ in log },
                     clock: clock)
                 let app = try Self.app(emulator, cache: cache)
-                let first = try await app.acquireTokenForClient(scopes: [Self.scopes[0]])
+                let first = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: [Self.scopes[0]]))
                 #expect(first.source == .identityProvider)
 
                 try await cluster.stop(mode: "immediate")
-                let during = try await app.acquireTokenForClient(scopes: [Self.scopes[0]], forceRefresh: true)
+                let during = try await app.acquireTokenForClient(
+                    ClientCredentialParameters(scopes: [Self.scopes[0]], forceRefresh: true))
                 #expect(during.source == .identityProvider)
-                _ = try await app.acquireTokenForClient(scopes: [Self.scopes[1]])
+                _ = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: [Self.scopes[1]]))
                 #expect(log.warnings.count == 1, "\(log.warnings)")
                 #expect(!log.all.contains(during.accessToken))
 
@@ -110,13 +111,15 @@ struct FleetTests {
                 let app = try Self.app(emulator, cache: cache)
                 var tokens: [String] = []
                 for scope in Self.scopes {
-                    let result = try await app.acquireTokenForClient(scopes: [scope])
+                    let result = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: [scope]))
                     #expect(result.source == .identityProvider)
                     tokens.append(result.accessToken)
                 }
                 // Answered from memory while the store is down, which was asked once: it is left alone for the
                 // retry interval, so only the first call waited for its timeout.
-                #expect(try await app.acquireTokenForClient(scopes: [Self.scopes[0]]).accessToken == tokens[0])
+                #expect(
+                    try await app.acquireTokenForClient(ClientCredentialParameters(scopes: [Self.scopes[0]]))
+                        .accessToken == tokens[0])
                 let failedOperations = storeLog.all.components(separatedBy: "The PostgreSQL token cache").count - 1
                 #expect(failedOperations == 1, "\(storeLog.all)")
                 #expect(log.warnings.count == 1, "\(log.warnings)")
@@ -139,7 +142,7 @@ struct FleetTests {
                 let key = try TokenCacheEncryptionKey(id: "k1", rawKey: Data(repeating: 3, count: 32))
                 let sealed = EncryptedTokenCachePartitionStore(store, key: key)
                 let token = try await Self.app(emulator, cache: PartitionedTokenCache(store: sealed))
-                    .acquireTokenForClient(scopes: [Self.scopes[0]])
+                    .acquireTokenForClient(ClientCredentialParameters(scopes: [Self.scopes[0]]))
                 let row = try #require(try await store.load(Self.partition))
                 #expect(row.data.range(of: Data(token.accessToken.utf8)) == nil)
                 let moved = TokenCachePartition.appTokens(
@@ -239,7 +242,8 @@ struct FleetTests {
         var landed = false
         for _ in 0..<5 where !landed {
             clock.advance(by: 5)
-            let after = try await app.acquireTokenForClient(scopes: [scope], forceRefresh: true)
+            let after = try await app.acquireTokenForClient(
+                ClientCredentialParameters(scopes: [scope], forceRefresh: true))
             let stored = try? await reader.load(partition)
             landed = stored.map { String(decoding: $0.data, as: UTF8.self).contains(after.accessToken) } ?? false
         }

@@ -71,9 +71,9 @@ struct CertificateCredentialTests {
             let transport = try IdentityPlatformClientTests.RecordingTransport()
             let certificate = try Self.demoCertificate(algorithm)
             let app = try h.confidentialApp(credential: .certificate(certificate), transport: transport)
-            let first = try await app.acquireTokenForClient(scopes: h.api1Default)
+            let first = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.api1Default))
             #expect(first.roles == ["ToDoList.Read.All"])
-            _ = try await app.acquireTokenForClient(scopes: h.graphDefault)
+            _ = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             let forms = transport.requests.filter { $0.url.path.hasSuffix("/token") }.map { FormFields($0.body) }
             #expect(forms.count == 2)
             #expect(forms[0]["client_secret"] == nil)
@@ -92,7 +92,8 @@ struct CertificateCredentialTests {
             #expect((claims["jti"] as? String)?.count == 36)
 
             h.clock.advance(by: 541)
-            _ = try await app.acquireTokenForClient(scopes: h.graphDefault, forceRefresh: true)
+            _ = try await app.acquireTokenForClient(
+                ClientCredentialParameters(scopes: h.graphDefault, forceRefresh: true))
             let renewed = try #require(
                 FormFields(transport.requests.last { $0.url.path.hasSuffix("/token") }?.body)["client_assertion"])
             #expect(renewed != assertion, "signed again a minute before it expires")
@@ -106,7 +107,7 @@ struct CertificateCredentialTests {
             let transport = try IdentityPlatformClientTests.RecordingTransport()
             let app = try h.confidentialApp(
                 credential: .certificate(try Self.demoCertificate(), sendX5C: true), transport: transport)
-            _ = try await app.acquireTokenForClient(scopes: h.graphDefault)
+            _ = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             let assertion = try #require(FormFields(transport.requests.last?.body)["client_assertion"])
             #expect((try Self.parts(assertion).header["x5c"] as? [String])?.count == 1)
 
@@ -114,7 +115,7 @@ struct CertificateCredentialTests {
             let stranger = try h.confidentialApp(
                 client: h.ids.api1, credential: .certificate(try Self.demoCertificate()), tenant: h.ids.externalTenant)
             let refused = await #expect(throws: MSALError.self) {
-                try await stranger.acquireTokenForClient(scopes: h.graphDefault)
+                try await stranger.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             }
             #expect(refused?.oauthError == "invalid_client")
             #expect(refused?.stsErrorCodes == [700_027])
@@ -137,13 +138,13 @@ struct CertificateCredentialTests {
             let transport = try IdentityPlatformClientTests.RecordingTransport()
             let app = try h.confidentialApp(credential: .federatedTokenFile(file), transport: transport)
             let missing = await #expect(throws: MSALError.self) {
-                try await app.acquireTokenForClient(scopes: h.graphDefault)
+                try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             }
             #expect(missing?.internalCode == .invalidParameter)
 
             let first = try await mint()
             try Data((first + "\n").utf8).write(to: file)
-            let token = try await app.acquireTokenForClient(scopes: h.graphDefault)
+            let token = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             #expect(token.roles == ["User.Read.All"])
             #expect(FormFields(transport.requests.last?.body)["client_assertion"] == first)
 
@@ -151,13 +152,15 @@ struct CertificateCredentialTests {
             let rotated = try await mint()
             #expect(rotated != first)
             try Data(rotated.utf8).write(to: file)
-            _ = try await app.acquireTokenForClient(scopes: h.graphDefault, forceRefresh: true)
+            _ = try await app.acquireTokenForClient(
+                ClientCredentialParameters(scopes: h.graphDefault, forceRefresh: true))
             #expect(FormFields(transport.requests.last?.body)["client_assertion"] == rotated)
 
             try Data(try await mint(lifetime: 60).utf8).write(to: file)
             h.clock.advance(by: 120)
             let expired = await #expect(throws: MSALError.self) {
-                try await app.acquireTokenForClient(scopes: h.graphDefault, forceRefresh: true)
+                try await app.acquireTokenForClient(
+                    ClientCredentialParameters(scopes: h.graphDefault, forceRefresh: true))
             }
             #expect(expired?.stsErrorCodes == [700_024])
         }
@@ -175,8 +178,9 @@ struct CertificateCredentialTests {
                         "POST", "workload/token", body: #"{"subject":"system:serviceaccount:demo:daemon"}"#)
                     return answer["token"] as? String ?? ""
                 })
-            _ = try await app.acquireTokenForClient(scopes: h.graphDefault)
-            _ = try await app.acquireTokenForClient(scopes: h.graphDefault, forceRefresh: true)
+            _ = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
+            _ = try await app.acquireTokenForClient(
+                ClientCredentialParameters(scopes: h.graphDefault, forceRefresh: true))
             let requests = asked.withLock { $0 }
             #expect(requests.count == 2)
             #expect(requests.allSatisfy { $0.clientID == h.ids.confidentialClient })

@@ -10,20 +10,21 @@ struct ClientCredentialsTests {
     func cacheThenNetwork() async throws {
         try await Harness.with { h in
             let app = try h.confidentialApp()
-            let first = try await app.acquireTokenForClient(scopes: h.graphDefault)
+            let first = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             #expect(first.source == .identityProvider)
             #expect(first.roles.contains("User.Read.All"))
             #expect(first.tenantID == h.ids.contosoTenant)
-            let second = try await app.acquireTokenForClient(scopes: h.graphDefault)
+            let second = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             #expect(second.source == .cache)
             #expect(second.accessToken == first.accessToken)
             #expect(try await h.tokenRequests() == ["client_credentials"])
 
             h.clock.advance(by: 3600 - 299)
-            let renewed = try await app.acquireTokenForClient(scopes: h.graphDefault)
+            let renewed = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             #expect(renewed.source == .identityProvider)
             #expect(try await h.tokenRequests().count == 2)
-            let forced = try await app.acquireTokenForClient(scopes: h.graphDefault, forceRefresh: true)
+            let forced = try await app.acquireTokenForClient(
+                ClientCredentialParameters(scopes: h.graphDefault, forceRefresh: true))
             #expect(forced.source == .identityProvider)
         }
     }
@@ -38,7 +39,7 @@ struct ClientCredentialsTests {
             configuration.clock = h.clock
             configuration.sleep = { _ in await Task.yield() }
             let app = try ConfidentialClientApplication(configuration: configuration)
-            _ = try await app.acquireTokenForClient(scopes: h.graphDefault)
+            _ = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             #expect(app.configuration.cache.partitionsInMemory == 1)
             #expect(configuration.cache.partitionsInMemory == 0, "each app has its own default cache")
         }
@@ -50,7 +51,11 @@ struct ClientCredentialsTests {
             let app = try h.confidentialApp()
             let scopes = h.graphDefault
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<64 { group.addTask { try await app.acquireTokenForClient(scopes: scopes).accessToken } }
+                for _ in 0..<64 {
+                    group.addTask {
+                        try await app.acquireTokenForClient(ClientCredentialParameters(scopes: scopes)).accessToken
+                    }
+                }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
             #expect(tokens.count == 1)
@@ -63,19 +68,21 @@ struct ClientCredentialsTests {
         try await Harness.with { h in
             let common = try h.confidentialApp(tenant: "common")
             let multiTenant = await #expect(throws: MSALError.self) {
-                try await common.acquireTokenForClient(scopes: h.graphDefault)
+                try await common.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             }
             #expect(multiTenant?.internalCode == .invalidParameter)
             #expect(multiTenant?.message.contains("tenant-specific") == true)
             let app = try h.confidentialApp()
-            await #expect(throws: MSALError.self) { try await app.acquireTokenForClient(scopes: []) }
+            await #expect(throws: MSALError.self) {
+                try await app.acquireTokenForClient(ClientCredentialParameters(scopes: []))
+            }
 
             let store = CapturingLogHandler.Store()
             let secret = "not-the-daemon-secret-5f2a"
             let wrong = try h.confidentialApp(
                 credential: .secret(secret), logger: Logger(label: "t") { _ in CapturingLogHandler(store: store) })
             let refused = await #expect(throws: MSALError.self) {
-                try await wrong.acquireTokenForClient(scopes: h.graphDefault)
+                try await wrong.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             }
             #expect(refused?.oauthError == "invalid_client")
             #expect(refused?.stsErrorCodes == [7_000_215])
@@ -91,7 +98,7 @@ struct ClientCredentialsTests {
         try await Harness.with { h in
             let app = try h.confidentialApp()
             let error = await #expect(throws: MSALError.self) {
-                try await app.acquireTokenForClient(scopes: ["User.Read"])
+                try await app.acquireTokenForClient(ClientCredentialParameters(scopes: ["User.Read"]))
             }
             #expect(error?.oauthError == "invalid_scope")
         }

@@ -47,7 +47,9 @@ struct IdentityPlatformClientTests {
             _ = try await app.acquireTokenSilently(
                 SilentParameters(scopes: ["User.Read"], account: signedIn.account, forceRefresh: true))
             let codeShown = try await #require(throws: CancellationError.self) {
-                try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { _ in throw CancellationError() }
+                try await app.acquireTokenByDeviceCode(DeviceCodeParameters(scopes: ["User.Read"])) { _ in
+                    throw CancellationError()
+                }
             }
             _ = codeShown
             let native = try NativeAuthApplication(

@@ -257,7 +257,9 @@ struct BrowserAndLifecycleTests {
             let app = try h.app()
             let task = Task {
                 defer { signal.finish() }
-                return try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { _ in signal.yield() }
+                return try await app.acquireTokenByDeviceCode(DeviceCodeParameters(scopes: ["User.Read"])) { _ in
+                    signal.yield()
+                }
             }
             for await _ in shown { break }
             task.cancel()

@@ -20,7 +20,7 @@ struct MoreFlowsTests {
             })
             try await h.scenario("token", "slowDown")
             let shown = Locked<DeviceCodeInfo?>(nil)
-            let result = try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { info in
+            let result = try await app.acquireTokenByDeviceCode(DeviceCodeParameters(scopes: ["User.Read"])) { info in
                 shown.withLock { $0 = info }
                 try await DeviceLogin(base: h.emulator.baseURL, http: h.http).signIn(
                     code: info.userCode, username: "AdeleV@contoso.onmicrosoft.com", password: "Adele-Demo-Pass2")
@@ -34,12 +34,30 @@ struct MoreFlowsTests {
         }
     }
 
+    @Test("device code: the parameters' authority names the tenant the user signs in to")
+    func deviceCodeInAnotherTenant() async throws {
+        try await Harness.with { h in
+            let app = try h.app()
+            var parameters = DeviceCodeParameters(scopes: ["User.Read"])
+            parameters.authority = try h.authority("fabrikam.onmicrosoft.com")
+            let result = try await app.acquireTokenByDeviceCode(parameters) { info in
+                try await DeviceLogin(base: h.emulator.baseURL, http: h.http).signIn(
+                    code: info.userCode, username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")
+            }
+            #expect(result.tenantProfile.tenantID == h.ids.fabrikamTenant)
+            #expect(!result.tenantProfile.isHomeTenantProfile)
+            #expect(result.tenantProfile.localAccountID == "a81f3c5e-7d2b-4e96-b0a4-c3e5f7a9d1b2")
+        }
+    }
+
     @Test("device code: an expired code stops polling with timedOut")
     func deviceCodeExpiry() async throws {
         try await Harness.with { h in
             let app = try h.app()
             let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { _ in try await h.setClockOffset(901) }
+                try await app.acquireTokenByDeviceCode(DeviceCodeParameters(scopes: ["User.Read"])) { _ in
+                    try await h.setClockOffset(901)
+                }
             }
             #expect(error.internalCode == .timedOut)
             #expect(error.oauthError == "expired_token")
@@ -51,7 +69,7 @@ struct MoreFlowsTests {
         try await Harness.with { h in
             let app = try h.app()
             let error = try await #require(throws: MSALError.self) {
-                try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { info in
+                try await app.acquireTokenByDeviceCode(DeviceCodeParameters(scopes: ["User.Read"])) { info in
                     try await DeviceLogin(base: h.emulator.baseURL, http: h.http).decline(code: info.userCode)
                 }
             }

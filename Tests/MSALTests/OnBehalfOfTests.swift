@@ -28,7 +28,8 @@ struct OnBehalfOfTests {
             let store = RecordingPartitionStore(clock: h.clock)
             let api = try Self.api1(h, cache: PartitionedTokenCache(store: store, clock: h.clock))
             let before = try await h.tokenRequests().count
-            let graph = try await api.acquireTokenOnBehalfOf(userAssertion: incoming, scopes: ["User.Read"])
+            let graph = try await api.acquireTokenOnBehalfOf(
+                OnBehalfOfParameters(userAssertion: incoming, scopes: ["User.Read"]))
             #expect(graph.source == .identityProvider)
             #expect(graph.account.username == Harness.jane.username)
             let partition = TokenCachePartition.onBehalfOf(userAssertion: incoming)
@@ -37,12 +38,14 @@ struct OnBehalfOfTests {
             #expect(stored.contains(#""user_assertion_hash""#))
             #expect(!stored.contains(incoming), "the incoming token is not stored")
 
-            let cached = try await api.acquireTokenOnBehalfOf(userAssertion: incoming, scopes: ["User.Read"])
+            let cached = try await api.acquireTokenOnBehalfOf(
+                OnBehalfOfParameters(userAssertion: incoming, scopes: ["User.Read"]))
             #expect(cached.source == .cache)
             #expect(cached.accessToken == graph.accessToken)
 
             h.clock.advance(by: 3600)
-            let refreshed = try await api.acquireTokenOnBehalfOf(userAssertion: incoming, scopes: ["User.Read"])
+            let refreshed = try await api.acquireTokenOnBehalfOf(
+                OnBehalfOfParameters(userAssertion: incoming, scopes: ["User.Read"]))
             #expect(refreshed.source == .identityProvider)
             let grants = Array(try await h.tokenRequests().dropFirst(before))
             #expect(grants == ["urn:ietf:params:oauth:grant-type:jwt-bearer", "refresh_token"])
@@ -55,6 +58,28 @@ struct OnBehalfOfTests {
         }
     }
 
+    @Test(
+        "OnBehalfOfParameters: forceRefresh redeems the on-behalf-of refresh token; claims exchange the assertion again"
+    )
+    func forceRefreshAndClaims() async throws {
+        try await Harness.with { h in
+            let incoming = try await Self.incomingToken(h)
+            let api = try Self.api1(h)
+            let first = try await api.acquireTokenOnBehalfOf(
+                OnBehalfOfParameters(userAssertion: incoming, scopes: ["User.Read"]))
+            let before = try await h.tokenRequests().count
+            let forced = try await api.acquireTokenOnBehalfOf(
+                OnBehalfOfParameters(userAssertion: incoming, scopes: ["User.Read"], forceRefresh: true))
+            #expect(forced.source == .identityProvider)
+            #expect(forced.accessToken != first.accessToken)
+            var challenged = OnBehalfOfParameters(userAssertion: incoming, scopes: ["User.Read"])
+            challenged.claims = #"{"access_token":{"nbf":{"essential":true}}}"#
+            #expect(try await api.acquireTokenOnBehalfOf(challenged).source == .identityProvider)
+            let grants = Array(try await h.tokenRequests().dropFirst(before))
+            #expect(grants == ["refresh_token", "urn:ietf:params:oauth:grant-type:jwt-bearer"])
+        }
+    }
+
     @Test("missing consent and a multifactor policy surface as interactionRequired with the claims challenge")
     func challenges() async throws {
         try await Harness.with { h in
@@ -62,7 +87,8 @@ struct OnBehalfOfTests {
             let api = try Self.api1(h)
             let consent = await #expect(throws: MSALError.self) {
                 try await api.acquireTokenOnBehalfOf(
-                    userAssertion: incoming, scopes: ["api://\(h.ids.api2)/ToDoList.ReadWrite"])
+                    OnBehalfOfParameters(
+                        userAssertion: incoming, scopes: ["api://\(h.ids.api2)/ToDoList.ReadWrite"]))
             }
             #expect(consent?.code == .interactionRequired)
             #expect(consent?.oauthSubError == "consent_required")
@@ -70,7 +96,8 @@ struct OnBehalfOfTests {
 
             try await h.scenario("token", "multifactorRequired")
             let mfa = await #expect(throws: MSALError.self) {
-                try await api.acquireTokenOnBehalfOf(userAssertion: incoming, scopes: ["User.Read"])
+                try await api.acquireTokenOnBehalfOf(
+                    OnBehalfOfParameters(userAssertion: incoming, scopes: ["User.Read"]))
             }
             #expect(mfa?.code == .interactionRequired)
             #expect(mfa?.oauthError == "interaction_required")
@@ -82,9 +109,12 @@ struct OnBehalfOfTests {
     func badAssertions() async throws {
         try await Harness.with { h in
             let api = try Self.api1(h)
-            let daemonToken = try await h.confidentialApp().acquireTokenForClient(scopes: h.api1Default).accessToken
+            let daemonToken = try await h.confidentialApp().acquireTokenForClient(
+                ClientCredentialParameters(scopes: h.api1Default)
+            ).accessToken
             let appOnly = await #expect(throws: MSALError.self) {
-                try await api.acquireTokenOnBehalfOf(userAssertion: daemonToken, scopes: ["User.Read"])
+                try await api.acquireTokenOnBehalfOf(
+                    OnBehalfOfParameters(userAssertion: daemonToken, scopes: ["User.Read"]))
             }
             #expect(appOnly?.oauthError == "invalid_grant")
 
@@ -92,14 +122,16 @@ struct OnBehalfOfTests {
                 try await h.nativeApp().signIn(username: Harness.jane.username, password: Harness.jane.password))
             let forAPI2 = try await user.getAccessToken(scopes: ["api://\(h.ids.api2)/ToDoList.Read"]).accessToken
             let foreign = await #expect(throws: MSALError.self) {
-                try await api.acquireTokenOnBehalfOf(userAssertion: forAPI2, scopes: ["User.Read"])
+                try await api.acquireTokenOnBehalfOf(
+                    OnBehalfOfParameters(userAssertion: forAPI2, scopes: ["User.Read"]))
             }
             #expect(foreign?.stsErrorCodes == [500_131])
 
             let incoming = try await Self.incomingToken(h)
             try await h.setClockOffset(7200)
             let expired = await #expect(throws: MSALError.self) {
-                try await api.acquireTokenOnBehalfOf(userAssertion: incoming, scopes: ["User.Read"])
+                try await api.acquireTokenOnBehalfOf(
+                    OnBehalfOfParameters(userAssertion: incoming, scopes: ["User.Read"]))
             }
             #expect(expired?.stsErrorCodes == [500_133])
             #expect(expired?.code != .interactionRequired)
@@ -107,7 +139,8 @@ struct OnBehalfOfTests {
             let common = try h.confidentialApp(
                 client: h.ids.api1, credential: .secret(h.ids.api1Secret), tenant: "common")
             let multiTenant = await #expect(throws: MSALError.self) {
-                try await common.acquireTokenOnBehalfOf(userAssertion: incoming, scopes: ["User.Read"])
+                try await common.acquireTokenOnBehalfOf(
+                    OnBehalfOfParameters(userAssertion: incoming, scopes: ["User.Read"]))
             }
             #expect(multiTenant?.internalCode == .invalidParameter)
         }

@@ -21,7 +21,7 @@ struct PartitionedCacheTests {
         try await Harness.with { h in
             let store = RecordingPartitionStore(clock: h.clock)
             let app = try h.confidentialApp(cache: PartitionedTokenCache(store: store, clock: h.clock))
-            _ = try await app.acquireTokenForClient(scopes: h.graphDefault)
+            _ = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             let partition = TokenCachePartition.appTokens(
                 clientID: h.ids.confidentialClient, tenant: h.ids.contosoTenant)
             #expect(Set(store.loads) == [partition.description])
@@ -33,7 +33,9 @@ struct PartitionedCacheTests {
 
             // A second app on the same store (another process of the fleet) reads the token without the network.
             let peer = try h.confidentialApp(cache: PartitionedTokenCache(store: store, clock: h.clock))
-            #expect(try await peer.acquireTokenForClient(scopes: h.graphDefault).source == .cache)
+            #expect(
+                try await peer.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault)).source
+                    == .cache)
             #expect(try await h.tokenRequests().count == 1)
         }
     }
@@ -51,15 +53,19 @@ struct PartitionedCacheTests {
                 PartitionedTokenCache(
                     appTokens: TokenCache(persistence: FileTokenCachePersistence(url: file)), clock: h.clock)
             }
-            _ = try await h.confidentialApp(cache: cache()).acquireTokenForClient(scopes: h.graphDefault)
-            let peer = try await h.confidentialApp(cache: cache()).acquireTokenForClient(scopes: h.graphDefault)
+            _ = try await h.confidentialApp(cache: cache()).acquireTokenForClient(
+                ClientCredentialParameters(scopes: h.graphDefault))
+            let peer = try await h.confidentialApp(cache: cache()).acquireTokenForClient(
+                ClientCredentialParameters(scopes: h.graphDefault))
             #expect(peer.source == .cache)
             #expect(try await h.tokenRequests() == ["client_credentials"])
 
             let incoming = try await OnBehalfOfTests.incomingToken(h)
             let api = try OnBehalfOfTests.api1(h, cache: cache())
             #expect(
-                try await api.acquireTokenOnBehalfOf(userAssertion: incoming, scopes: ["User.Read"]).source
+                try await api.acquireTokenOnBehalfOf(
+                    OnBehalfOfParameters(userAssertion: incoming, scopes: ["User.Read"])
+                ).source
                     == .identityProvider)
             let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
             let tokens = (json["AccessToken"] as? [String: [String: Any]] ?? [:]).values
@@ -76,23 +82,26 @@ struct PartitionedCacheTests {
             // About one partition with an app token (a little over 2 KB of JSON).
             let cache = PartitionedTokenCache(store: store, maximumBytesInMemory: 3000, clock: h.clock)
             let contoso = try h.confidentialApp(cache: cache)
-            _ = try await contoso.acquireTokenForClient(scopes: h.graphDefault)
+            _ = try await contoso.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             #expect(cache.bytesInMemory > 0)
             for tenant in [h.ids.fabrikamTenant, "contoso.onmicrosoft.com", "fabrikam.onmicrosoft.com"] {
                 _ = try await h.confidentialApp(tenant: tenant, cache: cache).acquireTokenForClient(
-                    scopes: h.graphDefault)
+                    ClientCredentialParameters(
+                        scopes: h.graphDefault))
                 #expect(cache.bytesInMemory <= 3000)
             }
             #expect(cache.partitionsInMemory < 4)
             // A new app on the same cache (no memory of recent tokens) reads the evicted partition from the store.
-            let again = try await h.confidentialApp(cache: cache).acquireTokenForClient(scopes: h.graphDefault)
+            let again = try await h.confidentialApp(cache: cache).acquireTokenForClient(
+                ClientCredentialParameters(scopes: h.graphDefault))
             #expect(again.source == .cache)
             #expect(try await h.tokenRequests().count == 4)
 
             let unstored = PartitionedTokenCache(maximumBytesInMemory: 3000, clock: h.clock)
-            _ = try await h.confidentialApp(cache: unstored).acquireTokenForClient(scopes: h.graphDefault)
+            _ = try await h.confidentialApp(cache: unstored).acquireTokenForClient(
+                ClientCredentialParameters(scopes: h.graphDefault))
             _ = try await h.confidentialApp(tenant: h.ids.fabrikamTenant, cache: unstored)
-                .acquireTokenForClient(scopes: h.graphDefault)
+                .acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             #expect(unstored.partitionsInMemory == 1)
             #expect(unstored.bytesInMemory <= 3000)
         }
@@ -103,10 +112,12 @@ struct PartitionedCacheTests {
         try await Harness.with { h in
             let store = RecordingPartitionStore(clock: h.clock)
             let cache = PartitionedTokenCache(store: store, clock: h.clock)
-            _ = try await h.confidentialApp(cache: cache).acquireTokenForClient(scopes: h.graphDefault)
+            _ = try await h.confidentialApp(cache: cache).acquireTokenForClient(
+                ClientCredentialParameters(scopes: h.graphDefault))
             let loads = store.loads.count
             h.clock.advance(by: 3601)
-            let renewed = try await h.confidentialApp(cache: cache).acquireTokenForClient(scopes: h.graphDefault)
+            let renewed = try await h.confidentialApp(cache: cache).acquireTokenForClient(
+                ClientCredentialParameters(scopes: h.graphDefault))
             #expect(renewed.source == .identityProvider)
             #expect(store.loads.count > loads, "the expired partition was dropped from memory and looked up again")
             #expect(try await store.purgeExpired(before: h.clock.now()) == 0)

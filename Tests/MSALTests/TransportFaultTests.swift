@@ -38,7 +38,7 @@ struct TransportFaultTests {
         configuration.transport = try DefaultHTTPTransport(timeout: .seconds(5))
         let app = try PublicClientApplication(configuration: configuration)
         let error = try await #require(throws: MSALError.self) {
-            try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { _ in
+            try await app.acquireTokenByDeviceCode(DeviceCodeParameters(scopes: ["User.Read"])) { _ in
                 Issue.record("no device code without a server")
             }
         }

@@ -19,7 +19,8 @@ struct TwoLevelCacheTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (index, cache) in processes.enumerated() {
                     group.addTask {
-                        _ = try await h.confidentialApp(cache: cache).acquireTokenForClient(scopes: scopes[index % 2])
+                        _ = try await h.confidentialApp(cache: cache).acquireTokenForClient(
+                            ClientCredentialParameters(scopes: scopes[index % 2]))
                     }
                 }
                 try await group.waitForAll()
@@ -36,7 +37,10 @@ struct TwoLevelCacheTests {
             let before = try await h.tokenRequests().count
             let fifth = PartitionedTokenCache(store: store, clock: h.clock)
             for scope in scopes {
-                #expect(try await h.confidentialApp(cache: fifth).acquireTokenForClient(scopes: scope).source == .cache)
+                #expect(
+                    try await h.confidentialApp(cache: fifth).acquireTokenForClient(
+                        ClientCredentialParameters(scopes: scope)
+                    ).source == .cache)
             }
             #expect(try await h.tokenRequests().count == before)
         }
@@ -54,14 +58,17 @@ struct TwoLevelCacheTests {
                 logger: Logger(label: "t") { _ in CapturingLogHandler(store: log) }, clock: h.clock)
             store.down = true
             let app = try h.confidentialApp(cache: cache)
-            let first = try await app.acquireTokenForClient(scopes: h.graphDefault)
+            let first = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             #expect(first.source == .identityProvider)
             let failed = store.attempts
             #expect(failed >= 1)
-            _ = try await h.confidentialApp(cache: cache).acquireTokenForClient(scopes: h.api1Default)
+            _ = try await h.confidentialApp(cache: cache).acquireTokenForClient(
+                ClientCredentialParameters(scopes: h.api1Default))
             // Memory still answers while the store is down.
             #expect(
-                try await h.confidentialApp(cache: cache).acquireTokenForClient(scopes: h.graphDefault).source == .cache
+                try await h.confidentialApp(cache: cache).acquireTokenForClient(
+                    ClientCredentialParameters(scopes: h.graphDefault)
+                ).source == .cache
             )
             #expect(store.attempts == failed, "the store was asked again within the retry interval")
             let warnings = log.lines.withLock { $0.filter { $0.hasPrefix("warning") } }
@@ -71,7 +78,8 @@ struct TwoLevelCacheTests {
             // Still down after the interval: asked once more, no second warning.
             h.clock.advance(by: 5)
             _ = try await h.confidentialApp(cache: cache).acquireTokenForClient(
-                scopes: h.graphDefault, forceRefresh: true)
+                ClientCredentialParameters(
+                    scopes: h.graphDefault, forceRefresh: true))
             #expect(store.attempts > failed)
             #expect(log.lines.withLock { $0.filter { $0.hasPrefix("warning") } }.count == 1)
 
@@ -79,11 +87,13 @@ struct TwoLevelCacheTests {
             let partition = TokenCachePartition.appTokens(
                 clientID: h.ids.confidentialClient, tenant: h.ids.contosoTenant)
             _ = try await h.confidentialApp(cache: cache).acquireTokenForClient(
-                scopes: h.graphDefault, forceRefresh: true)
+                ClientCredentialParameters(
+                    scopes: h.graphDefault, forceRefresh: true))
             #expect(try await store.inner.load(partition) == nil, "asked again before the interval passed")
             h.clock.advance(by: 5)
             let after = try await h.confidentialApp(cache: cache).acquireTokenForClient(
-                scopes: h.graphDefault, forceRefresh: true)
+                ClientCredentialParameters(
+                    scopes: h.graphDefault, forceRefresh: true))
             let stored = try #require(try await store.inner.load(partition), "the write after the outage")
             #expect(String(decoding: stored.data, as: UTF8.self).contains(after.accessToken))
             // The whole partition, the token fetched during the outage included.
@@ -102,7 +112,7 @@ struct TwoLevelCacheTests {
                 Data("{\"AccessToken\": {\"broken".utf8), for: partition, expiresOn: h.clock.now() + 3600,
                 expectedVersion: nil)
             let token = try await h.confidentialApp(cache: PartitionedTokenCache(store: store, clock: h.clock))
-                .acquireTokenForClient(scopes: h.graphDefault)
+                .acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             #expect(token.source == .identityProvider)
             let stored = try #require(try await store.load(partition))
             #expect(String(decoding: stored.data, as: UTF8.self).contains(token.accessToken), "the row was replaced")
@@ -116,7 +126,7 @@ struct TwoLevelCacheTests {
             let key = try TokenCacheEncryptionKey(id: "2026-11", rawKey: Data((0..<32).map { UInt8($0) }))
             let sealed = EncryptedTokenCachePartitionStore(plain, key: key)
             let token = try await h.confidentialApp(cache: PartitionedTokenCache(store: sealed, clock: h.clock))
-                .acquireTokenForClient(scopes: h.graphDefault)
+                .acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             let partition = TokenCachePartition.appTokens(
                 clientID: h.ids.confidentialClient, tenant: h.ids.contosoTenant)
             let row = try #require(try await plain.load(partition))
@@ -129,7 +139,7 @@ struct TwoLevelCacheTests {
             let stranger = try await h.confidentialApp(
                 cache: PartitionedTokenCache(
                     store: EncryptedTokenCachePartitionStore(plain, key: other), clock: h.clock)
-            ).acquireTokenForClient(scopes: h.graphDefault)
+            ).acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             #expect(stranger.source == .identityProvider)
 
             // A sealed row copied to another partition does not open there.

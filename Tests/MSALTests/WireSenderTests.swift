@@ -69,7 +69,7 @@ struct WireSenderTests {
                     suffix: "/oauth2/v2.0/token", size: size, inner: try DefaultHTTPTransport())
                 let app = try h.confidentialApp(transport: transport)
                 let error = try await #require(throws: MSALError.self) {
-                    try await app.acquireTokenForClient(scopes: h.graphDefault)
+                    try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
                 }
                 #expect(error.internalCode == expected, "\(size) bytes: \(error)")
                 #expect(transport.answered == 1)
@@ -88,7 +88,7 @@ struct WireSenderTests {
             let app = try ManagedIdentityApplication(configuration: configuration)
             #expect(app.source == .appService)
             let error = try await #require(throws: MSALError.self) {
-                try await app.acquireToken(resource: "https://graph.microsoft.com")
+                try await app.acquireToken(ManagedIdentityParameters(resource: "https://graph.microsoft.com"))
             }
             #expect(error.internalCode == expected, "\(size) bytes: \(error)")
             #expect(transport.answered == 1)

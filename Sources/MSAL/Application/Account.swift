@@ -39,8 +39,9 @@ public struct Account: Sendable, Hashable, CustomStringConvertible {
 
 /// The account as seen in one tenant.
 public struct TenantProfile: Sendable, Hashable {
-    /// The object id in this tenant.
-    public let identifier: String
+    /// The account's object id in this tenant (its local account id, the ID token's `oid`); not the home
+    /// account id, which is ``Account/identifier``.
+    public let localAccountID: String
     /// The tenant id.
     public let tenantID: String
     /// The identity provider's host (cache environment).

@@ -39,22 +39,16 @@ public final class ConfidentialClientApplication: Sendable {
 
     // MARK: Client credentials
 
-    /// An app-only token for one resource (`scopes` is its `/.default`, e.g.
+    /// An app-only token for one resource (the parameters' `scopes` is its `/.default`, e.g.
     /// `["https://graph.microsoft.com/.default"]`): from the cache while it has more than
     /// ``ConfidentialClientApplicationConfiguration/tokenExpirationBuffer`` left, else from the identity
     /// platform, one request for all concurrent callers.
     ///
-    /// - Parameters:
-    ///   - scopes: the resource's `/.default` scope.
-    ///   - forceRefresh: skip the cached token.
-    ///   - claims: a claims request (JSON), e.g. from a claims challenge; skips the cache.
     /// - Throws: ``MSALError``: `invalidParameter` for a multi-tenant authority; the server's errors
     ///   (`invalid_client` for a bad credential, `invalid_scope`…); transport errors.
-    public func acquireTokenForClient(scopes: [String], forceRefresh: Bool = false, claims: String? = nil)
-        async throws -> AppTokenResult
-    {
+    public func acquireTokenForClient(_ parameters: ClientCredentialParameters) async throws -> AppTokenResult {
         try await ClientCredentialsFlow(app: core, cache: cache, recent: recentAppTokens)
-            .run(scopes: scopes, forceRefresh: forceRefresh, claims: claims)
+            .run(scopes: parameters.scopes, forceRefresh: parameters.forceRefresh, claims: parameters.claims)
     }
 
     // MARK: Web apps
@@ -132,7 +126,7 @@ public final class ConfidentialClientApplication: Sendable {
     // MARK: Web APIs
 
     /// A token for a downstream API on behalf of the user whose token this API received
-    /// (`userAssertion`, the raw bearer token): cached under the token's hash, refreshed with the
+    /// (the parameters' `userAssertion`, the raw bearer token): cached under the token's hash, refreshed with the
     /// on-behalf-of refresh token, else exchanged again.
     ///
     /// - Throws: ``MSALError`` `interactionRequired` when the user must consent or satisfy a policy
@@ -140,12 +134,11 @@ public final class ConfidentialClientApplication: Sendable {
     ///   ``MSALError/claimsChallenge`` for the API to send back to its client; `invalidParameter` for a
     ///   multi-tenant authority; the server's other errors (`invalid_grant` for an expired or foreign
     ///   assertion).
-    public func acquireTokenOnBehalfOf(
-        userAssertion: String, scopes: [String], forceRefresh: Bool = false, claims: String? = nil
-    ) async throws -> AuthenticationResult {
+    public func acquireTokenOnBehalfOf(_ parameters: OnBehalfOfParameters) async throws -> AuthenticationResult {
         try await Telemetry.acquisition("msal.acquire_token_on_behalf_of", flow: "on_behalf_of") {
             try await OnBehalfOfFlow(app: core, cache: cache).run(
-                userAssertion: userAssertion, scopes: scopes, forceRefresh: forceRefresh, claims: claims)
+                userAssertion: parameters.userAssertion, scopes: parameters.scopes,
+                forceRefresh: parameters.forceRefresh, claims: parameters.claims)
         }
     }
 }

@@ -36,18 +36,15 @@ public final class PublicClientApplication: Sendable {
     /// Signs a user in with a code entered on another device (RFC 8628).
     ///
     /// - Parameters:
-    ///   - scopes: the scopes to request; `openid`, `profile` and `offline_access` are added.
-    ///   - authority: another authority than the app's, e.g. a specific tenant.
-    ///   - claims: a claims request (JSON), e.g. from a claims challenge.
+    ///   - parameters: the scopes, and optionally another authority and a claims request.
     ///   - onCode: receives the message, user code and URL to show; called once before polling.
     /// - Throws: ``MSALError``: `userCanceled` when the user declines, `timedOut` when the code
     ///   expires; `CancellationError` when cancelled.
     public func acquireTokenByDeviceCode(
-        scopes: [String], authority: Authority? = nil, claims: String? = nil,
-        onCode: @Sendable (DeviceCodeInfo) async throws -> Void
+        _ parameters: DeviceCodeParameters, onCode: @Sendable (DeviceCodeInfo) async throws -> Void
     ) async throws -> AuthenticationResult {
         let result = try await DeviceCodeFlow(app: core, cache: cache).run(
-            scopes: scopes, authority: authority, claims: claims, onCode: onCode)
+            scopes: parameters.scopes, authority: parameters.authority, claims: parameters.claims, onCode: onCode)
         try await signedIn.signedIn(result.account)
         return result
     }

@@ -54,7 +54,7 @@ public final class MSALTenantProfile: Sendable {
     }
 
     /// The object id in this tenant.
-    public var identifier: String? { profile.identifier }
+    public var identifier: String? { profile.localAccountID }
     /// The identity provider's host.
     public var environment: String? { profile.environment }
     /// The tenant id.

@@ -78,7 +78,7 @@ struct AccountBuilder: Sendable {
             }
             profiles.append(
                 TenantProfile(
-                    identifier: entry.localAccountID, tenantID: tenantID, environment: entry.environment,
+                    localAccountID: entry.localAccountID, tenantID: tenantID, environment: entry.environment,
                     isHomeTenantProfile: tenantID.equalsIgnoringCase(utid), claims: claims))
         }
         profiles.sort { $0.isHomeTenantProfile && !$1.isHomeTenantProfile }

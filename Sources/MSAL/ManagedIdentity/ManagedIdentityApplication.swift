@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let app = try ManagedIdentityApplication(configuration: .init(identity: .systemAssigned))
-/// let token = try await app.acquireToken(resource: "https://management.azure.com/")
+/// let token = try await app.acquireToken(ManagedIdentityParameters(resource: "https://management.azure.com/"))
 /// ```
 public final class ManagedIdentityApplication: Sendable {
     /// The app's configuration.
@@ -36,24 +36,17 @@ public final class ManagedIdentityApplication: Sendable {
     /// The source tokens come from.
     public var source: ManagedIdentitySource { endpoint.source }
 
-    /// A token for `resource` (an app id URI such as `https://management.azure.com/`, or a client id; a trailing
-    /// `/.default` is dropped): from the cache while it has more than the expiry buffer left, else from the source,
-    /// one request for all concurrent callers, retried as ``ManagedIdentityApplicationConfiguration/retryPolicy``
-    /// says.
+    /// A token for the parameters' ``ManagedIdentityParameters/resource`` (an app id URI such as
+    /// `https://management.azure.com/`, or a client id; a trailing `/.default` is dropped): from the cache while it
+    /// has more than the expiry buffer left, else from the source, one request for all concurrent callers, retried as
+    /// ``ManagedIdentityApplicationConfiguration/retryPolicy`` says.
     ///
-    /// - Parameters:
-    ///   - resource: the resource the token is for.
-    ///   - forceRefresh: skip the cached token.
-    ///   - claims: a claims challenge the resource sent back; skips the cached token (and, to Service Fabric,
-    ///     names the revoked one).
     /// - Throws: ``MSALError``: `invalidParameter` for an empty resource or an identity the source cannot name;
     ///   `invalidScope` for a resource the platform does not know; `unauthorizedClient` when the host has no such
     ///   identity or refuses the caller; `serverError`; `invalidResponse`; `timedOut`/`transportFailed` when the
     ///   endpoint cannot be reached (after the retries).
-    public func acquireToken(resource: String, forceRefresh: Bool = false, claims: String? = nil) async throws
-        -> AppTokenResult
-    {
-        var resource = resource.trimmingCharacters(in: .whitespaces)
+    public func acquireToken(_ parameters: ManagedIdentityParameters) async throws -> AppTokenResult {
+        var resource = parameters.resource.trimmingCharacters(in: .whitespaces)
         if resource.hasSuffix("/.default") { resource.removeLast("/.default".count) }
         guard !resource.isEmpty else {
             throw MSALError.internal(.invalidParameter, "Name the resource, e.g. https://management.azure.com/.")
@@ -61,7 +54,7 @@ public final class ManagedIdentityApplication: Sendable {
         let flow = ManagedIdentityFlow(
             configuration: configuration, client: client, acquisition: acquisition, correlationIDs: correlationIDs)
         return try await Telemetry.acquisition("msal.acquire_token_for_managed_identity", flow: "managed_identity") {
-            try await flow.run(resource: resource, forceRefresh: forceRefresh, claims: claims)
+            try await flow.run(resource: resource, forceRefresh: parameters.forceRefresh, claims: parameters.claims)
         }
     }
 }

@@ -44,7 +44,7 @@ struct Login: AsyncParsableCommand {
         try await global.run(browser: noBrowser ? .printURL : .system) { context in
             let result =
                 if deviceCode {
-                    try await context.app.acquireTokenByDeviceCode(scopes: scopes) { info in
+                    try await context.app.acquireTokenByDeviceCode(DeviceCodeParameters(scopes: scopes)) { info in
                         context.console.err(info.message)
                         context.status.show("Waiting for you to enter the code \(info.userCode)…")
                     }

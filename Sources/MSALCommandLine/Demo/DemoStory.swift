@@ -65,7 +65,7 @@ struct DemoStory {
             narrator.detail("device mode: \(app.deviceInformation().deviceMode.rawValue)")
         }
         try await narrator.step(6, "Sign in on a device without a browser (device code flow)") {
-            let result = try await app.acquireTokenByDeviceCode(scopes: ["User.Read"]) { info in
+            let result = try await app.acquireTokenByDeviceCode(DeviceCodeParameters(scopes: ["User.Read"])) { info in
                 narrator.detail(info.message)
                 narrator.detail(
                     "(the automated user opens \(info.verificationURI.absoluteString) on another device and signs in)")

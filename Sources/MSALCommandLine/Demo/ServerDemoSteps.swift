@@ -28,11 +28,11 @@ struct ServerDemoSteps {
             let daemon = try makeApp(
                 clientID: ids.confidentialClient, credential: .certificate(certificate), tenant: ids.contosoTenant)
             let scopes = ["api://\(ids.api1)/.default"]
-            let token = try await daemon.acquireTokenForClient(scopes: scopes)
+            let token = try await daemon.acquireTokenForClient(ClientCredentialParameters(scopes: scopes))
             narrator.detail(
                 "client assertion signed \(certificate.algorithm.rawValue) with certificate x5t#S256 \(certificate.sha256Thumbprint.prefix(12))…; roles: \(token.roles.joined(separator: ", "))"
             )
-            let again = try await daemon.acquireTokenForClient(scopes: scopes)
+            let again = try await daemon.acquireTokenForClient(ClientCredentialParameters(scopes: scopes))
             narrator.detail("the same token again from the \(again.source == .cache ? "cache" : "network")")
             let response = try await send(
                 token.authorizationHeader, to: todoAPI.appendingPathComponent("api1/todolist"))
@@ -58,7 +58,8 @@ struct ServerDemoSteps {
             let api1 = try makeApp(
                 clientID: ids.api1, credential: .secret(ids.api1Secret), tenant: ids.externalTenant)
             let graph = try await api1.acquireTokenOnBehalfOf(
-                userAssertion: incoming.accessToken, scopes: ["User.Read"])
+                OnBehalfOfParameters(
+                    userAssertion: incoming.accessToken, scopes: ["User.Read"]))
             let response = try await send(graph.authorizationHeader, to: base.appendingPathComponent("v1.0/me"))
             guard response.status == 200,
                 let profile = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
@@ -69,7 +70,8 @@ struct ServerDemoSteps {
                 "API 1 exchanged it for a Graph token (on-behalf-of): /me is \(profile["displayName"] ?? "?") <\(profile["mail"] ?? profile["userPrincipalName"] ?? "?")>"
             )
             let again = try await api1.acquireTokenOnBehalfOf(
-                userAssertion: incoming.accessToken, scopes: ["User.Read"])
+                OnBehalfOfParameters(
+                    userAssertion: incoming.accessToken, scopes: ["User.Read"]))
             narrator.detail(
                 "the next call with the same token: Graph token from the \(again.source == .cache ? "cache" : "network")"
             )
@@ -82,15 +84,15 @@ struct ServerDemoSteps {
     private func managedIdentities(_ step: Int) async throws {
         try await narrator.step(step, "Services on Azure get tokens as their managed identities, with no secret") {
             let vm = try makeManagedIdentityApp(host: "vm-1", identity: .systemAssigned)
-            let graph = try await vm.acquireToken(resource: "https://graph.microsoft.com")
+            let graph = try await vm.acquireToken(ManagedIdentityParameters(resource: "https://graph.microsoft.com"))
             narrator.detail(
                 "vm-1 (\(vm.source)): a Graph token for its system-assigned identity, roles: \(graph.roles.joined(separator: ", "))"
             )
-            let again = try await vm.acquireToken(resource: "https://graph.microsoft.com")
+            let again = try await vm.acquireToken(ManagedIdentityParameters(resource: "https://graph.microsoft.com"))
             narrator.detail("the same token again from the \(again.source == .cache ? "cache" : "network")")
             let app = try makeManagedIdentityApp(
                 host: "app-1", identity: .userAssignedClientID(ids.userAssignedIdentity))
-            let token = try await app.acquireToken(resource: "api://\(ids.api1)")
+            let token = try await app.acquireToken(ManagedIdentityParameters(resource: "api://\(ids.api1)"))
             let response = try await send(
                 token.authorizationHeader, to: todoAPI.appendingPathComponent("api1/todolist"))
             guard response.status == 200 else { throw DemoError("API 1 answered HTTP \(response.status)") }

@@ -17,17 +17,18 @@ struct ManagedIdentityFaultTests {
             let pauses = RecordedPauses()
             let app = try h.managedIdentityApp(host: "vm-1", pauses: pauses)
             try await h.scenario("managedIdentity", "serviceUnavailable", count: 2)
-            #expect(try await app.acquireToken(resource: Self.graph).source == .identityProvider)
+            #expect(
+                try await app.acquireToken(ManagedIdentityParameters(resource: Self.graph)).source == .identityProvider)
             #expect(pauses.all == [.seconds(1), .seconds(2)])
 
             try await h.scenario("managedIdentity", "gone", count: 1)
-            _ = try await app.acquireToken(resource: Self.graph, forceRefresh: true)
+            _ = try await app.acquireToken(ManagedIdentityParameters(resource: Self.graph, forceRefresh: true))
             #expect(pauses.all.last == .seconds(10))
 
             _ = try await h.admin(
                 "POST", "scenarios", body: #"{"route":"managedIdentity","fault":"throttle","count":1,"retryAfter":"7"}"#
             )
-            _ = try await app.acquireToken(resource: Self.graph, forceRefresh: true)
+            _ = try await app.acquireToken(ManagedIdentityParameters(resource: Self.graph, forceRefresh: true))
             #expect(pauses.all.last == .seconds(7))
             #expect(
                 try await h.managedIdentityRequests("/hosts/vm-1/metadata/identity/oauth2/token") == [
@@ -42,7 +43,9 @@ struct ManagedIdentityFaultTests {
             let pauses = RecordedPauses()
             let app = try h.managedIdentityApp(host: "app-1", pauses: pauses)
             try await h.scenario("managedIdentity", "serverError", count: 10)
-            let error = await #expect(throws: MSALError.self) { try await app.acquireToken(resource: Self.graph) }
+            let error = await #expect(throws: MSALError.self) {
+                try await app.acquireToken(ManagedIdentityParameters(resource: Self.graph))
+            }
             #expect(error?.code == .serverError)
             #expect(pauses.all == [.seconds(1), .seconds(1), .seconds(1)])
             #expect(try await h.managedIdentityRequests("/hosts/app-1/msi/token") == [500, 500, 500, 500])
@@ -50,14 +53,17 @@ struct ManagedIdentityFaultTests {
 
             let stranger = try h.managedIdentityApp(
                 host: "vm-1", identity: .userAssignedClientID("00000000-1111-4222-8333-444444444444"), pauses: pauses)
-            await #expect(throws: MSALError.self) { try await stranger.acquireToken(resource: Self.graph) }
+            await #expect(throws: MSALError.self) {
+                try await stranger.acquireToken(ManagedIdentityParameters(resource: Self.graph))
+            }
             #expect(try await h.managedIdentityRequests("/hosts/vm-1/metadata/identity/oauth2/token") == [400])
 
             _ = try await h.admin(
                 "POST", "scenarios",
                 body: #"{"route":"managedIdentity","fault":"throttle","count":1,"retryAfter":"3600"}"#)
             let throttled = await #expect(throws: MSALError.self) {
-                try await h.managedIdentityApp(host: "vm-1", pauses: pauses).acquireToken(resource: Self.graph)
+                try await h.managedIdentityApp(host: "vm-1", pauses: pauses).acquireToken(
+                    ManagedIdentityParameters(resource: Self.graph))
             }
             #expect(throttled?.internalCode == .throttled)
             #expect(throttled?.retryAfter == 3600)
@@ -77,13 +83,15 @@ struct ManagedIdentityFaultTests {
         let pauses = RecordedPauses()
         configuration.sleep = { pauses.record($0) }
         let error = await #expect(throws: MSALError.self) {
-            try await ManagedIdentityApplication(configuration: configuration).acquireToken(resource: Self.graph)
+            try await ManagedIdentityApplication(configuration: configuration).acquireToken(
+                ManagedIdentityParameters(resource: Self.graph))
         }
         #expect(error?.internalCode == .transportFailed)
         #expect(pauses.all == [.seconds(1), .seconds(2), .seconds(4)])
         configuration.retryPolicy = .none
         await #expect(throws: MSALError.self) {
-            try await ManagedIdentityApplication(configuration: configuration).acquireToken(resource: Self.graph)
+            try await ManagedIdentityApplication(configuration: configuration).acquireToken(
+                ManagedIdentityParameters(resource: Self.graph))
         }
         #expect(pauses.all.count == 3)
     }
@@ -97,7 +105,8 @@ struct ManagedIdentityFaultTests {
             configuration.environment = environment
             configuration.retryPolicy = .none
             let error = await #expect(throws: MSALError.self) {
-                try await ManagedIdentityApplication(configuration: configuration).acquireToken(resource: Self.graph)
+                try await ManagedIdentityApplication(configuration: configuration).acquireToken(
+                    ManagedIdentityParameters(resource: Self.graph))
             }
             #expect(error?.internalCode == .transportFailed)
             #expect(error?.message.contains("thumbprint is") == true, "\(error?.message ?? "")")

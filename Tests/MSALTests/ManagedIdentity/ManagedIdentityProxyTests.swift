@@ -22,7 +22,8 @@ struct ManagedIdentityProxyTests {
                 configuration.transport = try DefaultHTTPTransport(
                     proxy: .settings(try ProxySettings(http: proxy.url())))
                 let app = try ManagedIdentityApplication(configuration: configuration)
-                let token = try await app.acquireToken(resource: "https://graph.microsoft.com")
+                let token = try await app.acquireToken(
+                    ManagedIdentityParameters(resource: "https://graph.microsoft.com"))
                 #expect(!token.accessToken.isEmpty)
                 // async-http-client tunnels plain HTTP through the proxy too.
                 #expect(try proxy.requests() == ["CONNECT \(emulator.baseURL.host ?? ""):\(emulator.port)"])

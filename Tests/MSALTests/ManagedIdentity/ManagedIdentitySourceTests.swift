@@ -31,7 +31,7 @@ struct ManagedIdentitySourceTests {
                 default: .azureArc
                 }
             #expect(app.source == expected)
-            let first = try await app.acquireToken(resource: Self.graph + "/.default")
+            let first = try await app.acquireToken(ManagedIdentityParameters(resource: Self.graph + "/.default"))
             #expect(first.source == .identityProvider)
             #expect(first.scopes == [Self.graph])
             #expect(first.tenantID == h.ids.contosoTenant)
@@ -59,7 +59,7 @@ struct ManagedIdentitySourceTests {
                 #expect(abs(refreshOn.timeIntervalSince(h.clock.now()) - 86_399 / 2) < 2)
             }
 
-            let second = try await app.acquireToken(resource: Self.graph)
+            let second = try await app.acquireToken(ManagedIdentityParameters(resource: Self.graph))
             #expect(second.source == .cache)
             #expect(second.accessToken == first.accessToken, "the cached token")
             let served = try await h.managedIdentityRequests("/hosts/\(host.name)" + host.path)
@@ -80,7 +80,7 @@ struct ManagedIdentitySourceTests {
                     .userAssignedObjectID(ids.userAssignedObjectID),
                 ] {
                     let app = try h.managedIdentityApp(host: host, identity: identity)
-                    let token = try await app.acquireToken(resource: api1)
+                    let token = try await app.acquireToken(ManagedIdentityParameters(resource: api1))
                     let claims = try JWT(token.accessToken).claims
                     #expect(claims["oid"] as? String == ids.userAssignedObjectID, "\(host) \(identity)")
                     #expect(claims["xms_mirid"] as? String == ids.userAssignedResourceID)
@@ -92,10 +92,10 @@ struct ManagedIdentitySourceTests {
             let system = try h.managedIdentityApp(host: "vm-1", cache: shared)
             let user = try h.managedIdentityApp(
                 host: "vm-1", identity: .userAssignedClientID(ids.userAssignedIdentity), cache: shared)
-            let a = try await system.acquireToken(resource: api1)
-            let b = try await user.acquireToken(resource: api1)
+            let a = try await system.acquireToken(ManagedIdentityParameters(resource: api1))
+            let b = try await user.acquireToken(ManagedIdentityParameters(resource: api1))
             #expect(a.accessToken != b.accessToken)
-            #expect(try await user.acquireToken(resource: api1).source == .cache)
+            #expect(try await user.acquireToken(ManagedIdentityParameters(resource: api1)).source == .cache)
         }
     }
 
@@ -105,23 +105,29 @@ struct ManagedIdentitySourceTests {
             let stranger = ManagedIdentity.userAssignedClientID("00000000-1111-4222-8333-444444444444")
             for host in ["vm-1", "app-1"] {
                 let app = try h.managedIdentityApp(host: host, identity: stranger)
-                let error = await #expect(throws: MSALError.self) { try await app.acquireToken(resource: Self.graph) }
+                let error = await #expect(throws: MSALError.self) {
+                    try await app.acquireToken(ManagedIdentityParameters(resource: Self.graph))
+                }
                 #expect(error?.httpStatus == 400, "\(host)")
                 #expect(error?.internalCode == .invalidRequest, "\(host)")
             }
             for host in ["sf-1", "shell-1", "arc-1"] {
                 let app = try h.managedIdentityApp(host: host, identity: stranger, arcKeyFolder: keys)
-                let error = await #expect(throws: MSALError.self) { try await app.acquireToken(resource: Self.graph) }
+                let error = await #expect(throws: MSALError.self) {
+                    try await app.acquireToken(ManagedIdentityParameters(resource: Self.graph))
+                }
                 #expect(error?.internalCode == .invalidParameter, "\(host)")
                 #expect(try await h.managedIdentityRequests("/hosts/\(host)/oauth2/token").isEmpty)
             }
             let unknown = try h.managedIdentityApp(host: "vm-1")
             let error = await #expect(throws: MSALError.self) {
-                try await unknown.acquireToken(resource: "https://nothing.example")
+                try await unknown.acquireToken(ManagedIdentityParameters(resource: "https://nothing.example"))
             }
             #expect(error?.internalCode == .invalidScope)
             #expect(error?.stsErrorCodes == [500011])
-            await #expect(throws: MSALError.self) { try await unknown.acquireToken(resource: " ") }
+            await #expect(throws: MSALError.self) {
+                try await unknown.acquireToken(ManagedIdentityParameters(resource: " "))
+            }
         }
     }
 
@@ -129,21 +135,24 @@ struct ManagedIdentitySourceTests {
     func cacheAndRefresh() async throws {
         try await Harness.withAzureHosts { h, _ in
             let app = try h.managedIdentityApp(host: "app-1", retryPolicy: .none)
-            let first = try await app.acquireToken(resource: Self.graph)
+            let first = try await app.acquireToken(ManagedIdentityParameters(resource: Self.graph))
             h.clock.advance(by: 86_399 / 2 + 1)
-            let renewed = try await app.acquireToken(resource: Self.graph)
+            let renewed = try await app.acquireToken(ManagedIdentityParameters(resource: Self.graph))
             #expect(renewed.source == .identityProvider)
             #expect(renewed.accessToken != first.accessToken)
 
             h.clock.advance(by: 86_399 / 2 + 1)
             try await h.scenario("managedIdentity", "serverError", count: 1)
-            let kept = try await app.acquireToken(resource: Self.graph)
+            let kept = try await app.acquireToken(ManagedIdentityParameters(resource: Self.graph))
             #expect(kept.source == .cache)
             #expect(kept.accessToken == renewed.accessToken)
 
-            #expect(try await app.acquireToken(resource: Self.graph, forceRefresh: true).source == .identityProvider)
-            let challenged = try await app.acquireToken(
-                resource: Self.graph, claims: #"{"access_token":{"nbf":{"essential":true}}}"#)
+            #expect(
+                try await app.acquireToken(ManagedIdentityParameters(resource: Self.graph, forceRefresh: true)).source
+                    == .identityProvider)
+            var challenge = ManagedIdentityParameters(resource: Self.graph)
+            challenge.claims = #"{"access_token":{"nbf":{"essential":true}}}"#
+            let challenged = try await app.acquireToken(challenge)
             #expect(challenged.source == .identityProvider)
             #expect(try await h.managedIdentityRequests("/hosts/app-1/msi/token") == [200, 200, 500, 200, 200])
         }
@@ -157,7 +166,11 @@ struct ManagedIdentitySourceTests {
             logger.logLevel = .trace
             let app = try h.managedIdentityApp(host: "arc-1", arcKeyFolder: keys, logger: logger)
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<64 { group.addTask { try await app.acquireToken(resource: Self.graph).accessToken } }
+                for _ in 0..<64 {
+                    group.addTask {
+                        try await app.acquireToken(ManagedIdentityParameters(resource: Self.graph)).accessToken
+                    }
+                }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
             #expect(tokens.count == 1)

@@ -22,7 +22,9 @@ extension AppToken {
         try await withSharedStore { context, store in
             let app = try command.managedIdentityApplication(context, store: store)
             let result = try await app.acquireToken(
-                resource: command.resource ?? ScopeList.split(command.scopes)[0], forceRefresh: command.forceRefresh)
+                ManagedIdentityParameters(
+                    resource: command.resource ?? ScopeList.split(command.scopes)[0], forceRefresh: command.forceRefresh
+                ))
             if command.global.json {
                 var json = TokenView.json(result)
                 json["managed_identity_source"] = app.source.rawValue

@@ -101,7 +101,8 @@ struct AppToken: AsyncParsableCommand {
         try await withSharedStore { context, store in
             let app = try command.application(context, store: store)
             let result = try await app.acquireTokenForClient(
-                scopes: ScopeList.split(command.scopes), forceRefresh: command.forceRefresh)
+                ClientCredentialParameters(
+                    scopes: ScopeList.split(command.scopes), forceRefresh: command.forceRefresh))
             if command.global.json {
                 try context.printJSON(TokenView.json(result))
             } else {
