@@ -17,28 +17,39 @@ struct ClientSettings: Sendable {
     let clock: any TimeSource
     let random: any RandomSource
     let sleep: @Sendable (Duration) async throws -> Void
-}
 
-extension ClientSettings {
-    /// A public client's settings.
-    init(_ configuration: PublicClientApplicationConfiguration) {
-        self.init(
-            clientID: configuration.clientID, authority: configuration.authority,
-            knownAuthorities: configuration.knownAuthorities, clientCapabilities: configuration.clientCapabilities,
-            tokenExpirationBuffer: configuration.tokenExpirationBuffer, logger: configuration.logger,
-            piiLoggingEnabled: configuration.piiLoggingEnabled, transport: configuration.transport,
-            authorityMetadataFile: configuration.authorityMetadataFile, clock: configuration.clock,
-            random: configuration.random, sleep: configuration.sleep)
-    }
-
-    /// A confidential client's settings.
-    init(_ configuration: ConfidentialClientApplicationConfiguration) {
-        self.init(
-            clientID: configuration.clientID, authority: configuration.authority,
-            knownAuthorities: configuration.knownAuthorities, clientCapabilities: configuration.clientCapabilities,
-            tokenExpirationBuffer: configuration.tokenExpirationBuffer, logger: configuration.logger,
-            piiLoggingEnabled: configuration.piiLoggingEnabled, transport: configuration.transport,
-            authorityMetadataFile: configuration.authorityMetadataFile, clock: configuration.clock,
-            random: configuration.random, sleep: configuration.sleep)
+    /// The settings of a public or confidential client's configuration.
+    init(_ configuration: some ClientConfiguration) {
+        clientID = configuration.clientID
+        authority = configuration.authority
+        knownAuthorities = configuration.knownAuthorities
+        clientCapabilities = configuration.clientCapabilities
+        tokenExpirationBuffer = configuration.tokenExpirationBuffer
+        logger = configuration.logger
+        piiLoggingEnabled = configuration.piiLoggingEnabled
+        transport = configuration.transport
+        authorityMetadataFile = configuration.authorityMetadataFile
+        clock = configuration.clock
+        random = configuration.random
+        sleep = configuration.sleep
     }
 }
+
+/// The settings public and confidential clients' configurations both have.
+protocol ClientConfiguration {
+    var clientID: String { get }
+    var authority: Authority { get }
+    var knownAuthorities: [Authority] { get }
+    var clientCapabilities: [String] { get }
+    var tokenExpirationBuffer: TimeInterval { get }
+    var logger: Logger { get }
+    var piiLoggingEnabled: Bool { get }
+    var transport: any HTTPTransport { get }
+    var authorityMetadataFile: AuthorityMetadataFile? { get }
+    var clock: any TimeSource { get }
+    var random: any RandomSource { get }
+    var sleep: @Sendable (Duration) async throws -> Void { get }
+}
+
+extension PublicClientApplicationConfiguration: ClientConfiguration {}
+extension ConfidentialClientApplicationConfiguration: ClientConfiguration {}
