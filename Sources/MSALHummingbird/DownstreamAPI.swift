@@ -35,16 +35,17 @@ public struct DownstreamAPI: Sendable {
         self.transport = transport
     }
 
-    /// Sends a request to `path` (relative to ``baseURL``) as the user of `token`.
+    /// Sends a request to `path` (relative to ``baseURL``) as the user of `token`: an `HTTPRequest` with the
+    /// `Authorization` field, and `Content-Type: application/json` when there is a body.
     ///
-    /// - Returns: the downstream API's response, whatever its status.
+    /// - Returns: the downstream API's response, whatever its status, and its body.
     /// - Throws: ``MSALError`` `invalidParameter` when `path` names a scheme or host of its own (the token goes only
     ///   to ``baseURL``'s scheme, host and port), before any token is asked for; ``BearerChallenge`` when the user
     ///   must consent or satisfy a policy; ``MSALError`` for the identity platform's other errors and transport
     ///   failures.
     public func call(
-        _ method: MSAL.HTTPRequest.Method, _ path: String, body: Data? = nil, for token: ValidatedAccessToken
-    ) async throws -> MSAL.HTTPResponse {
+        _ method: HTTPRequest.Method, _ path: String, body: Data? = nil, for token: ValidatedAccessToken
+    ) async throws -> (HTTPResponse, Data) {
         guard let url = url(for: path) else {
             throw MSALError.internal(
                 .invalidParameter, "A downstream API path must be relative to its base URL, without a scheme or host.")
@@ -65,9 +66,9 @@ public struct DownstreamAPI: Sendable {
                     ("scope", scopes.joined(separator: " ")),
                 ])
         }
-        var headers: [(name: String, value: String)] = [("Authorization", "Bearer \(result.accessToken)")]
-        if body != nil { headers.append(("Content-Type", "application/json")) }
-        return try await transport.send(MSAL.HTTPRequest(method: method, url: url, headers: headers, body: body))
+        var headerFields: HTTPFields = [.authorization: "Bearer \(result.accessToken)"]
+        if body != nil { headerFields[.contentType] = "application/json" }
+        return try await transport.send(HTTPRequest(method: method, url: url, headerFields: headerFields), body: body)
     }
 
     /// `path` resolved against ``baseURL``; `nil` when it has a scheme (`https://…`, `https:…`) or an authority

@@ -83,10 +83,10 @@ struct TodoRoutes {
 
     private func profile(_ request: Request, context: TodoContext) async throws -> Response {
         guard let graph else { throw HTTPError(.notFound) }
-        let answer = try await graph.call(.get, "me", for: try context.requireAccessToken())
+        let (answer, body) = try await graph.call(.get, "me", for: try context.requireAccessToken())
         return Response(
-            status: HTTPResponse.Status(code: answer.status), headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+            status: HTTPResponse.Status(code: answer.status.code), headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     /// The user's object id, which keys their list.

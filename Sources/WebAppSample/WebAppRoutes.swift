@@ -52,11 +52,14 @@ struct WebAppRoutes {
     }
 
     private func get(_ url: URL, token: AuthenticationResult) async throws -> [String: Any] {
-        let response = try await configuration.client.transport.send(
-            MSAL.HTTPRequest(method: .get, url: url, headers: [("Authorization", "Bearer \(token.accessToken)")]))
-        guard response.status == 200,
-            let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
-        else { throw HTTPError(.badGateway, message: "\(url.host ?? "The API") answered HTTP \(response.status).") }
+        let (response, body) = try await configuration.client.transport.send(
+            HTTPRequest(method: .get, url: url, headerFields: [.authorization: "Bearer \(token.accessToken)"]),
+            body: nil)
+        guard response.status == .ok,
+            let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        else {
+            throw HTTPError(.badGateway, message: "\(url.host ?? "The API") answered HTTP \(response.status.code).")
+        }
         return json
     }
 }

@@ -108,13 +108,15 @@ final class ClientCredentialsTransport: HTTPTransport {
         set { delay.withLock { $0 = newValue } }
     }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard request.url.path.hasSuffix("/oauth2/v2.0/token") else { return try await discovery.send(request) }
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+        guard request.url?.path.hasSuffix("/oauth2/v2.0/token") == true else {
+            return try await discovery.send(request, body: body)
+        }
         let number = count.add(1, ordering: .relaxed).newValue
         if tokenDelay > .zero { try await Task.sleep(for: tokenDelay) }
         let claims = Data(#"{"roles":["User.Read.All"],"idtyp":"app","n":\#(number)}"#.utf8).base64EncodedString()
-        let body =
+        let answer =
             #"{"token_type":"Bearer","expires_in":3599,"ext_expires_in":3599,"access_token":"eyJhbGciOiJub25lIn0.\#(claims).c2ln"}"#
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Data(body.utf8))
+        return (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), Data(answer.utf8))
     }
 }

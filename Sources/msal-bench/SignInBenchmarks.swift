@@ -98,10 +98,10 @@ final class CountingTransport: HTTPTransport {
 
     var tokenRequests: Int { count.load(ordering: .relaxed) }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        if request.method == .post, request.url.path.hasSuffix("/oauth2/v2.0/token") {
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+        if request.method == .post, request.url?.path.hasSuffix("/oauth2/v2.0/token") == true {
             count.add(1, ordering: .relaxed)
         }
-        return try await inner.send(request)
+        return try await inner.send(request, body: body)
     }
 }

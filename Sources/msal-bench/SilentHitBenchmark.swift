@@ -69,17 +69,17 @@ final class DiscoveryOnlyTransport: HTTPTransport {
 
     var requests: Int { count.load(ordering: .relaxed) }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
         count.add(1, ordering: .relaxed)
-        guard request.url.path.hasSuffix("/.well-known/openid-configuration"),
-            let tenant = request.url.pathComponents.dropFirst().first
-        else { return HTTPResponse(status: 404) }
+        guard let url = request.url, url.path.hasSuffix("/.well-known/openid-configuration"),
+            let tenant = url.pathComponents.dropFirst().first
+        else { return (HTTPResponse(status: .notFound), Data()) }
         let base = "https://login.microsoftonline.com/\(tenant)"
         let document = """
             {"issuer":"\(base)/v2.0","authorization_endpoint":"\(base)/oauth2/v2.0/authorize",
              "token_endpoint":"\(base)/oauth2/v2.0/token","jwks_uri":"\(base)/discovery/v2.0/keys",
              "end_session_endpoint":"\(base)/oauth2/v2.0/logout","device_authorization_endpoint":"\(base)/oauth2/v2.0/devicecode"}
             """
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Data(document.utf8))
+        return (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), Data(document.utf8))
     }
 }

@@ -233,7 +233,7 @@ struct AccessTokenValidatorTests {
     }
 
     func discoveryRequests() -> Int {
-        forge.requests.count { $0.url.path.hasSuffix("/.well-known/openid-configuration") }
+        forge.requests.count { $0.url?.path.hasSuffix("/.well-known/openid-configuration") == true }
     }
 
     @Test("the OpenID configuration and keys are fetched with MSAL's headers: a request id and the library's name")
@@ -241,15 +241,17 @@ struct AccessTokenValidatorTests {
         _ = try await validator().validate(try forge.token(TokenForge.userClaims(now: clock.now())))
         let requests = forge.requests
         #expect(
-            requests.map(\.url.path) == [
+            requests.map { $0.url?.path } == [
                 "/organizations/v2.0/.well-known/openid-configuration", "/discovery/v2.0/keys",
             ])
         for request in requests {
-            func header(_ name: String) -> String? { request.headers.first { $0.name == name }?.value }
-            #expect(header("client-request-id").flatMap(UUID.init(uuidString:)) != nil, "\(request.url.path)")
+            func header(_ name: String) -> String? { request.headerFields.first { $0.name.rawName == name }?.value }
+            #expect(header("client-request-id").flatMap(UUID.init(uuidString:)) != nil, "\(request.path ?? "")")
             #expect(header("return-client-request-id") == "true")
             #expect(header("x-client-SKU") == "MSAL.Swift" && header("x-client-Ver") != nil)
         }
-        #expect(Set(requests.compactMap { $0.headers.first { $0.name == "client-request-id" }?.value }).count == 2)
+        #expect(
+            Set(requests.compactMap { $0.headerFields.first { $0.name.rawName == "client-request-id" }?.value }).count
+                == 2)
     }
 }

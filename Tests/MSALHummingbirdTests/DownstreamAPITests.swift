@@ -9,11 +9,11 @@ import Testing
 struct DownstreamAPITests {
     /// Records every request and answers 404: nothing here should reach it.
     final class RecordingTransport: HTTPTransport {
-        let urls = Locked<[URL]>([])
+        let urls = Locked<[URL?]>([])
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
             urls.withLock { $0.append(request.url) }
-            return HTTPResponse(status: 404)
+            return (HTTPResponse(status: .notFound), Data())
         }
     }
 

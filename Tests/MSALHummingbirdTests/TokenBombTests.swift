@@ -88,9 +88,9 @@ private struct BombTransport: HTTPTransport {
     let forge: any HTTPTransport
     let bombKeySet: Bool
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let isKeySet = request.url.path.hasSuffix("/keys")
-        guard isKeySet == bombKeySet else { return try await forge.send(request) }
-        return HTTPResponse(status: 200, body: Data(("{\"keys\":" + String(repeating: "[", count: 20_000)).utf8))
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+        let isKeySet = request.url?.path.hasSuffix("/keys") == true
+        guard isKeySet == bombKeySet else { return try await forge.send(request, body: body) }
+        return (HTTPResponse(status: .ok), Data(("{\"keys\":" + String(repeating: "[", count: 20_000)).utf8))
     }
 }

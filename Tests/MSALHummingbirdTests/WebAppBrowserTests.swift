@@ -37,12 +37,13 @@ struct WebAppBrowserTests {
 
                         // Jane's refresh token and sessions are revoked: the to-dos need a new token, the refresh
                         // fails with interaction required, and the app signs her in again, back to the same page.
-                        let revoked = try await DefaultHTTPTransport().send(
+                        let (revoked, _) = try await DefaultHTTPTransport().send(
                             HTTPRequest(
                                 method: .post,
                                 url: emulator.baseURL.appendingPathComponent("_emulator/users/jane@example.com/revoke"),
-                                headers: [("Content-Type", "application/json")], body: Data("{}".utf8)))
-                        #expect(revoked.status == 200)
+                                headerFields: [.contentType: "application/json"]),
+                            body: Data("{}".utf8))
+                        #expect(revoked.status == .ok)
                         try await browser.open(site.appendingPathComponent("todos"))
                         #expect(try await browser.pageSource.contains("id=\"signin\""))
                         try await browser.signInJane()
@@ -119,17 +120,18 @@ struct WebAppBrowserTests {
             "grant_type=password", "client_id=\(IDs.externalPublicClient)", "username=jane%40example.com",
             "password=Jane-Demo-Pass4", "scope=api%3A%2F%2F\(IDs.api1)%2FToDoList.ReadWrite",
         ].joined(separator: "&")
-        let answer = try await transport.send(
+        let (_, answer) = try await transport.send(
             HTTPRequest(
                 method: .post, url: emulator.authority(IDs.externalTenant).appendingPathComponent("oauth2/v2.0/token"),
-                headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Data(form.utf8)))
+                headerFields: [.contentType: "application/x-www-form-urlencoded"]),
+            body: Data(form.utf8))
         let token = try #require(
-            (try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["access_token"] as? String)
-        let created = try await transport.send(
+            (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["access_token"] as? String)
+        let (created, _) = try await transport.send(
             HTTPRequest(
                 method: .post, url: api.appendingPathComponent("api1/todolist"),
-                headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
-                body: try JSONSerialization.data(withJSONObject: ["description": description])))
-        #expect(created.status == 201)
+                headerFields: [.authorization: "Bearer \(token)", .contentType: "application/json"]),
+            body: try JSONSerialization.data(withJSONObject: ["description": description]))
+        #expect(created.status == .created)
     }
 }

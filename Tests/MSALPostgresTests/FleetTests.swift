@@ -254,9 +254,9 @@ struct FleetTests {
     /// How many client-credentials grants the emulator served.
     static func grants(_ emulator: RunningEmulator) async throws -> Int {
         let url = emulator.baseURL.appendingPathComponent("_emulator/requests")
-        let response = try await DefaultHTTPTransport().send(
-            HTTPRequest(method: .get, url: URL(string: url.absoluteString + "?path=/oauth2/v2.0/token")!))
-        let json = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+        let (_, body) = try await DefaultHTTPTransport().send(
+            HTTPRequest(method: .get, url: URL(string: url.absoluteString + "?path=/oauth2/v2.0/token")!), body: nil)
+        let json = try JSONSerialization.jsonObject(with: body) as? [String: Any]
         let requests = (json?["requests"] as? [[String: Any]]) ?? []
         return requests.filter { $0["grant_type"] as? String == "client_credentials" }.count
     }

@@ -74,7 +74,7 @@ struct CertificateCredentialTests {
             let first = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.api1Default))
             #expect(first.roles == ["ToDoList.Read.All"])
             _ = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
-            let forms = transport.requests.filter { $0.url.path.hasSuffix("/token") }.map { FormFields($0.body) }
+            let forms = transport.tokenForms.map { FormFields($0) }
             #expect(forms.count == 2)
             #expect(forms[0]["client_secret"] == nil)
             #expect(forms[0]["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
@@ -84,7 +84,7 @@ struct CertificateCredentialTests {
             #expect(header["alg"] as? String == algorithm.rawValue)
             #expect(header["x5t#S256"] as? String == certificate.sha256Thumbprint)
             #expect(header["x5c"] == nil)
-            let tokenEndpoint = try #require(transport.requests.last { $0.url.path.hasSuffix("/token") }?.url)
+            let tokenEndpoint = try #require(transport.requests.last { $0.url?.path.hasSuffix("/token") == true }?.url)
             #expect(claims["aud"] as? String == tokenEndpoint.absoluteString)
             #expect(claims["iss"] as? String == h.ids.confidentialClient)
             #expect(claims["sub"] as? String == h.ids.confidentialClient)
@@ -95,7 +95,7 @@ struct CertificateCredentialTests {
             _ = try await app.acquireTokenForClient(
                 ClientCredentialParameters(scopes: h.graphDefault, forceRefresh: true))
             let renewed = try #require(
-                FormFields(transport.requests.last { $0.url.path.hasSuffix("/token") }?.body)["client_assertion"])
+                FormFields(transport.tokenForms.last)["client_assertion"])
             #expect(renewed != assertion, "signed again a minute before it expires")
             #expect(try Self.parts(renewed).claims["jti"] as? String != claims["jti"] as? String)
         }
@@ -108,7 +108,7 @@ struct CertificateCredentialTests {
             let app = try h.confidentialApp(
                 credential: .certificate(try Self.demoCertificate(), sendX5C: true), transport: transport)
             _ = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
-            let assertion = try #require(FormFields(transport.requests.last?.body)["client_assertion"])
+            let assertion = try #require(FormFields(transport.sent.last?.body)["client_assertion"])
             #expect((try Self.parts(assertion).header["x5c"] as? [String])?.count == 1)
 
             // The daemon's certificate presented by API 1, which has a secret but no key credentials.
@@ -146,7 +146,7 @@ struct CertificateCredentialTests {
             try Data((first + "\n").utf8).write(to: file)
             let token = try await app.acquireTokenForClient(ClientCredentialParameters(scopes: h.graphDefault))
             #expect(token.roles == ["User.Read.All"])
-            #expect(FormFields(transport.requests.last?.body)["client_assertion"] == first)
+            #expect(FormFields(transport.sent.last?.body)["client_assertion"] == first)
 
             h.clock.advance(by: 10)
             let rotated = try await mint()
@@ -154,7 +154,7 @@ struct CertificateCredentialTests {
             try Data(rotated.utf8).write(to: file)
             _ = try await app.acquireTokenForClient(
                 ClientCredentialParameters(scopes: h.graphDefault, forceRefresh: true))
-            #expect(FormFields(transport.requests.last?.body)["client_assertion"] == rotated)
+            #expect(FormFields(transport.sent.last?.body)["client_assertion"] == rotated)
 
             try Data(try await mint(lifetime: 60).utf8).write(to: file)
             h.clock.advance(by: 120)

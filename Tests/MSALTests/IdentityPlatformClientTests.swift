@@ -9,18 +9,24 @@ import Testing
 /// headers on every endpoint and the same retry policy for discovery and keys as for tokens.
 @Suite("Identity platform client: one set of headers and one retry policy for every endpoint")
 struct IdentityPlatformClientTests {
-    /// Sends with the default transport and keeps each request.
+    /// Sends with the default transport and keeps each request with its body.
     final class RecordingTransport: HTTPTransport {
         private let inner: any HTTPTransport
-        private let recorded = Locked<[HTTPRequest]>([])
+        private let recorded = Locked<[(request: HTTPRequest, body: Data?)]>([])
 
         init() throws { inner = try DefaultHTTPTransport() }
 
-        var requests: [HTTPRequest] { recorded.withLock { $0 } }
+        /// Every request with its body, in order.
+        var sent: [(request: HTTPRequest, body: Data?)] { recorded.withLock { $0 } }
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            recorded.withLock { $0.append(request) }
-            return try await inner.send(request)
+        var requests: [HTTPRequest] { sent.map(\.request) }
+
+        /// The bodies of the requests to token endpoints, in order.
+        var tokenForms: [Data] { sent.filter { $0.request.url?.path.hasSuffix("/token") == true }.compactMap(\.body) }
+
+        func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+            recorded.withLock { $0.append((request, body)) }
+            return try await inner.send(request, body: body)
         }
     }
 
@@ -64,12 +70,13 @@ struct IdentityPlatformClientTests {
                 "/discovery/instance", "/.well-known/openid-configuration", "/discovery/v2.0/keys",
                 "/oauth2/v2.0/token", "/oauth2/v2.0/devicecode", "/oauth2/v2.0/initiate",
             ] {
-                #expect(requests.contains { $0.url.path.hasSuffix(suffix) }, "no request to \(suffix)")
+                #expect(requests.contains { $0.url?.path.hasSuffix(suffix) == true }, "no request to \(suffix)")
             }
             for request in requests {
                 let headers = Dictionary(
-                    request.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
-                let what = "\(request.method.rawValue) \(request.url.path)"
+                    request.headerFields.map { ($0.name.canonicalName, $0.value) },
+                    uniquingKeysWith: { first, _ in first })
+                let what = "\(request.method.rawValue) \(request.url?.path ?? "")"
                 #expect(headers["accept"] == "application/json", "\(what)")
                 #expect(headers["return-client-request-id"] == "true", "\(what)")
                 #expect(headers["x-client-sku"] == "MSAL.Swift", "\(what)")

@@ -132,11 +132,12 @@ struct LoopbackAndTransportTests {
     )
     func instanceDiscoveryRefusal() async throws {
         let transport = ScriptedTransport([
-            HTTPResponse(
-                status: 400, headers: [("Content-Type", "application/json")],
-                body: Data(
+            (
+                HTTPResponse(status: .badRequest, headerFields: [.contentType: "application/json"]),
+                Data(
                     #"{"error":"invalid_instance","error_description":"AADSTS50049: Unknown or invalid instance.","error_codes":[50049]}"#
-                        .utf8))
+                        .utf8)
+            )
         ])
         var configuration = try PublicClientApplicationConfiguration(
             clientID: "c", authority: Authority("https://login.evil.example/common", kind: .aad))
@@ -147,22 +148,22 @@ struct LoopbackAndTransportTests {
         #expect(error.oauthError == "invalid_instance")
         let sent = try #require(transport.requests.first)
         #expect(
-            sent.url.absoluteString.hasPrefix(
+            sent.url?.absoluteString.hasPrefix(
                 "https://login.microsoftonline.com/common/discovery/instance?api-version=1.1&authorization_endpoint=https://login.evil.example/common/oauth2/v2.0/authorize"
-            ))
+            ) == true)
     }
 
     @Test("known authorities skip instance discovery")
     func knownAuthoritiesSkipValidation() async throws {
         let authority = try Authority("https://login.contoso-sovereign.example/common", kind: .aad)
-        let transport = ScriptedTransport([HTTPResponse(status: 500)])
+        let transport = ScriptedTransport([(HTTPResponse(status: .internalServerError), Data())])
         var configuration = try PublicClientApplicationConfiguration(clientID: "c", authority: authority)
         configuration.knownAuthorities = [authority]
         configuration.transport = transport
         let app = try PublicClientApplication(configuration: configuration)
         _ = try? await app.accounts()
         #expect(
-            transport.requests.first?.url.absoluteString
+            transport.requests.first?.url?.absoluteString
                 == "https://login.contoso-sovereign.example/common/v2.0/.well-known/openid-configuration")
     }
 }
@@ -185,14 +186,14 @@ struct SignallingBrowser: BrowserLauncher {
 
 /// Answers requests with canned responses in order and records what was sent.
 final class ScriptedTransport: HTTPTransport, Sendable {
-    private let responses: Locked<[HTTPResponse]>
+    private let responses: Locked<[(HTTPResponse, Data)]>
     private let sent = Locked<[HTTPRequest]>([])
 
-    init(_ responses: [HTTPResponse]) { self.responses = Locked(responses) }
+    init(_ responses: [(HTTPResponse, Data)]) { self.responses = Locked(responses) }
 
     var requests: [HTTPRequest] { sent.withLock { $0 } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
         sent.withLock { $0.append(request) }
         return try responses.withLock { list in
             guard !list.isEmpty else { throw MSALError.internal(.transportFailed, "no scripted response left") }

@@ -64,7 +64,7 @@ struct OutsideJSONTests {
             },
             try #require(throws: MSALError.self) { try InstanceDiscoveryResponse(json: bomb, authority: authority) },
             try #require(throws: MSALError.self) { try DeviceCodeInfo(json: bomb) },
-            try #require(throws: MSALError.self) { try NativeAuthAnswer(HTTPResponse(status: 200, body: bomb)) },
+            try #require(throws: MSALError.self) { try NativeAuthAnswer(HTTPResponse(status: .ok), body: bomb) },
         ]
         for error in errors {
             #expect(error.message.contains("nests deeper than 64 levels"), "\(error.message)")

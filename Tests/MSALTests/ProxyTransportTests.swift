@@ -68,13 +68,15 @@ struct ProxyTransportTests {
                 ]
                 for (url, expected) in cases {
                     let transport = try Self.transport(h, try ProxySettings(https: url))
-                    let error = await #expect(throws: MSALError.self) { _ = try await transport.send(discovery) }
+                    let error = await #expect(throws: MSALError.self) {
+                        _ = try await transport.send(discovery, body: nil)
+                    }
                     #expect(error?.message.contains(expected) == true, "\(String(describing: error))")
                     #expect(error?.message.contains("127.0.0.1:\(proxy.port)") == true)
                     #expect(error?.message.contains("wrong-pass-9") == false)
                 }
                 let through = try Self.transport(h, try ProxySettings(https: proxy.url(credentials: Self.credentials)))
-                #expect(try await through.send(discovery).status == 200)
+                #expect(try await through.send(discovery, body: nil).0.status == .ok)
             }
         }
         let dead = try #require(ClosedPort(try LoopbackPort.free()))
@@ -82,7 +84,7 @@ struct ProxyTransportTests {
             proxy: .settings(try ProxySettings(https: URL(string: "http://127.0.0.1:\(dead.port)")!)))
         let error = await #expect(throws: MSALError.self) {
             _ = try await transport.send(
-                HTTPRequest(method: .get, url: URL(string: "https://login.microsoftonline.com/")!))
+                HTTPRequest(method: .get, url: URL(string: "https://login.microsoftonline.com/")!), body: nil)
         }
         #expect(
             error?.message.contains("Cannot connect to the proxy at 127.0.0.1:\(dead.port)") == true,

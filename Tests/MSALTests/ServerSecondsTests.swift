@@ -54,12 +54,13 @@ struct ServerSecondsTests {
 
     @Test("managed identity: expires_in 1e300 is clamped; an infinite one is refused")
     func managedIdentity() throws {
-        let huge = HTTPResponse(
-            status: 200, body: Data(#"{"access_token":"a","expires_in":"1e300","refresh_in":1e300}"#.utf8))
-        let token = try ManagedIdentityResponse.token(huge, from: .imds, now: Date())
+        let huge = Data(#"{"access_token":"a","expires_in":"1e300","refresh_in":1e300}"#.utf8)
+        let token = try ManagedIdentityResponse.token(HTTPResponse(status: .ok), huge, from: .imds, now: Date())
         #expect(token.expiresIn == TimeInterval(Self.maximum))
         #expect(token.refreshIn == TimeInterval(Self.maximum))
-        let infinite = HTTPResponse(status: 200, body: Data(#"{"access_token":"a","expires_in":"inf"}"#.utf8))
-        #expect(throws: MSALError.self) { try ManagedIdentityResponse.token(infinite, from: .imds, now: Date()) }
+        let infinite = Data(#"{"access_token":"a","expires_in":"inf"}"#.utf8)
+        #expect(throws: MSALError.self) {
+            try ManagedIdentityResponse.token(HTTPResponse(status: .ok), infinite, from: .imds, now: Date())
+        }
     }
 }

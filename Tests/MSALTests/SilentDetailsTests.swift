@@ -191,9 +191,11 @@ struct SilentDetailsTests {
 struct FailingTokenTransport: HTTPTransport {
     let inner: any HTTPTransport
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        if request.url.path.hasSuffix("/token") { throw MSALError.internal(.transportFailed, "connection refused") }
-        return try await inner.send(request)
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+        if request.url?.path.hasSuffix("/token") == true {
+            throw MSALError.internal(.transportFailed, "connection refused")
+        }
+        return try await inner.send(request, body: body)
     }
 }
 

@@ -46,8 +46,7 @@ struct WebAppSignInTests {
             let result = try await app.completeSignIn(flow, response: posted)
             #expect(result.account.username == "MeganB@contoso.onmicrosoft.com")
             #expect(store.saves == [TokenCachePartition.user(homeAccountID: result.account.identifier).description])
-            let redemption = try #require(transport.requests.last { $0.url.path.hasSuffix("/token") })
-            let form = FormFields(redemption.body)
+            let form = FormFields(try #require(transport.tokenForms.last))
             #expect(form["grant_type"] == "authorization_code")
             #expect(form["client_secret"] == h.ids.confidentialSecret)
             #expect(form["code_verifier"] != nil)
@@ -58,7 +57,7 @@ struct WebAppSignInTests {
             let refreshed = try await app.acquireTokenSilently(
                 SilentParameters(scopes: ["User.Read"], account: account, forceRefresh: true))
             #expect(refreshed.source == .identityProvider)
-            let refresh = FormFields(try #require(transport.requests.last { $0.url.path.hasSuffix("/token") }).body)
+            let refresh = FormFields(try #require(transport.tokenForms.last))
             #expect(refresh["grant_type"] == "refresh_token")
             #expect(refresh["client_secret"] == h.ids.confidentialSecret)
 

@@ -30,19 +30,21 @@ struct WireSenderTests {
         /// How many requests it answered itself.
         var answered: Int { answers.withLock { $0 } }
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            guard request.url.path.hasSuffix(suffix) else {
-                let inner = try #require(inner, "an unexpected request to \(request.url.path)")
-                return try await inner.send(request)
+        func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+            let path = request.url?.path ?? ""
+            guard path.hasSuffix(suffix) else {
+                let inner = try #require(inner, "an unexpected request to \(path)")
+                return try await inner.send(request, body: body)
             }
             answers.withLock { $0 += 1 }
-            return HTTPResponse(
-                status: 400, headers: [("Content-Type", "text/html")],
-                body: Data(repeating: UInt8(ascii: " "), count: size))
+            return (
+                HTTPResponse(status: .badRequest, headerFields: [.contentType: "text/html"]),
+                Data(repeating: UInt8(ascii: " "), count: size)
+            )
         }
     }
 
-    /// Answers each request with the next step of its script.
+    /// Answers each request with the next step of its script (with an empty body).
     final class ScriptedTransport: HTTPTransport {
         private let steps: Locked<[Result<HTTPResponse, MSALError>]>
         private let sent = Locked(0)
@@ -51,9 +53,9 @@ struct WireSenderTests {
 
         var requests: Int { sent.withLock { $0 } }
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
             sent.withLock { $0 += 1 }
-            return try steps.withLock { $0.removeFirst() }.get()
+            return (try steps.withLock { $0.removeFirst() }.get(), Data())
         }
     }
 
@@ -112,7 +114,7 @@ struct WireSenderTests {
         let request = HTTPRequest(method: .get, url: URL(string: "http://127.0.0.1:1/token")!)
         let outcome: String
         do {
-            outcome = "\(try await wire.send(request, retrying: policy).status)"
+            outcome = "\(try await wire.send(request, body: nil, retrying: policy).0.status.code)"
         } catch let error as MSALError {
             outcome = "\(error.internalCode.map { "\($0)" } ?? "\(error.code)")"
         } catch {
@@ -126,7 +128,9 @@ struct WireSenderTests {
     )
     func retryPolicies() async throws {
         func answer(_ status: Int, retryAfter: String? = nil) -> Result<HTTPResponse, MSALError> {
-            .success(HTTPResponse(status: status, headers: retryAfter.map { [("Retry-After", $0)] } ?? []))
+            .success(
+                HTTPResponse(
+                    status: .init(code: status), headerFields: retryAfter.map { [.retryAfter: $0] } ?? [:]))
         }
         let unanswered = Result<HTTPResponse, MSALError>.failure(.internal(.transportFailed, "refused"))
         let platform = IdentityPlatformRetryPolicy()

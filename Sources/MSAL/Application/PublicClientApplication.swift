@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// A public client (a CLI, a desktop or server-side app acting for a user): signs users in, keeps
 /// their tokens, and returns them silently while it can.
@@ -118,17 +119,24 @@ public final class PublicClientApplication: Sendable {
         DeviceInformation(deviceMode: configuration.deviceMode, hasSSOExtension: false)
     }
 
-    /// Sends `request` with a bearer token for `scopes`. On a 401 claims challenge it gets a new token
-    /// with those claims and retries once.
+    /// Sends `request` with `body` and a bearer token for `scopes` (in place of any `Authorization` field it has),
+    /// and answers with the response, whatever its status, and its body. On a 401 claims challenge it gets a new
+    /// token with those claims and retries once.
+    ///
+    ///     let (response, body) = try await app.send(
+    ///         HTTPRequest(method: .get, url: URL(string: "https://graph.microsoft.com/v1.0/me")!),
+    ///         scopes: ["User.Read"], account: account)
     ///
     /// - Throws: ``MSALError`` `interactionRequired` carrying ``MSALError/claimsChallenge`` when only an
     ///   interactive sign-in can satisfy the challenge; token and transport errors.
-    public func send(_ request: HTTPRequest, scopes: [String], account: Account) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest, body: Data? = nil, scopes: [String], account: Account) async throws
+        -> (HTTPResponse, Data)
+    {
         let token = try await acquireTokenSilently(SilentParameters(scopes: scopes, account: account))
-        let response = try await send(request, token: token)
-        guard response.status == 401, let header = response.header("WWW-Authenticate"),
+        let answer = try await send(request, body: body, token: token)
+        guard answer.0.status == .unauthorized, let header = answer.0.headerFields[values: .wwwAuthenticate].first,
             let challenge = ClaimsChallenge(wwwAuthenticate: header)
-        else { return response }
+        else { return answer }
         try await cache.removeAccessToken(homeAccountID: account.identifier, secret: token.accessToken)
         var parameters = SilentParameters(scopes: scopes, account: account, forceRefresh: true)
         parameters.claims = challenge.claims
@@ -139,13 +147,15 @@ public final class PublicClientApplication: Sendable {
             error.claimsChallenge = challenge.claims
             throw error
         }
-        return try await send(request, token: renewed)
+        return try await send(request, body: body, token: renewed)
     }
 
-    private func send(_ request: HTTPRequest, token: AuthenticationResult) async throws -> HTTPResponse {
+    private func send(_ request: HTTPRequest, body: Data?, token: AuthenticationResult) async throws
+        -> (HTTPResponse, Data)
+    {
         var authorized = request
-        authorized.headers.removeAll { $0.name.equalsIgnoringCase("Authorization") }
-        authorized.headers.append(("Authorization", token.authorizationHeader))
-        return try await configuration.transport.send(authorized)
+        authorized.headerFields[.authorization] = nil
+        authorized.headerFields.append(HTTPField(name: .authorization, value: token.authorizationHeader))
+        return try await configuration.transport.send(authorized, body: body)
     }
 }

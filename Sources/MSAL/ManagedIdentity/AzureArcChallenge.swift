@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Azure Arc's proof that the caller is privileged on the machine: the agent answers a first request with 401 and
 /// `WWW-Authenticate: Basic realm=<file>`, a key file it just wrote where only administrators can read; the caller
@@ -14,7 +15,7 @@ enum AzureArcChallenge {
     /// - Throws: ``MSALError`` `invalidResponse` for a missing or malformed challenge, a file outside `folder`, not
     ///   a `.key` file, a link, too large, or unreadable.
     static func key(answering response: HTTPResponse, folder: String) throws -> String {
-        guard let challenge = response.header("WWW-Authenticate") else {
+        guard let challenge = response.headerFields[values: .wwwAuthenticate].first else {
             throw refused("its 401 has no WWW-Authenticate challenge")
         }
         let parts = challenge.split(separator: "=", maxSplits: 1)

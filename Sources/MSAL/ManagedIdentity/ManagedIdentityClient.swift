@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// The one way managed identity requests reach their source, beside ``IdentityPlatformClient``: the request in the
 /// source's shape and with the source's headers (``ManagedIdentityRequest``; not the identity platform's), over the
@@ -21,7 +22,7 @@ struct ManagedIdentityClient: Sendable {
         -> (token: ManagedIdentityToken, readAt: Date)
     {
         let identity = configuration.identity
-        let request = try ManagedIdentityRequest(
+        let (request, body) = try ManagedIdentityRequest(
             endpoint: endpoint, identity: identity, resource: resource,
             capabilities: configuration.clientCapabilities, revokedToken: revokedToken, correlationID: correlationID
         ).httpRequest()
@@ -29,28 +30,29 @@ struct ManagedIdentityClient: Sendable {
             "requesting a managed identity token",
             ["source": endpoint.source.rawValue, "correlation_id": correlationID.uuidString],
             pii: ["identity": "\(identity)", "resource": resource])
-        var response = try await send(request)
-        if endpoint.source == .azureArc, response.status == 401 {
+        var (response, answer) = try await send(request, body: body)
+        if endpoint.source == .azureArc, response.status == .unauthorized {
             let key = try AzureArcChallenge.key(answering: response, folder: configuration.arcKeyFolder)
             var answered = request
-            answered.headers.append((name: "Authorization", value: "Basic \(key)"))
-            response = try await send(answered)
+            answered.headerFields.append(HTTPField(name: .authorization, value: "Basic \(key)"))
+            (response, answer) = try await send(answered, body: body)
         }
         let now = configuration.clock.now()
-        guard response.status == 200 else {
-            throw ManagedIdentityResponse.error(response, from: endpoint.source, now: now)
+        guard response.status == .ok else {
+            throw ManagedIdentityResponse.error(response, answer, from: endpoint.source, now: now)
         }
-        return (try ManagedIdentityResponse.token(response, from: endpoint.source, now: now), now)
+        return (try ManagedIdentityResponse.token(response, answer, from: endpoint.source, now: now), now)
     }
 
-    /// Sends `request` (over the pinned connection for Service Fabric) and returns the last answer, whatever its
-    /// status.
-    private func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// Sends `request` with `body` (over the pinned connection for Service Fabric) and returns the last answer,
+    /// whatever its status, with its body.
+    private func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
         let transport: any HTTPTransport =
             endpoint.thumbprint.map { PinnedCertificateTransport(thumbprint: $0) } ?? configuration.transport
         let wire = WireSender(
             transport: transport, clock: configuration.clock, sleep: configuration.sleep, logger: log.logger,
             peer: "managed identity endpoint", metadata: ["source": "\(endpoint.source.rawValue)"])
-        return try await wire.send(request, retrying: configuration.retryPolicy.retries(for: endpoint.source))
+        return try await wire.send(
+            request, body: body, retrying: configuration.retryPolicy.retries(for: endpoint.source))
     }
 }

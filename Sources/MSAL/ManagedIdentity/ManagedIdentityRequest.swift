@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPTypes
 
 /// A token request in the shape its source expects: api-version, resource and identity parameters, and the
 /// header that proves the caller runs on the host.
@@ -14,25 +15,25 @@ struct ManagedIdentityRequest: Sendable {
     let revokedToken: String?
     let correlationID: UUID
 
-    /// The request for `endpoint.source`.
+    /// The request for `endpoint.source`, with its body (Cloud Shell's form; none for the others).
     ///
     /// - Throws: ``MSALError`` `invalidParameter` when the source has no way to name a user-assigned identity.
-    func httpRequest() throws -> HTTPRequest {
-        var headers = [
-            ("Accept", "application/json"), ("x-ms-client-request-id", correlationID.uuidString.lowercased()),
-            ("x-client-SKU", LibraryIdentity.sku), ("x-client-Ver", LibraryIdentity.version),
+    func httpRequest() throws -> (request: HTTPRequest, body: Data?) {
+        var headers: HTTPFields = [
+            .accept: "application/json", .managedIdentityRequestID: correlationID.uuidString.lowercased(),
+            .clientSKU: LibraryIdentity.sku, .clientVersion: LibraryIdentity.version,
         ]
         let resourceItem = URLQueryItem(name: "resource", value: resource)
         switch endpoint.source {
         case .imds:
-            headers.append(("Metadata", "true"))
+            headers.append(HTTPField(name: .metadata, value: "true"))
             return get("2018-02-01", resourceItem, selector("client_id", "msi_res_id", "object_id"), headers)
         case .appService:
-            headers.append(("X-IDENTITY-HEADER", endpoint.secret ?? ""))
+            headers.append(HTTPField(name: .identityHeader, value: endpoint.secret ?? ""))
             return get("2019-08-01", resourceItem, selector("client_id", "mi_res_id", "object_id"), headers)
         case .serviceFabric:
             try refuseUserAssigned("the cluster assigns the application's identity")
-            headers.append(("Secret", endpoint.secret ?? ""))
+            headers.append(HTTPField(name: .serviceFabricSecret, value: endpoint.secret ?? ""))
             var extra: [URLQueryItem] = []
             if !capabilities.isEmpty {
                 extra.append(URLQueryItem(name: "xms_cc", value: capabilities.joined(separator: ",")))
@@ -49,25 +50,27 @@ struct ManagedIdentityRequest: Sendable {
             case .userAssignedClientID(let id): clientID = id
             default: throw unsupported("names a user-assigned identity by its client id only")
             }
-            headers.append(("secret", endpoint.secret ?? ""))
+            headers.append(HTTPField(name: .machineLearningSecret, value: endpoint.secret ?? ""))
             let selector = clientID.map { [URLQueryItem(name: "clientid", value: $0)] } ?? []
             return get("2017-09-01", resourceItem, selector, headers)
         case .cloudShell:
             try refuseUserAssigned("its token is the signed-in user's")
-            headers += [("Metadata", "true"), ("Content-Type", "application/x-www-form-urlencoded")]
-            return HTTPRequest(
-                method: .post, url: endpoint.url, headers: headers,
-                body: Data(FormEncoding.encode([("resource", resource)]).utf8))
+            headers.append(HTTPField(name: .metadata, value: "true"))
+            headers.append(HTTPField(name: .contentType, value: "application/x-www-form-urlencoded"))
+            return (
+                HTTPRequest(method: .post, url: endpoint.url, headerFields: headers),
+                Data(FormEncoding.encode([("resource", resource)]).utf8)
+            )
         case .azureArc:
             try refuseUserAssigned("the Arc agent serves the machine's own identity")
-            headers.append(("Metadata", "true"))
+            headers.append(HTTPField(name: .metadata, value: "true"))
             return get("2020-06-01", resourceItem, [], headers)
         }
     }
 
     private func get(
-        _ apiVersion: String, _ resource: URLQueryItem, _ extra: [URLQueryItem], _ headers: [(String, String)]
-    ) -> HTTPRequest {
+        _ apiVersion: String, _ resource: URLQueryItem, _ extra: [URLQueryItem], _ headers: HTTPFields
+    ) -> (request: HTTPRequest, body: Data?) {
         var components = URLComponents(url: endpoint.url, resolvingAgainstBaseURL: false)!
         var items = components.queryItems ?? []
         items.append(URLQueryItem(name: "api-version", value: apiVersion))
@@ -76,7 +79,7 @@ struct ManagedIdentityRequest: Sendable {
         components.percentEncodedQuery = items.map {
             "\(FormEncoding.escape($0.name))=\(FormEncoding.escape($0.value ?? ""))"
         }.joined(separator: "&")
-        return HTTPRequest(method: .get, url: components.url!, headers: headers.map { (name: $0.0, value: $0.1) })
+        return (HTTPRequest(method: .get, url: components.url!, headerFields: headers), nil)
     }
 
     /// The query parameter naming a user-assigned identity, by the names this source uses.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import OutsideJSON
 
 /// A managed identity token as its source returned it.
@@ -16,14 +17,14 @@ enum ManagedIdentityResponse {
     /// `expires_on` values below this (2001-01-01) are a lifetime in seconds, not a time (MSAL.NET's rule).
     private static let earliestEpoch: TimeInterval = 978_307_200
 
-    /// The token of a 200 answer.
+    /// The token of a 200 answer, `response` with `data` as its body.
     ///
     /// - Throws: ``MSALError`` `invalidResponse` when the body is not a token response.
-    static func token(_ response: HTTPResponse, from source: ManagedIdentitySource, now: Date) throws
+    static func token(_ response: HTTPResponse, _ data: Data, from source: ManagedIdentitySource, now: Date) throws
         -> ManagedIdentityToken
     {
-        guard let body = object(response.body) else {
-            throw invalid(source, "its answer is not JSON (\(describe(response)))")
+        guard let body = object(data) else {
+            throw invalid(source, "its answer is not JSON (\(describe(response, data)))")
         }
         guard let accessToken = body["access_token"] as? String, !accessToken.isEmpty else {
             throw invalid(source, "its answer has no access_token")
@@ -49,8 +50,10 @@ enum ManagedIdentityResponse {
     /// The error of a non-200 answer, with the message and code of whichever shape the source uses: OAuth's
     /// `error`/`error_description` (IMDS, Arc), App Service's `statusCode`/`message`, or the nested
     /// `error.code`/`error.message` of Service Fabric and Cloud Shell.
-    static func error(_ response: HTTPResponse, from source: ManagedIdentitySource, now: Date) -> MSALError {
-        let body = object(response.body)
+    static func error(_ response: HTTPResponse, _ data: Data, from source: ManagedIdentitySource, now: Date)
+        -> MSALError
+    {
+        let body = object(data)
         let nested = body?["error"] as? [String: Any]
         let code = body?["error"] as? String ?? nested?["code"] as? String
         let detail =
@@ -58,13 +61,13 @@ enum ManagedIdentityResponse {
         let correlation =
             body?["correlationId"] as? String ?? body?["correlation_id"] as? String
             ?? nested?["correlationId"] as? String
-        var message = "\(source)'s managed identity endpoint answered HTTP \(response.status)"
+        var message = "\(source)'s managed identity endpoint answered HTTP \(response.status.code)"
         if let code { message += " \(code)" }
         if let detail { message += ": \(detail.trimmingCharacters(in: .whitespacesAndNewlines))" }
-        if body == nil { message += " (\(describe(response)))" }
+        if body == nil { message += " (\(describe(response, data)))" }
         if let correlation { message += " (correlation id \(correlation))" }
         let reason: MSALError.InternalCode?
-        switch (response.status, code?.lowercased()) {
+        switch (response.status.code, code?.lowercased()) {
         case (_, "invalid_resource"?), (_, "invalid_scope"?), (_, "audiencenotsupported"?),
             (_, "argumentnullorempty"?):
             reason = .invalidScope
@@ -76,7 +79,7 @@ enum ManagedIdentityResponse {
         }
         var error = MSALError(
             reason == nil ? .serverError : .internal, internalCode: reason, message, oauthError: code,
-            stsErrorCodes: body?["error_codes"] as? [Int] ?? [], httpStatus: response.status)
+            stsErrorCodes: body?["error_codes"] as? [Int] ?? [], httpStatus: response.status.code)
         error.retryAfter = RetryAfter.seconds(in: response, now: now)
         return error
     }
@@ -103,9 +106,9 @@ enum ManagedIdentityResponse {
         try? JSONLimits.message.object(data)
     }
 
-    private static func describe(_ response: HTTPResponse) -> String {
-        let type = response.header("Content-Type") ?? "no content type"
-        return "HTTP \(response.status), \(type), \(response.body.count) bytes"
+    private static func describe(_ response: HTTPResponse, _ data: Data) -> String {
+        let type = response.headerFields[values: .contentType].first ?? "no content type"
+        return "HTTP \(response.status.code), \(type), \(data.count) bytes"
     }
 
     private static func invalid(_ source: ManagedIdentitySource, _ what: String) -> MSALError {

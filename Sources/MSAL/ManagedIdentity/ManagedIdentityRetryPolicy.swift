@@ -68,10 +68,10 @@ extension ManagedIdentityRetryPolicy {
 
         func pause(beforeRetry retry: Int, after outcome: WireOutcome) -> Duration? {
             switch outcome {
-            case .answered(let response, let retryAfter):
-                guard response.status != 200 else { return nil }
+            case .answered(let response, _, let retryAfter):
+                guard response.status != .ok else { return nil }
                 return policy.pause(
-                    beforeRetry: retry, source: source, status: response.status, retryAfter: retryAfter)
+                    beforeRetry: retry, source: source, status: response.status.code, retryAfter: retryAfter)
             case .unanswered:
                 return policy.pause(beforeRetry: retry, source: source, status: nil, retryAfter: nil)
             }

@@ -6,47 +6,47 @@ extension IdentityPlatformClient {
     /// - Throws: ``MSALError`` `failedAuthorityValidation` for any answer but 200 (an unknown tenant is a
     ///   400 `invalid_tenant`), transport errors.
     func openIDConfiguration(_ authority: Authority) async throws -> Data {
-        let response = try await get(authority.discoveryURL, correlationID: correlationIDs.next())
-        guard response.status == 200 else {
-            let oauth = OAuthErrorResponse(json: response.body)
+        let (response, body) = try await get(authority.discoveryURL, correlationID: correlationIDs.next())
+        guard response.status == .ok else {
+            let oauth = OAuthErrorResponse(json: body)
             var error = MSALError.internal(
                 .failedAuthorityValidation,
-                "The OpenID configuration of \(authority) could not be fetched (HTTP \(response.status)\(oauth.map { ", \($0.error)" } ?? ""))."
+                "The OpenID configuration of \(authority) could not be fetched (HTTP \(response.status.code)\(oauth.map { ", \($0.error)" } ?? ""))."
             )
             error.oauthError = oauth?.error
             error.stsErrorCodes = oauth?.errorCodes ?? []
-            error.httpStatus = response.status
+            error.httpStatus = response.status.code
             throw error
         }
-        return response.body
+        return body
     }
 
     /// Instance discovery for an Entra authority.
     ///
     /// - Throws: ``MSALError`` `failedAuthorityValidation` when the host is not an instance, transport errors.
     func instanceDiscovery(_ request: InstanceDiscoveryRequest) async throws -> InstanceDiscoveryResponse {
-        let response = try await get(request.url, correlationID: correlationIDs.next())
-        guard response.status == 200 else {
+        let (response, body) = try await get(request.url, correlationID: correlationIDs.next())
+        guard response.status == .ok else {
             var error = MSALError.internal(
                 .failedAuthorityValidation,
                 "\(request.authority) is not a known Microsoft identity platform instance.")
-            error.oauthError = OAuthErrorResponse(json: response.body)?.error
-            error.httpStatus = response.status
+            error.oauthError = OAuthErrorResponse(json: body)?.error
+            error.httpStatus = response.status.code
             throw error
         }
-        return try InstanceDiscoveryResponse(json: response.body, authority: request.authority)
+        return try InstanceDiscoveryResponse(json: body, authority: request.authority)
     }
 
     /// An issuer's signing keys.
     ///
     /// - Throws: ``MSALError`` `invalidResponse` when they cannot be read, transport errors.
     func signingKeys(_ jwksURI: URL) async throws -> JSONWebKeySet {
-        let response = try await get(jwksURI, correlationID: correlationIDs.next())
-        guard response.status == 200 else {
+        let (response, body) = try await get(jwksURI, correlationID: correlationIDs.next())
+        guard response.status == .ok else {
             throw MSALError.internal(
                 .invalidResponse,
-                "The signing keys at \(jwksURI.absoluteString) could not be read (HTTP \(response.status)).")
+                "The signing keys at \(jwksURI.absoluteString) could not be read (HTTP \(response.status.code)).")
         }
-        return try JSONWebKeySet(json: response.body, uri: jwksURI)
+        return try JSONWebKeySet(json: body, uri: jwksURI)
     }
 }

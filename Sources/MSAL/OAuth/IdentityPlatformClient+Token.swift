@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 extension IdentityPlatformClient {
     /// Posts a grant to the token endpoint.
@@ -22,9 +23,10 @@ extension IdentityPlatformClient {
                 metadata: ["grant_type": "\(request.grantType)", "correlation_id": "\(correlationID)"])
             throw error
         }
-        let response = try await post(request.form + authentication, to: endpoint, correlationID: correlationID)
-        guard response.status == 200 else {
-            let failure = error(response, correlationID: correlationID, endpoint: endpoint)
+        let (response, body) = try await post(
+            request.form + authentication, to: endpoint, correlationID: correlationID)
+        guard response.status == .ok else {
+            let failure = error(response, body, correlationID: correlationID, endpoint: endpoint)
             if let seconds = throttle.record(key, failure, grantType: request.grantType, now: clock.now()) {
                 logger.warning(
                     "the identity platform refused a token request; the same request waits before it is sent again",
@@ -32,7 +34,7 @@ extension IdentityPlatformClient {
             }
             throw failure
         }
-        return try TokenResponse(json: response.body)
+        return try TokenResponse(json: body)
     }
 
     /// Starts a device code sign-in. An OAuth error is looked for in every answer, 200 included, as
@@ -40,12 +42,14 @@ extension IdentityPlatformClient {
     func deviceAuthorization(_ request: DeviceAuthorizationRequest, endpoint: URL, correlationID: UUID)
         async throws -> DeviceCodeInfo
     {
-        let response = try await post(request.form, to: endpoint, correlationID: correlationID)
-        guard response.status == 200 else { throw error(response, correlationID: correlationID, endpoint: endpoint) }
-        if let error = OAuthErrorResponse(json: response.body) {
-            throw error.msalError(httpStatus: response.status, correlationID: correlationID)
+        let (response, body) = try await post(request.form, to: endpoint, correlationID: correlationID)
+        guard response.status == .ok else {
+            throw error(response, body, correlationID: correlationID, endpoint: endpoint)
         }
-        return try DeviceCodeInfo(json: response.body)
+        if let error = OAuthErrorResponse(json: body) {
+            throw error.msalError(httpStatus: response.status.code, correlationID: correlationID)
+        }
+        return try DeviceCodeInfo(json: body)
     }
 
     /// Sends a native-auth step to the authority. A 4xx OAuth error is an answer (its ``NativeAuthAnswer/failure``),
@@ -56,39 +60,40 @@ extension IdentityPlatformClient {
         -> NativeAuthAnswer
     {
         let endpoint = authority.appendingPathComponent(request.path)
-        let response = try await post(request.form, to: endpoint, correlationID: correlationID)
+        let (response, body) = try await post(request.form, to: endpoint, correlationID: correlationID)
         let isOAuthError =
-            (400..<500).contains(response.status) && response.status != 429
-            && OAuthErrorResponse(json: response.body) != nil
-        guard response.status == 200 || isOAuthError else {
-            throw error(response, correlationID: correlationID, endpoint: endpoint)
+            (400..<500).contains(response.status.code) && response.status != .tooManyRequests
+            && OAuthErrorResponse(json: body) != nil
+        guard response.status == .ok || isOAuthError else {
+            throw error(response, body, correlationID: correlationID, endpoint: endpoint)
         }
-        return try NativeAuthAnswer(response)
+        return try NativeAuthAnswer(response, body: body)
     }
 
     /// The error for an answer that is not a success: the OAuth error it carries, throttling, a server
     /// failure, or a body that is none of these (an HTML page from a proxy).
-    private func error(_ response: HTTPResponse, correlationID: UUID, endpoint: URL) -> MSALError {
+    private func error(_ response: HTTPResponse, _ body: Data, correlationID: UUID, endpoint: URL) -> MSALError {
+        let status = response.status.code
         var error: MSALError
-        if let oauth = OAuthErrorResponse(json: response.body) {
-            error = oauth.msalError(httpStatus: response.status, correlationID: correlationID)
-            if response.status == 429 { error.internalCode = .throttled }
-        } else if response.status == 429 {
+        if let oauth = OAuthErrorResponse(json: body) {
+            error = oauth.msalError(httpStatus: status, correlationID: correlationID)
+            if status == 429 { error.internalCode = .throttled }
+        } else if status == 429 {
             error = MSALError(
                 .serverError, internalCode: .throttled, "The identity platform is throttling requests (HTTP 429).")
-        } else if response.status >= 500 {
+        } else if status >= 500 {
             error = MSALError(
                 .serverError, internalCode: .unhandledResponse,
-                "The identity platform failed (HTTP \(response.status)).")
+                "The identity platform failed (HTTP \(status)).")
         } else {
             let kind =
-                response.header("Content-Type")?.contains("html") == true
+                response.headerFields[values: .contentType].first?.contains("html") == true
                 ? "an HTML page" : "a body that is not an OAuth error"
             error = .internal(
                 .unexpectedHTTPResponse,
-                "\(endpoint.host ?? "The server") answered HTTP \(response.status) with \(kind).")
+                "\(endpoint.host ?? "The server") answered HTTP \(status) with \(kind).")
         }
-        error.httpStatus = response.status
+        error.httpStatus = status
         error.correlationID = error.correlationID ?? correlationID
         error.retryAfter = retryAfter(response)
         return error

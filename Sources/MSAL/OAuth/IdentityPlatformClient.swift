@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 
 /// The one way requests reach the identity platform: token, device code, native auth, OpenID discovery,
@@ -21,19 +22,18 @@ struct IdentityPlatformClient: Sendable {
         WireSender(transport: transport, clock: clock, sleep: sleep, logger: logger, peer: "identity platform")
     }
 
-    /// Posts a form.
-    func post(_ form: [(String, String)], to url: URL, correlationID: UUID) async throws -> HTTPResponse {
+    /// Posts a form; answers with the response and its body.
+    func post(_ form: [(String, String)], to url: URL, correlationID: UUID) async throws -> (HTTPResponse, Data) {
         try await send(
             HTTPRequest(
                 method: .post, url: url,
-                headers: [("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")],
-                body: Data(FormEncoding.encode(form).utf8)),
-            correlationID: correlationID)
+                headerFields: [.contentType: "application/x-www-form-urlencoded; charset=utf-8"]),
+            body: Data(FormEncoding.encode(form).utf8), correlationID: correlationID)
     }
 
-    /// Gets a JSON document.
-    func get(_ url: URL, correlationID: UUID) async throws -> HTTPResponse {
-        try await send(HTTPRequest(method: .get, url: url), correlationID: correlationID)
+    /// Gets a JSON document; answers with the response and its body.
+    func get(_ url: URL, correlationID: UUID) async throws -> (HTTPResponse, Data) {
+        try await send(HTTPRequest(method: .get, url: url), body: nil, correlationID: correlationID)
     }
 
     /// Sends with MSAL's headers and answers with the response for any status, after at most one retry
@@ -41,14 +41,15 @@ struct IdentityPlatformClient: Sendable {
     ///
     /// - Throws: ``MSALError`` when no response arrived or its body is too large; `CancellationError` while
     ///   waiting to retry.
-    private func send(_ request: HTTPRequest, correlationID: UUID) async throws -> HTTPResponse {
+    private func send(_ request: HTTPRequest, body: Data?, correlationID: UUID) async throws -> (HTTPResponse, Data) {
         var request = request
-        request.headers += [
-            ("Accept", "application/json"), ("client-request-id", correlationID.uuidString.lowercased()),
-            ("return-client-request-id", "true"),
-        ]
-        request.headers += LibraryIdentity.headers
-        return try await wire.send(request, retrying: IdentityPlatformRetryPolicy())
+        request.headerFields.append(
+            contentsOf: [
+                .accept: "application/json", .clientRequestID: correlationID.uuidString.lowercased(),
+                .returnClientRequestID: "true",
+            ] as HTTPFields)
+        request.headerFields.append(contentsOf: LibraryIdentity.headers)
+        return try await wire.send(request, body: body, retrying: IdentityPlatformRetryPolicy())
     }
 
     /// The response's `Retry-After` in seconds.

@@ -10,9 +10,10 @@ struct IdentityPlatformRetryPolicy: WireRetryPolicy {
     static let serverErrorRetryDelay: Duration = .milliseconds(500)
 
     func pause(beforeRetry retry: Int, after outcome: WireOutcome) -> Duration? {
-        guard retry == 0, case .answered(let response, let retryAfter) = outcome else { return nil }
-        guard response.status >= 500 || response.status == 429 else { return nil }
-        guard let retryAfter else { return response.status >= 500 ? Self.serverErrorRetryDelay : nil }
+        guard retry == 0, case .answered(let response, _, let retryAfter) = outcome else { return nil }
+        let status = response.status.code
+        guard status >= 500 || status == 429 else { return nil }
+        guard let retryAfter else { return status >= 500 ? Self.serverErrorRetryDelay : nil }
         return retryAfter <= Self.maximumRetryAfter ? .milliseconds(Int(retryAfter * 1000)) : nil
     }
 }

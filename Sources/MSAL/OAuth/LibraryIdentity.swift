@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// How the library names itself to the identity platform: the `x-client-SKU`, `x-client-Ver`, `x-client-OS`
 /// and `x-client-CPU` headers. The OS and CPU follow MSAL Python's `sys.platform` and MSAL Go's `runtime.GOOS`
 /// naming (`linux`, `darwin`, `ios`).
@@ -32,8 +34,8 @@ enum LibraryIdentity {
     #endif
 
     /// The headers every request to the identity platform carries.
-    static let headers: [(name: String, value: String)] = [
-        ("x-client-SKU", sku), ("x-client-Ver", version), ("x-client-OS", operatingSystem), ("x-client-CPU", cpu),
-        ("x-ms-lib-capability", "retry-after, h429"),
+    static let headers: HTTPFields = [
+        .clientSKU: sku, .clientVersion: version, .clientOS: operatingSystem, .clientCPU: cpu,
+        .libraryCapability: "retry-after, h429",
     ]
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import OutsideJSON
 
 /// A native-auth answer: the success fields, or the error body an SDK acts on.
@@ -33,12 +34,14 @@ struct NativeAuthAnswer: Sendable {
     /// The raw body, for the token endpoint's success.
     let body: Data
 
+    /// The answer `response` brought in `body`.
+    ///
     /// - Throws: ``MSALError`` `invalidResponse` when the body is not a JSON object within ``JSONLimits/message``.
-    init(_ response: HTTPResponse) throws {
-        body = response.body
+    init(_ response: HTTPResponse, body: Data) throws {
+        self.body = body
         let object: [String: Any]
         do {
-            object = try JSONLimits.message.object(response.body)
+            object = try JSONLimits.message.object(body)
         } catch {
             throw MSALError.internal(.invalidResponse, "The native-auth endpoint's answer \(error).")
         }
@@ -53,9 +56,9 @@ struct NativeAuthAnswer: Sendable {
         codeLength = int("code_length")
         pollInterval = int("poll_interval")
         status = object["status"] as? String
-        if response.status != 200, let oauth = OAuthErrorResponse(json: response.body) {
+        if response.status != .ok, let oauth = OAuthErrorResponse(json: body) {
             failure = Failure(
-                oauth: oauth, httpStatus: response.status, continuationToken: continuationToken,
+                oauth: oauth, httpStatus: response.status.code, continuationToken: continuationToken,
                 requiredAttributes: (object["required_attributes"] as? [[String: Any]] ?? []).compactMap(
                     RequiredAttribute.init(json:)),
                 invalidAttributes: (object["invalid_attributes"] as? [[String: Any]] ?? []).compactMap {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Metrics
 import Tracing
 
@@ -57,10 +58,10 @@ enum Telemetry {
 
     /// Sends one request to the identity platform inside an `msal.http` client span, counting and timing it.
     static func request(
-        _ request: HTTPRequest, _ send: (HTTPRequest) async throws -> HTTPResponse
-    ) async throws -> HTTPResponse {
+        _ request: HTTPRequest, _ send: (HTTPRequest) async throws -> (HTTPResponse, Data)
+    ) async throws -> (HTTPResponse, Data) {
         guard isTracing || isMeasuring else { return try await send(request) }
-        let endpoint = endpointName(request.url)
+        let endpoint = request.url.map(endpointName) ?? "other"
         return try await withSpan("msal.http", ofKind: .client) { span in
             span.attributes["http.request.method"] = request.method.rawValue
             span.attributes["msal.endpoint"] = endpoint
@@ -75,16 +76,17 @@ enum Telemetry {
                     .record(duration: ContinuousClock.now - start)
             }
             do {
-                let response = try await send(request)
-                span.attributes["http.response.status_code"] = response.status
+                let answer = try await send(request)
+                let status = answer.0.status.code
+                span.attributes["http.response.status_code"] = status
                 outcome =
-                    switch response.status {
+                    switch status {
                     case 200..<400: "ok"
                     case 429: "throttled"
                     case 400..<500: "client_error"
                     default: "server_error"
                     }
-                return response
+                return answer
             } catch {
                 outcome = "transport_error"
                 throw error

@@ -1,8 +1,10 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import Locking
 import NIOCore
 import NIOHTTP1
+import NIOHTTPTypesHTTP1
 import NIOPosix
 import NIOSSL
 
@@ -64,14 +66,21 @@ public struct DefaultHTTPTransport: HTTPTransport {
         }
     }
 
-    /// Sends `request`, failing at once when the connection is refused and never following a redirect.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+    /// Sends `request` with `body`, failing at once when the connection is refused and never following a redirect.
+    ///
+    /// - Throws: ``MSALError`` `invalidParameter` for a request without a URL (scheme, authority and path);
+    ///   `timedOut` or `transportFailed` when no answer arrived; `invalidResponse` for a body over
+    ///   ``maximumResponseSize``.
+    public func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+        guard let url = request.url else {
+            throw MSALError.internal(.invalidParameter, "The request has no URL (scheme, authority and path).")
+        }
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
-        for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
-        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        outgoing.headers = HTTPHeaders(request.headerFields)
+        if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         outgoing.tlsConfiguration = tlsConfiguration
-        let proxy = proxySettings?.proxy(for: request.url)
+        let proxy = proxySettings?.proxy(for: url)
         let client = Self.client(through: proxy)
         do {
             guard
@@ -80,10 +89,13 @@ public struct DefaultHTTPTransport: HTTPTransport {
                     { [maximumResponseSize, outgoing] in
                         let response = try await client.execute(outgoing, timeout: .init(timeout))
                         let body = try await response.body.collect(upTo: maximumResponseSize)
-                        return HTTPResponse(
-                            status: Int(response.status.code),
-                            headers: response.headers.map { ($0.name, $0.value) },
-                            body: Data(body.readableBytesView))
+                        let status = HTTPResponse.Status(
+                            code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
+                        return (
+                            HTTPResponse(
+                                status: status, headerFields: HTTPFields(response.headers, splitCookie: false)),
+                            Data(body.readableBytesView)
+                        )
                     })
             else {
                 throw HTTPClientError.deadlineExceeded
@@ -92,12 +104,12 @@ public struct DefaultHTTPTransport: HTTPTransport {
         } catch let error as NIOTooManyBytesError {
             throw MSALError.internal(
                 .invalidResponse,
-                "The response from \(request.url.host ?? "the server") exceeds \(maximumResponseSize) bytes (\(error))."
+                "The response from \(url.host ?? "the server") exceeds \(maximumResponseSize) bytes (\(error))."
             )
         } catch let error as HTTPClientError
             where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout
         {
-            throw MSALError.internal(.timedOut, "No answer from \(request.url.host ?? "the server") within \(timeout).")
+            throw MSALError.internal(.timedOut, "No answer from \(url.host ?? "the server") within \(timeout).")
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as HTTPClientError where error == .proxyAuthenticationRequired {
@@ -108,7 +120,7 @@ public struct DefaultHTTPTransport: HTTPTransport {
         } catch let error as HTTPClientError where error == .invalidProxyResponse {
             throw MSALError.internal(
                 .transportFailed,
-                "The proxy at \(Self.hostAndPort(proxy)) did not open a tunnel to \(Self.hostAndPort(request.url)).")
+                "The proxy at \(Self.hostAndPort(proxy)) did not open a tunnel to \(Self.hostAndPort(url)).")
         } catch let error as NIOConnectionError where proxy != nil {
             let reason = (error.connectionErrors.first?.error as? IOError).map {
                 String(cString: strerror($0.errnoCode))
@@ -123,10 +135,10 @@ public struct DefaultHTTPTransport: HTTPTransport {
         } catch let error as IOError {
             throw MSALError.internal(
                 .transportFailed,
-                "Cannot connect to \(Self.hostAndPort(request.url)): \(String(cString: strerror(error.errnoCode))).")
+                "Cannot connect to \(Self.hostAndPort(url)): \(String(cString: strerror(error.errnoCode))).")
         } catch {
             throw MSALError.internal(
-                .transportFailed, "The request to \(request.url.host ?? "the server") failed: \(error)")
+                .transportFailed, "The request to \(url.host ?? "the server") failed: \(error)")
         }
     }
 }
@@ -135,10 +147,10 @@ extension DefaultHTTPTransport {
     /// `exchange`'s result, or `nil` when `timeout` passes first (the exchange is then cancelled).
     /// async-http-client's deadline covers the response head only; this bounds the body too, so a
     /// server that drips its answer cannot hold a caller longer than the timeout.
-    static func within(_ timeout: Duration, _ exchange: @escaping @Sendable () async throws -> HTTPResponse)
-        async throws -> HTTPResponse?
-    {
-        try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
+    static func within(
+        _ timeout: Duration, _ exchange: @escaping @Sendable () async throws -> (HTTPResponse, Data)
+    ) async throws -> (HTTPResponse, Data)? {
+        try await withThrowingTaskGroup(of: (HTTPResponse, Data)?.self) { group in
             group.addTask(operation: exchange)
             group.addTask {
                 try await Task.sleep(for: timeout)

@@ -1,8 +1,10 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import Locking
 import NIOCore
 import NIOHTTP1
+import NIOHTTPTypesHTTP1
 import NIOPosix
 import NIOSSL
 
@@ -16,13 +18,15 @@ struct PinnedCertificateTransport: HTTPTransport {
     var timeout: Duration = .seconds(30)
     var maximumResponseSize = 1 << 20
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard request.url.scheme?.lowercased() == "https", let host = request.url.host else {
-            throw MSALError.internal(.invalidParameter, "A pinned certificate needs an https URL, not \(request.url).")
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+        guard let url = request.url, url.scheme?.lowercased() == "https", let host = url.host else {
+            throw MSALError.internal(
+                .invalidParameter,
+                "A pinned certificate needs an https URL, not \(request.url.map { "\($0)" } ?? "none").")
         }
-        let port = request.url.port ?? 443
-        let operation: @Sendable () async throws -> HTTPResponse = { [self] in
-            try await exchange(request, host: host, port: port)
+        let port = url.port ?? 443
+        let operation: @Sendable () async throws -> (HTTPResponse, Data) = { [self] in
+            try await exchange(request, url: url, body: body, host: host, port: port)
         }
         do {
             guard let response = try await DefaultHTTPTransport.within(timeout, operation) else {
@@ -48,10 +52,12 @@ struct PinnedCertificateTransport: HTTPTransport {
 
     /// The exchange; a certificate with another thumbprint is reported as such, whatever error the handshake's end
     /// surfaces as.
-    private func exchange(_ request: HTTPRequest, host: String, port: Int) async throws -> HTTPResponse {
+    private func exchange(_ request: HTTPRequest, url: URL, body: Data?, host: String, port: Int) async throws
+        -> (HTTPResponse, Data)
+    {
         let presented = PresentedCertificate()
         do {
-            return try await exchange(request, host: host, port: port, presented: presented)
+            return try await exchange(request, url: url, body: body, host: host, port: port, presented: presented)
         } catch {
             guard let other = presented.thumbprint.withLock({ $0 }), other != thumbprint else { throw error }
             throw MSALError.internal(
@@ -61,9 +67,10 @@ struct PinnedCertificateTransport: HTTPTransport {
         }
     }
 
-    private func exchange(_ request: HTTPRequest, host: String, port: Int, presented: PresentedCertificate) async throws
-        -> HTTPResponse
-    {
+    private func exchange(
+        _ request: HTTPRequest, url: URL, body requestBody: Data?, host: String, port: Int,
+        presented: PresentedCertificate
+    ) async throws -> (HTTPResponse, Data) {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateVerification = .noHostnameVerification
         let context = try NIOSSLContext(configuration: tls)
@@ -88,18 +95,18 @@ struct PinnedCertificateTransport: HTTPTransport {
                 }
             }
         return try await channel.executeThenClose { inbound, outbound in
-            var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)!
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
             let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
             components.percentEncodedPath = ""
             let target = path + (components.percentEncodedQuery.map { "?\($0)" } ?? "")
             var head = HTTPRequestHead(
                 version: .http1_1, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), uri: target)
-            head.headers.add(name: "Host", value: request.url.port == nil ? host : "\(host):\(port)")
-            for header in request.headers { head.headers.add(name: header.name, value: header.value) }
-            head.headers.add(name: "Content-Length", value: String(request.body?.count ?? 0))
+            head.headers.add(name: "Host", value: url.port == nil ? host : "\(host):\(port)")
+            head.headers.add(contentsOf: HTTPHeaders(request.headerFields))
+            head.headers.add(name: "Content-Length", value: String(requestBody?.count ?? 0))
             head.headers.add(name: "Connection", value: "close")
             try await outbound.write(.head(head))
-            if let body = request.body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+            if let requestBody { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: requestBody)))) }
             try await outbound.write(.end(nil))
             var responseHead: HTTPResponseHead?
             var body = ByteBuffer()
@@ -115,10 +122,7 @@ struct PinnedCertificateTransport: HTTPTransport {
                     body.writeBuffer(&chunk)
                 case .end:
                     guard let responseHead else { break }
-                    return HTTPResponse(
-                        status: Int(responseHead.status.code),
-                        headers: responseHead.headers.map { ($0.name, $0.value) },
-                        body: Data(body.readableBytesView))
+                    return (try HTTPResponse(responseHead), Data(body.readableBytesView))
                 }
             }
             throw MSALError.internal(.transportFailed, "\(host):\(port) closed the connection before its answer ended.")

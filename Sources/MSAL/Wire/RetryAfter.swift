@@ -1,10 +1,11 @@
 import Foundation
+import HTTPTypes
 
 /// The `Retry-After` header: a number of seconds (decimals allowed, as Graph sends) or an HTTP date.
 enum RetryAfter {
     /// The wait `response`'s `Retry-After` asks for, in seconds, or `nil` when it has none or an unreadable one.
     static func seconds(in response: HTTPResponse, now: Date) -> TimeInterval? {
-        response.header("Retry-After").flatMap { seconds($0, now: now) }
+        response.headerFields[values: .retryAfter].first.flatMap { seconds($0, now: now) }
     }
 
     /// The wait in seconds (at most ``ServerSeconds/maximum``), or `nil` when the value is neither form or not

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPTypes
 
 /// What one attempt at a request came to, for a ``WireRetryPolicy`` to judge.
 enum WireOutcome: Sendable {
     /// The server answered, whatever the status; `retryAfter` is its `Retry-After` in seconds, when readable.
-    case answered(HTTPResponse, retryAfter: TimeInterval?)
+    case answered(HTTPResponse, Data, retryAfter: TimeInterval?)
     /// No answer arrived: the transport's ``MSALError`` `timedOut` or `transportFailed`.
     case unanswered(MSALError)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 
 /// The one place requests to the identity platform and to managed identity endpoints pass through on their way to
@@ -22,27 +23,30 @@ struct WireSender: Sendable {
     /// Added to every log line, e.g. the managed identity source.
     var metadata: Logger.Metadata = [:]
 
-    /// Sends `request`, again while `policy` asks for it, and returns the last answer, whatever its status.
+    /// Sends `request` with `body`, again while `policy` asks for it, and returns the last answer, whatever its
+    /// status, with its body.
     ///
     /// - Throws: ``MSALError`` `invalidResponse` for a body over ``maximumResponseSize``; the transport's
     ///   ``MSALError`` when no answer arrived and `policy` retries no more; `CancellationError` while waiting to
     ///   retry.
-    func send(_ request: HTTPRequest, retrying policy: some WireRetryPolicy) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest, body: Data?, retrying policy: some WireRetryPolicy) async throws
+        -> (HTTPResponse, Data)
+    {
         var retry = 0
         while true {
             logger.debug(
                 "\(peer) request",
                 metadata: metadata.merging(
                     [
-                        "method": "\(request.method.rawValue)", "path": "\(request.url.path)",
+                        "method": "\(request.method.rawValue)", "path": "\(request.url?.path ?? "")",
                         "attempt": "\(retry + 1)",
                     ], uniquingKeysWith: { $1 }))
             let outcome: WireOutcome
             do {
-                let response = try await Telemetry.request(request) { sent in
-                    try await bounded(transport.send(sent), sent.url)
+                let (response, answer) = try await Telemetry.request(request) { sent in
+                    try await bounded(transport.send(sent, body: body), sent.url)
                 }
-                outcome = .answered(response, retryAfter: retryAfter(response))
+                outcome = .answered(response, answer, retryAfter: retryAfter(response))
             } catch let error as MSALError
                 where error.internalCode == .timedOut || error.internalCode == .transportFailed
             {
@@ -50,16 +54,16 @@ struct WireSender: Sendable {
             }
             guard let pause = policy.pause(beforeRetry: retry, after: outcome) else {
                 switch outcome {
-                case .answered(let response, _): return response
+                case .answered(let response, let answer, _): return (response, answer)
                 case .unanswered(let error): throw error
                 }
             }
             switch outcome {
-            case .answered(let response, _):
+            case .answered(let response, _, _):
                 logger.warning(
                     "\(peer) answered an error; retrying",
                     metadata: metadata.merging(
-                        ["status": "\(response.status)", "pause": "\(pause)"], uniquingKeysWith: { $1 }))
+                        ["status": "\(response.status.code)", "pause": "\(pause)"], uniquingKeysWith: { $1 }))
             case .unanswered:
                 logger.warning(
                     "\(peer) did not answer; retrying",
@@ -75,12 +79,12 @@ struct WireSender: Sendable {
         RetryAfter.seconds(in: response, now: clock.now())
     }
 
-    private func bounded(_ response: HTTPResponse, _ url: URL) throws -> HTTPResponse {
-        guard response.body.count <= Self.maximumResponseSize else {
+    private func bounded(_ answer: (HTTPResponse, Data), _ url: URL?) throws -> (HTTPResponse, Data) {
+        guard answer.1.count <= Self.maximumResponseSize else {
             throw MSALError.internal(
                 .invalidResponse,
-                "The response from \(url.host ?? "the server") exceeds \(Self.maximumResponseSize) bytes.")
+                "The response from \(url?.host ?? "the server") exceeds \(Self.maximumResponseSize) bytes.")
         }
-        return response
+        return answer
     }
 }

@@ -21,6 +21,11 @@ struct Call: AsyncParsableCommand {
     @Option(name: [.customShort("X"), .long], help: "The HTTP method.")
     var method = "GET"
 
+    /// The methods `--method` takes, by name in any case.
+    static func method(_ name: String) -> HTTPRequest.Method? {
+        [HTTPRequest.Method.get, .post, .put, .patch, .delete].first { $0.rawValue == name.uppercased() }
+    }
+
     @Option(name: [.customShort("d"), .long], help: "A request body (sent as JSON).")
     var data: String?
 
@@ -34,7 +39,7 @@ struct Call: AsyncParsableCommand {
         guard let url = URL(string: url), url.scheme == "https" || url.scheme == "http", url.host != nil else {
             throw ValidationError("\(url) is not an http(s) URL.")
         }
-        guard HTTPRequest.Method(rawValue: method.uppercased()) != nil else {
+        guard Self.method(method) != nil else {
             throw ValidationError("Unknown HTTP method \(method).")
         }
         _ = try ScopeList.required(scopes)
@@ -43,21 +48,19 @@ struct Call: AsyncParsableCommand {
     func run() async throws {
         let scopes = ScopeList.split(scopes)
         let (url, method, data, username, interactive, verbose) = (
-            URL(string: url)!, HTTPRequest.Method(rawValue: method.uppercased())!,
+            URL(string: url)!, Self.method(method)!,
             data, username, interactive, global.verbose
         )
         try await global.run { context in
             let token = try await context.token(scopes: scopes, username: username, interactive: interactive)
             var request = HTTPRequest(method: method, url: url)
-            if let data {
-                request.body = Data(data.utf8)
-                request.headers.append(("Content-Type", "application/json"))
-            }
-            let response = try await context.app.send(request, scopes: scopes, account: token.account)
-            if verbose { context.console.err("msal: HTTP \(response.status) from \(url.absoluteString)") }
-            context.console.out(String(decoding: response.body, as: UTF8.self))
-            guard (200..<300).contains(response.status) else {
-                throw CommandFailure("\(url.absoluteString) answered HTTP \(response.status).")
+            if data != nil { request.headerFields[.contentType] = "application/json" }
+            let (response, body) = try await context.app.send(
+                request, body: data.map { Data($0.utf8) }, scopes: scopes, account: token.account)
+            if verbose { context.console.err("msal: HTTP \(response.status.code) from \(url.absoluteString)") }
+            context.console.out(String(decoding: body, as: UTF8.self))
+            guard response.status.kind == .successful else {
+                throw CommandFailure("\(url.absoluteString) answered HTTP \(response.status.code).")
             }
         }
     }

@@ -26,15 +26,15 @@ struct Me: AsyncParsableCommand {
             }
             let scopes = ["User.Read"]
             let token = try await context.token(scopes: scopes, username: username, interactive: interactive)
-            let response = try await context.app.send(
+            let (response, body) = try await context.app.send(
                 HTTPRequest(method: .get, url: url), scopes: scopes, account: token.account)
-            guard response.status == 200 else {
-                throw CommandFailure("Microsoft Graph answered HTTP \(response.status) for \(url.absoluteString).")
+            guard response.status == .ok else {
+                throw CommandFailure("Microsoft Graph answered HTTP \(response.status.code) for \(url.absoluteString).")
             }
             if json {
-                context.console.out(String(decoding: response.body, as: UTF8.self))
+                context.console.out(String(decoding: body, as: UTF8.self))
             } else {
-                guard let profile = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
+                guard let profile = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
                     throw CommandFailure("Microsoft Graph's answer is not a JSON object.")
                 }
                 context.console.out(ProfileView.render(profile))

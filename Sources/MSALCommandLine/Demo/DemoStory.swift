@@ -33,13 +33,13 @@ struct DemoStory {
             return result
         }
         try await narrator.step(2, "Call Microsoft Graph /me with the token") {
-            let response = try await app.send(
+            let (response, body) = try await app.send(
                 HTTPRequest(method: .get, url: base.appendingPathComponent("v1.0/me")),
                 scopes: ["User.Read"], account: signedIn.account)
-            guard response.status == 200,
-                let profile = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+            guard response.status == .ok,
+                let profile = try JSONSerialization.jsonObject(with: body) as? [String: Any]
             else {
-                throw DemoError("Graph answered HTTP \(response.status)")
+                throw DemoError("Graph answered HTTP \(response.status.code)")
             }
             for key in ["displayName", "jobTitle", "mail", "officeLocation", "id"] {
                 narrator.detail("\(key): \(profile[key].map { "\($0)" } ?? "null")")
@@ -85,13 +85,13 @@ struct DemoStory {
             let first = try await external.acquireTokenInteractively(InteractiveParameters(scopes: [api1]))
             narrator.detail("\(first.account.username) signed in to \(first.tenantProfile.tenantID)")
             for (name, scope, path) in [("API 1", api1, "api1/todolist"), ("API 2", api2, "api2/todolist")] {
-                let response = try await external.send(
+                let (response, data) = try await external.send(
                     HTTPRequest(method: .get, url: todoAPI.appendingPathComponent(path)),
                     scopes: [scope], account: first.account)
-                guard response.status == 200,
-                    let body = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+                guard response.status == .ok,
+                    let body = try JSONSerialization.jsonObject(with: data) as? [String: Any]
                 else {
-                    throw DemoError("\(name) answered HTTP \(response.status)")
+                    throw DemoError("\(name) answered HTTP \(response.status.code)")
                 }
                 narrator.detail("\(name): HTTP 200, \((body["todos"] as? [Any])?.count ?? 0) to-do items")
             }

@@ -61,10 +61,12 @@ struct NativeDemoSteps {
                 let scopes = ["api://\(api)/ToDoList.Read", "api://\(api)/ToDoList.ReadWrite"]
                 let token = try await user.getAccessToken(scopes: scopes)
                 let again = try await user.getAccessToken(scopes: scopes)
-                let response = try await app.application.send(
+                let (response, _) = try await app.application.send(
                     HTTPRequest(method: .get, url: todoAPI.appendingPathComponent(path)),
                     scopes: scopes, account: user.account)
-                guard response.status == 200 else { throw DemoError("\(name) answered HTTP \(response.status)") }
+                guard response.status == .ok else {
+                    throw DemoError("\(name) answered HTTP \(response.status.code)")
+                }
                 narrator.detail(
                     "\(name): token from the \(token.source == .cache ? "cache" : "refresh token"), then from the \(again.source == .cache ? "cache" : "network"); HTTP 200"
                 )

@@ -34,10 +34,10 @@ struct ServerDemoSteps {
             )
             let again = try await daemon.acquireTokenForClient(ClientCredentialParameters(scopes: scopes))
             narrator.detail("the same token again from the \(again.source == .cache ? "cache" : "network")")
-            let response = try await send(
+            let (response, data) = try await send(
                 token.authorizationHeader, to: todoAPI.appendingPathComponent("api1/todolist"))
-            guard response.status == 200 else { throw DemoError("API 1 answered HTTP \(response.status)") }
-            let body = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+            guard response.status == .ok else { throw DemoError("API 1 answered HTTP \(response.status.code)") }
+            let body = try JSONSerialization.jsonObject(with: data) as? [String: Any]
             narrator.detail(
                 "API 1: HTTP 200 for app \(body?["app"] ?? "?"), every user's list (\((body?["lists"] as? [String: Any])?.count ?? 0)) with its read-all role"
             )
@@ -60,11 +60,12 @@ struct ServerDemoSteps {
             let graph = try await api1.acquireTokenOnBehalfOf(
                 OnBehalfOfParameters(
                     userAssertion: incoming.accessToken, scopes: ["User.Read"]))
-            let response = try await send(graph.authorizationHeader, to: base.appendingPathComponent("v1.0/me"))
-            guard response.status == 200,
-                let profile = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+            let (response, body) = try await send(
+                graph.authorizationHeader, to: base.appendingPathComponent("v1.0/me"))
+            guard response.status == .ok,
+                let profile = try JSONSerialization.jsonObject(with: body) as? [String: Any]
             else {
-                throw DemoError("Graph answered HTTP \(response.status)")
+                throw DemoError("Graph answered HTTP \(response.status.code)")
             }
             narrator.detail(
                 "API 1 exchanged it for a Graph token (on-behalf-of): /me is \(profile["displayName"] ?? "?") <\(profile["mail"] ?? profile["userPrincipalName"] ?? "?")>"
@@ -93,9 +94,9 @@ struct ServerDemoSteps {
             let app = try makeManagedIdentityApp(
                 host: "app-1", identity: .userAssignedClientID(ids.userAssignedIdentity))
             let token = try await app.acquireToken(ManagedIdentityParameters(resource: "api://\(ids.api1)"))
-            let response = try await send(
+            let (response, _) = try await send(
                 token.authorizationHeader, to: todoAPI.appendingPathComponent("api1/todolist"))
-            guard response.status == 200 else { throw DemoError("API 1 answered HTTP \(response.status)") }
+            guard response.status == .ok else { throw DemoError("API 1 answered HTTP \(response.status.code)") }
             narrator.detail(
                 "app-1 (\(app.source)): the user-assigned id-orders calls API 1 with its \(token.roles.joined(separator: ", ")) role: HTTP 200"
             )
@@ -114,9 +115,9 @@ struct ServerDemoSteps {
         return try ManagedIdentityApplication(configuration: configuration)
     }
 
-    private func send(_ authorization: String, to url: URL) async throws -> HTTPResponse {
+    private func send(_ authorization: String, to url: URL) async throws -> (HTTPResponse, Data) {
         try await DefaultHTTPTransport().send(
-            HTTPRequest(method: .get, url: url, headers: [("Authorization", authorization)]))
+            HTTPRequest(method: .get, url: url, headerFields: [.authorization: authorization]), body: nil)
     }
 
     private func makeApp(clientID: String, credential: ClientCredential, tenant: String) throws

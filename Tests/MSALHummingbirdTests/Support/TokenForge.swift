@@ -91,12 +91,12 @@ final class TokenForge: Sendable {
     /// and `/discovery/v2.0/keys`.
     var transport: any HTTPTransport { ForgeTransport(forge: self) }
 
-    fileprivate func answer(_ request: HTTPRequest) throws -> HTTPResponse {
+    fileprivate func answer(_ request: HTTPRequest) throws -> (HTTPResponse, Data) {
         state.withLock { $0.requests.append(request) }
-        let path = request.url.path
+        let path = request.url?.path ?? ""
         if path.hasSuffix("/v2.0/.well-known/openid-configuration") {
             if state.withLock({ $0.discoveryFails }) {
-                return HTTPResponse(status: 500, headers: [("Retry-After", "0")])
+                return (HTTPResponse(status: .internalServerError, headerFields: [.retryAfter: "0"]), Data())
             }
             let segment = path.split(separator: "/").first.map(String.init) ?? ""
             let tenant = segment == "organizations" || segment == "common" ? "{tenantid}" : segment
@@ -119,20 +119,21 @@ final class TokenForge: Sendable {
                 }
             ])
         }
-        return HTTPResponse(status: 404)
+        return (HTTPResponse(status: .notFound), Data())
     }
 
-    private static func json(_ object: [String: Any]) throws -> HTTPResponse {
-        HTTPResponse(
-            status: 200, headers: [("Content-Type", "application/json")],
-            body: try JSONSerialization.data(withJSONObject: object))
+    private static func json(_ object: [String: Any]) throws -> (HTTPResponse, Data) {
+        (
+            HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]),
+            try JSONSerialization.data(withJSONObject: object)
+        )
     }
 }
 
 private struct ForgeTransport: HTTPTransport {
     let forge: TokenForge
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse { try forge.answer(request) }
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) { try forge.answer(request) }
 }
 
 /// A clock tests move.

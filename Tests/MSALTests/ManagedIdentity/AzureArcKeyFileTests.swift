@@ -8,7 +8,7 @@ import Testing
 @Suite("Azure Arc key files")
 struct AzureArcKeyFileTests {
     private func challenge(_ path: String) -> HTTPResponse {
-        HTTPResponse(status: 401, headers: [("WWW-Authenticate", "Basic realm=\(path)")])
+        HTTPResponse(status: .unauthorized, headerFields: [.wwwAuthenticate: "Basic realm=\(path)"])
     }
 
     @Test("inside the folder and small: read; outside, too large, missing, not .key, a link or malformed: refused")
@@ -39,8 +39,11 @@ struct AzureArcKeyFileTests {
             (challenge(large), "more than 4096"),
             (challenge(folder.appendingPathComponent("missing.key").path), "cannot be opened"),
             (challenge(notKey), "not a .key file"), (challenge(link), "cannot be opened"),
-            (HTTPResponse(status: 401), "no WWW-Authenticate"),
-            (HTTPResponse(status: 401, headers: [("WWW-Authenticate", "Bearer realm=\(good)")]), "not 'Basic realm"),
+            (HTTPResponse(status: .unauthorized), "no WWW-Authenticate"),
+            (
+                HTTPResponse(status: .unauthorized, headerFields: [.wwwAuthenticate: "Bearer realm=\(good)"]),
+                "not 'Basic realm"
+            ),
             (challenge("relative/good.key"), "is not in"),
         ]
         for (response, reason) in refused {

@@ -26,11 +26,11 @@ struct NativeCall: AsyncParsableCommand {
         let (url, scopes) = (URL(string: url)!, ScopeList.split(scopes))
         try await global.runNative { context, native in
             let user = try await NativeSignedIn.current(native)
-            let response = try await native.application.send(
+            let (response, body) = try await native.application.send(
                 HTTPRequest(method: .get, url: url), scopes: scopes, account: user.account)
-            context.console.out(String(decoding: response.body, as: UTF8.self))
-            guard (200..<300).contains(response.status) else {
-                throw CommandFailure("\(url.absoluteString) answered HTTP \(response.status).")
+            context.console.out(String(decoding: body, as: UTF8.self))
+            guard response.status.kind == .successful else {
+                throw CommandFailure("\(url.absoluteString) answered HTTP \(response.status.code).")
             }
         }
     }
