@@ -15,25 +15,12 @@ struct OnBehalfOfFlow: Sendable {
         guard !userAssertion.isEmpty else {
             throw MSALError.internal(.invalidParameter, "The user assertion (the incoming access token) is empty.")
         }
-        let endpoints = try await app.resolver.endpoints(for: authority)
         let partition = TokenCachePartition.onBehalfOf(userAssertion: userAssertion)
-        let tokens = cache.cache(for: partition)
-        let accounts = try await AccountBuilder(cache: tokens, clientID: app.settings.clientID)
-            .accounts(environments: endpoints.aliases)
-        if claims == nil, let account = accounts.first {
-            var parameters = SilentParameters(scopes: scopes, account: account, forceRefresh: forceRefresh)
-            parameters.authority = authority
-            do {
-                // Inside the on-behalf-of span.
-                return try await SilentFlow(app: app, cache: tokens, partition: (cache, partition)).acquire(parameters)
-            } catch let error as MSALError where error.code == .interactionRequired {
-                app.log.info("no usable on-behalf-of token or refresh token; exchanging the assertion again")
-            }
-        }
-        let exchange = OnBehalfOfExchange(
-            app: app, lockedPartition: (cache, partition), partitionKey: partition.key, tokens: tokens,
-            endpoints: endpoints, assertion: userAssertion, scopes: scopes, claims: claims)
-        return try await app.acquisition.token(exchange, bypassingCache: true)
+        let grant = OnBehalfOfGrant(
+            app: app, lockedPartition: (cache, partition), partitionKey: partition.key,
+            tokens: cache.cache(for: partition), endpoints: try await app.resolver.endpoints(for: authority),
+            assertion: userAssertion, scopes: scopes, forceRefresh: forceRefresh, claims: claims)
+        return try await app.acquisition.token(grant, bypassingCache: forceRefresh || claims != nil)
     }
 
     /// `consent_required` (as a suberror of `invalid_grant`) and `interaction_required` become
@@ -48,9 +35,9 @@ struct OnBehalfOfFlow: Sendable {
     }
 }
 
-/// The incoming token exchanged for the downstream API's, once the partition's tokens could not serve: the
-/// pipeline runs it bypassing the cache, so it is never asked for a cached token.
-private struct OnBehalfOfExchange: CachedTokenGrant {
+/// A downstream API's token from the incoming token's partition: its user's access token while usable, else their
+/// on-behalf-of refresh token, else the incoming token exchanged again (at once for a claims request).
+private struct OnBehalfOfGrant: CachedTokenGrant {
     static var flights: KeyPath<TokenAcquisition, SingleFlight<AuthenticationResult>> { \.userTokens }
 
     let app: ApplicationCore
@@ -60,16 +47,43 @@ private struct OnBehalfOfExchange: CachedTokenGrant {
     let endpoints: AuthorityEndpoints
     let assertion: String
     let scopes: [String]
+    let forceRefresh: Bool
     let claims: String?
 
-    /// One exchange per incoming token, scope set and claims at a time.
+    /// One request per incoming token, scope set and claims at a time.
     var flightKey: String {
         "obo|\(partitionKey)|\(Scopes.lowercasedSet(scopes).sorted().joined(separator: " "))|\(claims ?? "")"
     }
 
-    func cachedToken(_ freshness: TokenFreshness) async throws -> CachedToken<AuthenticationResult>? { nil }
+    /// The partition's user and their tokens, once an exchange has cached them.
+    private func userGrant() async throws -> RefreshTokenGrant? {
+        guard
+            let account = try await AccountBuilder(cache: tokens, clientID: app.settings.clientID)
+                .accounts(environments: endpoints.aliases).first
+        else { return nil }
+        var parameters = SilentParameters(scopes: scopes, account: account, forceRefresh: forceRefresh)
+        parameters.authority = app.settings.authority
+        return RefreshTokenGrant(
+            app: app, cache: tokens, lockedPartition: lockedPartition, parameters: parameters,
+            requested: app.settings.authority, endpoints: endpoints)
+    }
+
+    func cachedToken(_ freshness: TokenFreshness) async throws -> CachedToken<AuthenticationResult>? {
+        try await userGrant()?.cachedToken(freshness)
+    }
 
     func redeem() async throws -> AuthenticationResult {
+        if claims == nil, let user = try await userGrant() {
+            do {
+                return try await user.redeem()
+            } catch let error as MSALError where error.code == .interactionRequired {
+                app.log.info("no usable on-behalf-of refresh token; exchanging the assertion again")
+            }
+        }
+        return try await exchange()
+    }
+
+    private func exchange() async throws -> AuthenticationResult {
         let endpoints = try await app.onlineEndpoints(endpoints)
         let correlationID = app.correlationIDs.next()
         let request = OnBehalfOfRequest(

@@ -31,7 +31,7 @@ struct SilentFlow: Sendable {
 ///
 /// A new access token through `common` or `organizations` is filed under that segment
 /// (``Authority/accessTokenRealm(tenant:)``).
-private struct RefreshTokenGrant: CachedTokenGrant {
+struct RefreshTokenGrant: CachedTokenGrant {
     static var flights: KeyPath<TokenAcquisition, SingleFlight<AuthenticationResult>> { \.userTokens }
 
     let app: ApplicationCore
