@@ -68,7 +68,8 @@ extension PostgresClient.Configuration {
                 } catch {
                     throw MSALError.internal(
                         .invalidParameter,
-                        "The PostgreSQL URL's sslrootcert \(rootFile) is not a readable PEM file of certificates.")
+                        "The PostgreSQL URL's sslrootcert \(rootFile) is not a readable PEM file of certificates.",
+                        underlyingError: error)
                 }
             }
             return (.require(configuration), true)

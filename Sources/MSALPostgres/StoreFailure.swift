@@ -3,13 +3,14 @@ import PostgresNIO
 
 /// The ``MSAL/MSALError`` `cacheUnavailable` a failed operation throws: the store (its URL without the password), what
 /// it was doing and why, from the error's code and the server's SQLSTATE and message. Never the query's values (token
-/// bytes) or the server's detail line, which can quote them.
+/// bytes) or the server's detail line, which can quote them. The error itself is the ``MSAL/MSALError/underlyingError``.
 func cacheUnavailable(
     _ store: String, _ operation: String, _ error: any Error, timeout: Duration
 ) -> MSALError {
     MSALError.internal(
         .cacheUnavailable,
-        "The PostgreSQL token cache \(store) could not \(operation): \(reason(error, timeout: timeout)).")
+        "The PostgreSQL token cache \(store) could not \(operation): \(reason(error, timeout: timeout)).",
+        underlyingError: error)
 }
 
 /// Thrown by operations after ``PostgresTokenCacheStore/shutdown()``.

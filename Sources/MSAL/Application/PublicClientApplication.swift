@@ -143,9 +143,8 @@ public final class PublicClientApplication: Sendable {
         let renewed: AuthenticationResult
         do {
             renewed = try await acquireTokenSilently(parameters)
-        } catch var error as MSALError {
-            error.claimsChallenge = challenge.claims
-            throw error
+        } catch let error as MSALError {
+            throw error.with(claimsChallenge: challenge.claims)
         }
         return try await send(request, body: body, token: renewed)
     }

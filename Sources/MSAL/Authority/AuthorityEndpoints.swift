@@ -36,7 +36,8 @@ final class AuthorityEndpoints: Sendable {
         do {
             object = try JSONLimits.message.object(data)
         } catch {
-            throw MSALError.internal(.invalidResponse, "The OpenID configuration of \(authority) \(error).")
+            throw MSALError.internal(
+                .invalidResponse, "The OpenID configuration of \(authority) \(error).", underlyingError: error)
         }
         guard let authorization = (object["authorization_endpoint"] as? String).flatMap(URL.init(string:)),
             let token = (object["token_endpoint"] as? String).flatMap(URL.init(string:)),

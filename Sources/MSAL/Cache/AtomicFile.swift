@@ -9,7 +9,7 @@ enum AtomicFile {
             ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
         ).path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard descriptor >= 0 else { throw POSIXError.current }
         var failure: (any Error)?
         data.withUnsafeBytes { buffer in
             var offset = 0
@@ -17,16 +17,16 @@ enum AtomicFile {
                 let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                    failure = POSIXError.current
                     return
                 }
                 offset += written
             }
         }
-        if failure == nil, fsync(descriptor) != 0 { failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        if failure == nil, fsync(descriptor) != 0 { failure = POSIXError.current }
         close(descriptor)
         if failure == nil, rename(temporary, path) != 0 {
-            failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            failure = POSIXError.current
         }
         if let failure {
             unlink(temporary)

@@ -64,9 +64,10 @@ final class CacheFileLock: StorageLock {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd < 0 {
             if errno == EEXIST || errno == EINTR { return nil }
+            let failure = POSIXError.current
             throw MSALError.internal(
-                .cacheUnavailable,
-                "The token cache's lock file \(path) cannot be created: \(String(cString: strerror(errno))).")
+                .cacheUnavailable, "The token cache's lock file \(path) cannot be created: \(failure.reason).",
+                underlyingError: failure)
         }
         // We created the file, but a peer may have opened it first: one checking for staleness holds
         // the flock for a moment and leaves the file (it names no dead process); one that locks by flock

@@ -8,9 +8,10 @@ enum CacheFolderCheck {
     static func verify(_ folder: String) throws {
         var info = stat()
         guard lstat(folder, &info) == 0 else {
+            let failure = POSIXError.current
             throw MSALError.internal(
-                .cacheUnavailable,
-                "The token cache's folder \(folder) cannot be examined: \(String(cString: strerror(errno))).")
+                .cacheUnavailable, "The token cache's folder \(folder) cannot be examined: \(failure.reason).",
+                underlyingError: failure)
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw MSALError.internal(.cacheUnavailable, "The token cache's folder \(folder) is not a directory.")
@@ -36,8 +37,10 @@ enum CacheFolderCheck {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
-            let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))
-            throw MSALError.internal(.cacheUnavailable, "\(what) \(path) cannot be read: \(reason).")
+            let failure = POSIXError.current
+            let reason = failure.code == .ELOOP ? "it is a symbolic link" : failure.reason
+            throw MSALError.internal(
+                .cacheUnavailable, "\(what) \(path) cannot be read: \(reason).", underlyingError: failure)
         }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {

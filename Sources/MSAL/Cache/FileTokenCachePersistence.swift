@@ -61,9 +61,10 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
             let count = read(fd, &buffer, buffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
+                let failure = POSIXError.current
                 throw MSALError.internal(
-                    .cacheUnavailable,
-                    "The token cache \(url.path) cannot be read: \(String(cString: strerror(errno))).")
+                    .cacheUnavailable, "The token cache \(url.path) cannot be read: \(failure.reason).",
+                    underlyingError: failure)
             }
             if count == 0 { return data }
             data.append(buffer, count: count)
@@ -88,7 +89,8 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
             try AtomicFile.write(data, to: url.path)
         } catch {
             throw MSALError.internal(
-                .cacheUnavailable, "The token cache \(url.path) cannot be written: \(error.localizedDescription).")
+                .cacheUnavailable, "The token cache \(url.path) cannot be written: \(error.localizedDescription).",
+                underlyingError: error)
         }
     }
 
@@ -141,7 +143,8 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
         } catch {
             throw MSALError.internal(
                 .cacheUnavailable,
-                "The token cache's folder \(folder) cannot be created: \(error.localizedDescription).")
+                "The token cache's folder \(folder) cannot be created: \(error.localizedDescription).",
+                underlyingError: error)
         }
     }
 }

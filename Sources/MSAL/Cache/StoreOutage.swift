@@ -38,7 +38,8 @@ final class StoreOutage: Sendable {
         }
         guard began else { return }
         let reason =
-            (error as? MSALError).map { "\($0.code) \($0.internalCode.map { "\($0)" } ?? "")" } ?? "\(type(of: error))"
+            (error as? MSALError).map { "\($0.code.category) \($0.internalCode.map { "\($0)" } ?? "")" }
+            ?? "\(type(of: error))"
         logger.warning(
             "token cache store unavailable; tokens come from memory and the identity platform until it is back",
             metadata: [

@@ -257,7 +257,7 @@ public actor TokenCache {
         }
     }
 
-    /// How often a change is applied again when its save meets another process's (``MSALError/InternalCode-swift.enum/cacheConflict``).
+    /// How often a change is applied again when its save meets another process's (``MSALError/Code-swift.enum/cacheConflict``).
     static let attemptsOnConflict = 5
 
     /// Applies `edit` to the latest stored cache and saves it, as one step under the lock; a save that

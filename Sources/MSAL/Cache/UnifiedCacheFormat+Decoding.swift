@@ -21,7 +21,7 @@ extension UnifiedCacheFormat {
         do {
             try JSONLimits.file.checkSize(data.count)
         } catch {
-            throw MSALError.internal(.cacheCorrupted, "The token cache \(error).")
+            throw MSALError.internal(.cacheCorrupted, "The token cache \(error).", underlyingError: error)
         }
         do {
             var contents = try data.withUnsafeBytes { bytes in
@@ -39,7 +39,8 @@ extension UnifiedCacheFormat {
             contents.file = data
             return contents
         } catch let error as CacheJSONReader.Malformed {
-            throw MSALError.internal(.cacheCorrupted, "The token cache is not valid JSON (\(error)).")
+            throw MSALError.internal(
+                .cacheCorrupted, "The token cache is not valid JSON (\(error)).", underlyingError: error)
         }
     }
 

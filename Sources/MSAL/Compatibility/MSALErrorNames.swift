@@ -2,28 +2,28 @@ import Foundation
 
 /// MSAL for iOS/macOS's error names, so tutorial code such as
 /// `nsError.domain == MSALErrorDomain && nsError.code == MSALError.interactionRequired.rawValue` compiles.
-/// As with `URLError.cancelled`, each static member is the ``MSALError/Code`` of that name.
+/// As with `URLError.cancelled`, each static member is the ``MSALError/Category`` of that name.
 extension MSALError {
-    /// ``MSALError/Code/internal``.
-    public static var `internal`: Code { .internal }
-    /// ``MSALError/Code/workplaceJoinRequired``.
-    public static var workplaceJoinRequired: Code { .workplaceJoinRequired }
-    /// ``MSALError/Code/interactionRequired``.
-    public static var interactionRequired: Code { .interactionRequired }
-    /// ``MSALError/Code/serverDeclinedScopes``.
-    public static var serverDeclinedScopes: Code { .serverDeclinedScopes }
-    /// ``MSALError/Code/serverProtectionPoliciesRequired``.
-    public static var serverProtectionPoliciesRequired: Code { .serverProtectionPoliciesRequired }
-    /// ``MSALError/Code/userCanceled``.
-    public static var userCanceled: Code { .userCanceled }
-    /// ``MSALError/Code/serverError``.
-    public static var serverError: Code { .serverError }
-    /// ``MSALError/Code/insufficientDeviceStrength``.
-    public static var insufficientDeviceStrength: Code { .insufficientDeviceStrength }
-    /// ``MSALError/Code/mdmEnrollmentCompletedNeedsRetry``.
-    public static var mdmEnrollmentCompletedNeedsRetry: Code { .mdmEnrollmentCompletedNeedsRetry }
-    /// ``MSALError/Code/serverInvalidRequestResetPasswordRequired``.
-    public static var serverInvalidRequestResetPasswordRequired: Code { .serverInvalidRequestResetPasswordRequired }
+    /// ``MSALError/Category/internal``.
+    public static var `internal`: Category { .internal }
+    /// ``MSALError/Category/workplaceJoinRequired``.
+    public static var workplaceJoinRequired: Category { .workplaceJoinRequired }
+    /// ``MSALError/Category/interactionRequired``.
+    public static var interactionRequired: Category { .interactionRequired }
+    /// ``MSALError/Category/serverDeclinedScopes``.
+    public static var serverDeclinedScopes: Category { .serverDeclinedScopes }
+    /// ``MSALError/Category/serverProtectionPoliciesRequired``.
+    public static var serverProtectionPoliciesRequired: Category { .serverProtectionPoliciesRequired }
+    /// ``MSALError/Category/userCanceled``.
+    public static var userCanceled: Category { .userCanceled }
+    /// ``MSALError/Category/serverError``.
+    public static var serverError: Category { .serverError }
+    /// ``MSALError/Category/insufficientDeviceStrength``.
+    public static var insufficientDeviceStrength: Category { .insufficientDeviceStrength }
+    /// ``MSALError/Category/mdmEnrollmentCompletedNeedsRetry``.
+    public static var mdmEnrollmentCompletedNeedsRetry: Category { .mdmEnrollmentCompletedNeedsRetry }
+    /// ``MSALError/Category/serverInvalidRequestResetPasswordRequired``.
+    public static var serverInvalidRequestResetPasswordRequired: Category { .serverInvalidRequestResetPasswordRequired }
 }
 
 /// The finer reason under `MSALInternalErrorCodeKey` (MSAL's `MSALInternalError`).

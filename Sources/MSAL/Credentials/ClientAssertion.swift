@@ -30,7 +30,8 @@ struct ClientAssertion: Sendable {
         do {
             return "\(input).\(Base64URL.encode(try certificate.sign(input)))"
         } catch {
-            throw MSALError.internal(.invalidParameter, "The certificate's key could not sign the client assertion.")
+            throw MSALError.internal(
+                .invalidParameter, "The certificate's key could not sign the client assertion.", underlyingError: error)
         }
     }
 

@@ -40,7 +40,8 @@ public struct ClientCertificate: Sendable, CustomStringConvertible {
         } catch {
             throw MSALError.internal(
                 .invalidParameter,
-                "The certificate credential's private key is not an unencrypted RSA key of 2048 bits or more in PEM.")
+                "The certificate credential's private key is not an unencrypted RSA key of 2048 bits or more in PEM.",
+                underlyingError: error)
         }
         var certificates = PEMBlocks.der(of: "CERTIFICATE", in: certificatePEM)
         guard !certificates.isEmpty else {
@@ -69,7 +70,8 @@ public struct ClientCertificate: Sendable, CustomStringConvertible {
             do {
                 return try String(contentsOf: url, encoding: .utf8)
             } catch {
-                throw MSALError.internal(.invalidParameter, "Cannot read the certificate file \(url.path).")
+                throw MSALError.internal(
+                    .invalidParameter, "Cannot read the certificate file \(url.path).", underlyingError: error)
             }
         }
         let keyText = try read(pemFile)

@@ -48,7 +48,8 @@ public struct ClientCredential: Sendable, CustomStringConvertible {
             do {
                 token = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             } catch {
-                throw MSALError.internal(.invalidParameter, "Cannot read the federated token file \(file.path).")
+                throw MSALError.internal(
+                    .invalidParameter, "Cannot read the federated token file \(file.path).", underlyingError: error)
             }
             guard !token.isEmpty else {
                 throw MSALError.internal(.invalidParameter, "The federated token file \(file.path) is empty.")

@@ -2,144 +2,111 @@ import Foundation
 
 /// The one error type of the library, shaped like MSAL for iOS/macOS's `NSError`s in `MSALErrorDomain`.
 ///
-/// `code` carries MSAL's raw values (`interactionRequired` = -50002, …); the OAuth details of a server
-/// answer are in the properties and, under MSAL's key names, in `errorUserInfo`.
+/// ``code-swift.property`` says what happened, one case per failure a caller can tell apart
+/// (`switch error.code`); the bridged `NSError` has MSAL's `code` (``Code-swift.enum/category``) and MSAL's
+/// `MSALInternalErrorCodeKey` (``internalCode``). The OAuth details of a server answer are in the properties and, under MSAL's key names,
+/// in `errorUserInfo`; the error the library wrapped is ``underlyingError`` (`NSUnderlyingErrorKey`).
 public struct MSALError: Error, CustomNSError, CustomStringConvertible, Sendable {
-    /// MSAL's public error codes (`MSALError.h`).
-    public enum Code: Int, Sendable {
-        /// Most failures; ``MSALError/internalCode`` says why.
-        case `internal` = -50000
-        /// The device must be registered (workplace-joined); not reported on Linux.
-        case workplaceJoinRequired = -50001
-        /// Only an interactive sign-in can continue: no refresh token, or the server asks for the user
-        /// (`interaction_required`, `login_required`, `consent_required`).
-        case interactionRequired = -50002
-        /// The server granted fewer scopes than requested (see ``MSALError/declinedScopes``).
-        case serverDeclinedScopes = -50003
-        /// The resource requires an app-protection policy (`protection_policy_required`).
-        case serverProtectionPoliciesRequired = -50004
-        /// The user cancelled or declined the sign-in (`access_denied`).
-        case userCanceled = -50005
-        /// The identity platform failed, throttled the request or is unavailable.
-        case serverError = -50006
-        /// The device does not meet the strength requirement; not reported on Linux.
-        case insufficientDeviceStrength = -50007
-        /// Device-management enrollment finished and the request should be retried; not reported on Linux.
-        case mdmEnrollmentCompletedNeedsRetry = -50008
-        /// The user must reset their password; not reported on Linux.
-        case serverInvalidRequestResetPasswordRequired = -50142
-    }
-
-    /// Finer reasons, reported under `MSALInternalErrorCodeKey` (`MSALInternalError`).
-    public enum InternalCode: Int, Sendable {
-        /// A parameter the app passed is not valid (an empty client id or username, a malformed authority).
-        case invalidParameter = -42000
-        /// The server answered `invalid_request`.
-        case invalidRequest = -42002
-        /// The server answered `invalid_client`.
-        case invalidClient = -42003
-        /// The server answered `invalid_grant`.
-        case invalidGrant = -42004
-        /// The server answered `invalid_scope`.
-        case invalidScope = -42005
-        /// The server answered `unauthorized_client`.
-        case unauthorizedClient = -42006
-        /// The server failed (HTTP 5xx) or answered in a way the flow cannot continue from.
-        case unhandledResponse = -42007
-        /// Something the library did not expect happened.
-        case unexpected = -42008
-        /// The server answered with an HTTP status and a body that is not an OAuth error.
-        case unexpectedHTTPResponse = -42009
-        /// The authority's OpenID configuration names an issuer that does not belong to it.
-        case failedAuthorityValidation = -42010
-        /// The redirect URI is not a loopback `http` URI, which an interactive sign-in on Linux needs.
-        case invalidRedirectURI = -42011
-        /// The user who signed in is not the one the request was for (MSAL's code; not reported here).
-        case mismatchedUser = -42101
-        /// Several accounts are cached and the call needs one.
-        case ambiguousAccount = -42102
-        /// The server answered with an OAuth error that has no more specific code.
-        case authorizationFailed = -42104
-        /// A silent request named no account.
-        case accountRequired = -42106
-        /// The sign-in session was cancelled (MSAL's code; not reported here).
-        case sessionCanceled = -42401
-        /// The redirect's `state` does not match the request's.
-        case invalidState = -42501
-        /// A server answer lacks what the protocol requires.
-        case invalidResponse = -42600
-        /// A redirect to a non-https URL (MSAL's code; not reported here).
-        case nonHTTPSRedirect = -42602
-        /// The ID token is malformed or fails validation (signature, issuer, audience, nonce, lifetime).
-        case invalidIDToken = -42603
-        /// An interactive sign-in, a device code or a password reset ran out of time.
-        case timedOut = -42604
-        /// The request did not reach the server or its answer did not arrive, or the redirect listener could not start.
-        case transportFailed = -42605
-        /// The identity platform is throttling requests (HTTP 429); see ``MSALError/retryAfter``.
-        case throttled = -42606
-        /// The token cache's bytes are not a token cache.
-        case cacheCorrupted = -42607
-        /// The cache file cannot be read or written (permissions, a read-only file or folder).
-        case cacheUnavailable = -42608
-        /// Another process held the cache's lock for longer than the wait allows.
-        case cacheLocked = -42609
-        /// Another process saved the partition first; the change is applied again to its version.
-        case cacheConflict = -42610
-    }
-
     /// `MSALErrorDomain`, the domain of the error bridged to `NSError`.
     public static let errorDomain = "MSALErrorDomain"
 
-    /// The error's class: `internal` for most failures, with the reason in ``internalCode``.
+    /// What happened.
     public let code: Code
-    /// The finer reason, when there is one.
-    public var internalCode: InternalCode?
+    /// MSAL's internal reason: the code's own for a code that is one (`timedOut`), else the finer reason of a
+    /// public category when there is one (`interactionRequired` after `invalid_grant`, `serverError` when
+    /// throttled).
+    public let internalCode: InternalCode?
     /// A description for developers (not for end users).
-    public var message: String
+    public let message: String
     /// The OAuth `error` of the server's answer, e.g. `invalid_grant`.
-    public var oauthError: String?
+    public let oauthError: String?
     /// The OAuth `suberror` of the server's answer, e.g. `consent_required`.
-    public var oauthSubError: String?
+    public let oauthSubError: String?
     /// The `AADSTS` error codes of the server's answer.
-    public var stsErrorCodes: [Int]
+    public let stsErrorCodes: [Int]
     /// The HTTP status of the server's answer.
-    public var httpStatus: Int?
+    public let httpStatus: Int?
     /// The correlation id of the request that failed.
-    public var correlationID: UUID?
+    public let correlationID: UUID?
     /// The scopes the server granted, when it declined some (``Code-swift.enum/serverDeclinedScopes``).
-    public var grantedScopes: [String]?
+    public let grantedScopes: [String]?
     /// The scopes the server declined (``Code-swift.enum/serverDeclinedScopes``).
-    public var declinedScopes: [String]?
+    public let declinedScopes: [String]?
     /// `Retry-After`, in seconds, of a throttled answer.
-    public var retryAfter: TimeInterval?
+    public let retryAfter: TimeInterval?
     /// A claims challenge to send with the next interactive sign-in (JSON, decoded from base64).
-    public var claimsChallenge: String?
+    public let claimsChallenge: String?
+    /// The error this one reports, when the library wrapped another: the transport's (async-http-client's,
+    /// NIO's, NIOSSL's), the file system's, the database client's, a decoder's.
+    public let underlyingError: (any Error & Sendable)?
 
-    /// An error with a code, an optional internal reason, a message and the server's OAuth details.
+    /// An error with a code, a message and what else is known.
+    ///
+    /// - Parameters:
+    ///   - code: what happened.
+    ///   - internalCode: the finer reason of one of MSAL's public categories (`interactionRequired` with
+    ///     `invalidGrant`); a code that is an internal reason is its own, and this is then `nil` or the same.
+    ///   - message: a description for developers.
+    ///   - oauthError: the OAuth `error` of the server's answer.
+    ///   - oauthSubError: the OAuth `suberror` of the server's answer.
+    ///   - stsErrorCodes: the `AADSTS` error codes of the server's answer.
+    ///   - httpStatus: the HTTP status of the server's answer.
+    ///   - correlationID: the correlation id of the request that failed.
+    ///   - grantedScopes: the scopes the server granted, when it declined some.
+    ///   - declinedScopes: the scopes the server declined.
+    ///   - retryAfter: `Retry-After`, in seconds, of a throttled answer.
+    ///   - claimsChallenge: a claims challenge to send with the next interactive sign-in.
+    ///   - underlyingError: the error this one reports, when there is one.
     public init(
         _ code: Code, internalCode: InternalCode? = nil, _ message: String, oauthError: String? = nil,
-        oauthSubError: String? = nil, stsErrorCodes: [Int] = [], httpStatus: Int? = nil, correlationID: UUID? = nil
+        oauthSubError: String? = nil, stsErrorCodes: [Int] = [], httpStatus: Int? = nil, correlationID: UUID? = nil,
+        grantedScopes: [String]? = nil, declinedScopes: [String]? = nil, retryAfter: TimeInterval? = nil,
+        claimsChallenge: String? = nil, underlyingError: (any Error & Sendable)? = nil
     ) {
+        assert(
+            code.internalCode == nil || internalCode == nil || internalCode == code.internalCode,
+            "\(code) is its own internal code")
         self.code = code
-        self.internalCode = internalCode
+        self.internalCode = code.internalCode ?? internalCode
         self.message = message
         self.oauthError = oauthError
         self.oauthSubError = oauthSubError
         self.stsErrorCodes = stsErrorCodes
         self.httpStatus = httpStatus
         self.correlationID = correlationID
+        self.grantedScopes = grantedScopes
+        self.declinedScopes = declinedScopes
+        self.retryAfter = retryAfter
+        self.claimsChallenge = claimsChallenge
+        self.underlyingError = underlyingError
     }
 
-    /// An error with `code` `internal` and the given internal reason.
-    public static func `internal`(_ reason: InternalCode, _ message: String) -> MSALError {
-        MSALError(.internal, internalCode: reason, message)
+    /// An error whose code is one of MSAL's internal reasons (MSAL's `internal` category).
+    public static func `internal`(
+        _ reason: InternalCode, _ message: String, underlyingError: (any Error & Sendable)? = nil
+    ) -> MSALError {
+        MSALError(Code(reason), message, underlyingError: underlyingError)
     }
 
-    /// The ``code``'s raw value, the bridged `NSError`'s `code`.
-    public var errorCode: Int { code.rawValue }
+    /// This error with the given fields replaced and the others kept. A new internal reason replaces a code that
+    /// is one and becomes the finer reason of a public category, as MSAL's `MSALInternalErrorCodeKey` does.
+    func with(
+        internalCode reason: InternalCode? = nil, message: String? = nil, httpStatus: Int? = nil,
+        correlationID: UUID? = nil, retryAfter: TimeInterval? = nil, claimsChallenge: String? = nil
+    ) -> MSALError {
+        let code = code.internalCode == nil ? code : reason.map(Code.init) ?? code
+        return MSALError(
+            code, internalCode: code.internalCode == nil ? reason ?? internalCode : nil, message ?? self.message,
+            oauthError: oauthError, oauthSubError: oauthSubError, stsErrorCodes: stsErrorCodes,
+            httpStatus: httpStatus ?? self.httpStatus, correlationID: correlationID ?? self.correlationID,
+            grantedScopes: grantedScopes, declinedScopes: declinedScopes, retryAfter: retryAfter ?? self.retryAfter,
+            claimsChallenge: claimsChallenge ?? self.claimsChallenge, underlyingError: underlyingError)
+    }
 
-    /// The bridged `NSError`'s `userInfo`, under MSAL's keys (``MSALErrorKey``).
+    /// MSAL's raw value of the code's category, the bridged `NSError`'s `code`.
+    public var errorCode: Int { code.category.rawValue }
+
+    /// The bridged `NSError`'s `userInfo`, under MSAL's keys (``MSALErrorKey``) and `NSUnderlyingErrorKey`.
     public var errorUserInfo: [String: Any] {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message, MSALErrorKey.errorDescription: message]
         if let internalCode { info[MSALErrorKey.internalErrorCode] = internalCode.rawValue }
@@ -150,12 +117,13 @@ public struct MSALError: Error, CustomNSError, CustomStringConvertible, Sendable
         if let correlationID { info[MSALErrorKey.correlationID] = correlationID.uuidString }
         if let grantedScopes { info[MSALErrorKey.grantedScopes] = grantedScopes }
         if let declinedScopes { info[MSALErrorKey.declinedScopes] = declinedScopes }
+        if let underlyingError { info[NSUnderlyingErrorKey] = underlyingError }
         return info
     }
 
-    /// The code, the internal reason, the OAuth error and `AADSTS` codes, and the message.
+    /// MSAL's category and its raw value, the internal reason, the OAuth error and `AADSTS` codes, and the message.
     public var description: String {
-        var parts = ["MSALError \(code) (\(code.rawValue))"]
+        var parts = ["MSALError \(code.category) (\(errorCode))"]
         if let internalCode { parts.append("\(internalCode)") }
         if let oauthError { parts.append(oauthError + (oauthSubError.map { "/\($0)" } ?? "")) }
         if !stsErrorCodes.isEmpty { parts.append("AADSTS" + stsErrorCodes.map(String.init).joined(separator: ",")) }

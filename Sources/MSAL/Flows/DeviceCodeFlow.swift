@@ -47,10 +47,9 @@ struct DeviceCodeFlow: Sendable {
                     oauthError: error.oauthError,
                     stsErrorCodes: error.stsErrorCodes, correlationID: correlationID)
             } catch let error as MSALError where error.oauthError == "expired_token" {
-                var expired = MSALError.internal(.timedOut, "The device code expired before the user signed in.")
-                expired.oauthError = error.oauthError
-                expired.stsErrorCodes = error.stsErrorCodes
-                throw expired
+                throw MSALError(
+                    .timedOut, "The device code expired before the user signed in.", oauthError: error.oauthError,
+                    stsErrorCodes: error.stsErrorCodes)
             }
         }
     }

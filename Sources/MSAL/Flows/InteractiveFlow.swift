@@ -47,10 +47,10 @@ struct InteractiveFlow: Sendable {
     /// The authorization code of a response whose `state` is the request's (RFC 6749 §4.1.2), or its error.
     static func code(from response: [String: String], state: String, correlationID: UUID) throws -> String {
         if let error = response["error"] {
-            let oauth = OAuthErrorResponse.classify(error: error, subError: response["error_subcode"])
             throw MSALError(
-                oauth.0, internalCode: oauth.1, response["error_description"] ?? error, oauthError: error,
-                oauthSubError: response["error_subcode"], correlationID: correlationID)
+                OAuthErrorResponse.classify(error: error, subError: response["error_subcode"]),
+                response["error_description"] ?? error, oauthError: error, oauthSubError: response["error_subcode"],
+                correlationID: correlationID)
         }
         try requireState(response, state)
         guard let code = response["code"] else {

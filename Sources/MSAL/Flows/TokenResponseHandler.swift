@@ -81,12 +81,9 @@ struct TokenResponseHandler: Sendable {
             replacingRefreshToken: context.usedRefreshToken)
         let declined = Scopes.declined(requested: context.requestedScopes, granted: granted)
         if !declined.isEmpty {
-            var error = MSALError(
+            throw MSALError(
                 .serverDeclinedScopes, "The server did not grant: \(declined.joined(separator: " ")).",
-                correlationID: context.correlationID)
-            error.grantedScopes = granted
-            error.declinedScopes = declined
-            throw error
+                correlationID: context.correlationID, grantedScopes: granted, declinedScopes: declined)
         }
         let resolvedAccount = try await AccountBuilder(cache: cache, clientID: clientID)
             .account(homeAccountID: homeAccountID, environments: context.endpoints.aliases)

@@ -58,7 +58,8 @@ final class LoopbackRedirectListener: Sendable {
             ipv4 = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
         } catch {
             throw MSALError.internal(
-                .transportFailed, "Cannot listen on 127.0.0.1:\(port) for the sign-in redirect: \(error)")
+                .transportFailed, "Cannot listen on 127.0.0.1:\(port) for the sign-in redirect: \(error)",
+                underlyingError: error)
         }
         let bound = ipv4.localAddress?.port ?? port
         do {
@@ -71,8 +72,8 @@ final class LoopbackRedirectListener: Sendable {
             try? await ipv4.close()
             throw MSALError.internal(
                 .transportFailed,
-                "Another program listens on [::1]:\(bound), where a browser may send the sign-in redirect; not signing in."
-            )
+                "Another program listens on [::1]:\(bound), where a browser may send the sign-in redirect; not signing in.",
+                underlyingError: error)
         }
     }
 

@@ -77,11 +77,10 @@ enum ManagedIdentityResponse {
         case (500..., _): reason = nil
         default: reason = .invalidRequest
         }
-        var error = MSALError(
-            reason == nil ? .serverError : .internal, internalCode: reason, message, oauthError: code,
-            stsErrorCodes: body?["error_codes"] as? [Int] ?? [], httpStatus: response.status.code)
-        error.retryAfter = RetryAfter.seconds(in: response, now: now)
-        return error
+        return MSALError(
+            reason.map(MSALError.Code.init) ?? .serverError, message, oauthError: code,
+            stsErrorCodes: body?["error_codes"] as? [Int] ?? [], httpStatus: response.status.code,
+            retryAfter: RetryAfter.seconds(in: response, now: now))
     }
 
     private static func secondsUntil(_ value: Any, now: Date) -> TimeInterval? {

@@ -35,15 +35,14 @@ struct NativeAuthEngine: Sendable {
     /// The error for a failure the flow does not turn into a result; a username the server calls
     /// invalid (`invalid_request`, 90100) is `invalidParameter`, as an empty one is.
     func error(_ failure: NativeAuthAnswer.Failure, correlationID: UUID) -> MSALError {
-        var error = failure.oauth.msalError(httpStatus: failure.httpStatus, correlationID: correlationID)
         if failure.error == "invalid_request", failure.firstCode == 90100,
             failure.oauth.description?.contains("username") == true
         {
-            error = MSALError(
-                .internal, internalCode: .invalidParameter, "The username is not valid.", oauthError: failure.error,
+            return MSALError(
+                .invalidParameter, "The username is not valid.", oauthError: failure.error,
                 stsErrorCodes: failure.oauth.errorCodes, httpStatus: failure.httpStatus, correlationID: correlationID)
         }
-        return error
+        return failure.oauth.msalError(httpStatus: failure.httpStatus, correlationID: correlationID)
     }
 
     /// Validates and caches a token answer and makes its account the app's only one (native auth is

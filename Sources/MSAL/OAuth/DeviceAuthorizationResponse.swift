@@ -22,7 +22,7 @@ public struct DeviceCodeInfo: Sendable, Equatable {
         do {
             object = try JSONLimits.message.object(data)
         } catch {
-            throw MSALError.internal(.invalidResponse, "The device code response \(error).")
+            throw MSALError.internal(.invalidResponse, "The device code response \(error).", underlyingError: error)
         }
         guard let userCode = object["user_code"] as? String, let deviceCode = object["device_code"] as? String,
             let uri = ((object["verification_uri"] ?? object["verification_url"]) as? String).flatMap(URL.init(string:))

@@ -9,14 +9,10 @@ extension IdentityPlatformClient {
         let (response, body) = try await get(authority.discoveryURL, correlationID: correlationIDs.next())
         guard response.status == .ok else {
             let oauth = OAuthErrorResponse(json: body)
-            var error = MSALError.internal(
+            throw MSALError(
                 .failedAuthorityValidation,
-                "The OpenID configuration of \(authority) could not be fetched (HTTP \(response.status.code)\(oauth.map { ", \($0.error)" } ?? ""))."
-            )
-            error.oauthError = oauth?.error
-            error.stsErrorCodes = oauth?.errorCodes ?? []
-            error.httpStatus = response.status.code
-            throw error
+                "The OpenID configuration of \(authority) could not be fetched (HTTP \(response.status.code)\(oauth.map { ", \($0.error)" } ?? "")).",
+                oauthError: oauth?.error, stsErrorCodes: oauth?.errorCodes ?? [], httpStatus: response.status.code)
         }
         return body
     }
@@ -27,12 +23,9 @@ extension IdentityPlatformClient {
     func instanceDiscovery(_ request: InstanceDiscoveryRequest) async throws -> InstanceDiscoveryResponse {
         let (response, body) = try await get(request.url, correlationID: correlationIDs.next())
         guard response.status == .ok else {
-            var error = MSALError.internal(
-                .failedAuthorityValidation,
-                "\(request.authority) is not a known Microsoft identity platform instance.")
-            error.oauthError = OAuthErrorResponse(json: body)?.error
-            error.httpStatus = response.status.code
-            throw error
+            throw MSALError(
+                .failedAuthorityValidation, "\(request.authority) is not a known Microsoft identity platform instance.",
+                oauthError: OAuthErrorResponse(json: body)?.error, httpStatus: response.status.code)
         }
         return try InstanceDiscoveryResponse(json: body, authority: request.authority)
     }

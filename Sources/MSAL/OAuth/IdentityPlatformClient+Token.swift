@@ -74,10 +74,9 @@ extension IdentityPlatformClient {
     /// failure, or a body that is none of these (an HTML page from a proxy).
     private func error(_ response: HTTPResponse, _ body: Data, correlationID: UUID, endpoint: URL) -> MSALError {
         let status = response.status.code
-        var error: MSALError
+        let error: MSALError
         if let oauth = OAuthErrorResponse(json: body) {
             error = oauth.msalError(httpStatus: status, correlationID: correlationID)
-            if status == 429 { error.internalCode = .throttled }
         } else if status == 429 {
             error = MSALError(
                 .serverError, internalCode: .throttled, "The identity platform is throttling requests (HTTP 429).")
@@ -93,9 +92,8 @@ extension IdentityPlatformClient {
                 .unexpectedHTTPResponse,
                 "\(endpoint.host ?? "The server") answered HTTP \(status) with \(kind).")
         }
-        error.httpStatus = status
-        error.correlationID = error.correlationID ?? correlationID
-        error.retryAfter = retryAfter(response)
-        return error
+        return error.with(
+            internalCode: status == 429 ? .throttled : nil, httpStatus: status,
+            correlationID: error.correlationID ?? correlationID, retryAfter: retryAfter(response))
     }
 }

@@ -31,8 +31,8 @@ struct InstanceDiscoveryResponse: Sendable {
         } catch {
             throw MSALError.internal(
                 .failedAuthorityValidation,
-                "\(authority) is not a known Microsoft identity platform instance (its instance discovery answer \(error))."
-            )
+                "\(authority) is not a known Microsoft identity platform instance (its instance discovery answer \(error)).",
+                underlyingError: error)
         }
         aliasGroups = (object["metadata"] as? [[String: Any]] ?? []).map {
             ($0["aliases"] as? [String] ?? []).map { $0.lowercased() }

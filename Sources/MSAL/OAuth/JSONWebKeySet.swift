@@ -15,7 +15,8 @@ struct JSONWebKeySet: Sendable {
             object = try JSONLimits.message.object(data)
         } catch {
             throw MSALError.internal(
-                .invalidResponse, "The signing keys at \(uri.absoluteString) could not be read: the answer \(error).")
+                .invalidResponse, "The signing keys at \(uri.absoluteString) could not be read: the answer \(error).",
+                underlyingError: error)
         }
         guard let list = object["keys"] as? [[String: Any]] else {
             throw MSALError.internal(

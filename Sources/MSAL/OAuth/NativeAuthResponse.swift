@@ -43,7 +43,8 @@ struct NativeAuthAnswer: Sendable {
         do {
             object = try JSONLimits.message.object(body)
         } catch {
-            throw MSALError.internal(.invalidResponse, "The native-auth endpoint's answer \(error).")
+            throw MSALError.internal(
+                .invalidResponse, "The native-auth endpoint's answer \(error).", underlyingError: error)
         }
         func int(_ key: String) -> Int? { ServerSeconds.of(object[key]) }
         continuationToken = object["continuation_token"] as? String

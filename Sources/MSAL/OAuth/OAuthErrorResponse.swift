@@ -24,30 +24,27 @@ struct OAuthErrorResponse: Sendable, Equatable {
 
     /// The error as the library reports it; `access_denied` is the user cancelling.
     func msalError(httpStatus: Int?, correlationID fallback: UUID?) -> MSALError {
-        let (code, internalCode) = Self.classify(error: error, subError: subError)
-        var result = MSALError(
-            code, internalCode: internalCode, description.map { Self.firstLine($0) } ?? error,
-            oauthError: error, oauthSubError: subError, stsErrorCodes: errorCodes,
-            httpStatus: httpStatus, correlationID: correlationID.flatMap(UUID.init(uuidString:)) ?? fallback)
-        if code == .internal, result.message.isEmpty { result.message = error }
-        result.claimsChallenge = claims
-        return result
+        let code = Self.classify(error: error, subError: subError)
+        let message = description.map { Self.firstLine($0) } ?? error
+        return MSALError(
+            code, message.isEmpty && code.category == .internal ? error : message,
+            oauthError: error, oauthSubError: subError, stsErrorCodes: errorCodes, httpStatus: httpStatus,
+            correlationID: correlationID.flatMap(UUID.init(uuidString:)) ?? fallback, claimsChallenge: claims)
     }
 
     /// MSAL's mapping of OAuth error strings (`MSIDErrorCodeForOAuthError`, `MSALErrorConverter`).
-    static func classify(error: String, subError: String?) -> (MSALError.Code, MSALError.InternalCode?) {
+    static func classify(error: String, subError: String?) -> MSALError.Code {
         switch error.lowercased() {
-        case "interaction_required", "login_required", "consent_required": (.interactionRequired, nil)
-        case "access_denied": (.userCanceled, nil)
-        case "server_error", "temporarily_unavailable": (.serverError, nil)
-        case "unauthorized_client" where subError == "protection_policy_required":
-            (.serverProtectionPoliciesRequired, nil)
-        case "invalid_grant": (.internal, .invalidGrant)
-        case "invalid_request": (.internal, .invalidRequest)
-        case "invalid_client": (.internal, .invalidClient)
-        case "invalid_scope": (.internal, .invalidScope)
-        case "unauthorized_client": (.internal, .unauthorizedClient)
-        default: (.internal, .authorizationFailed)
+        case "interaction_required", "login_required", "consent_required": .interactionRequired
+        case "access_denied": .userCanceled
+        case "server_error", "temporarily_unavailable": .serverError
+        case "unauthorized_client" where subError == "protection_policy_required": .serverProtectionPoliciesRequired
+        case "invalid_grant": .invalidGrant
+        case "invalid_request": .invalidRequest
+        case "invalid_client": .invalidClient
+        case "invalid_scope": .invalidScope
+        case "unauthorized_client": .unauthorizedClient
+        default: .authorizationFailed
         }
     }
 

@@ -23,7 +23,7 @@ struct TokenResponse: Sendable, Equatable {
         do {
             object = try JSONLimits.message.object(data)
         } catch {
-            throw MSALError.internal(.invalidResponse, "The token response \(error).")
+            throw MSALError.internal(.invalidResponse, "The token response \(error).", underlyingError: error)
         }
         guard let accessToken = object["access_token"] as? String, !accessToken.isEmpty else {
             throw MSALError.internal(.invalidResponse, "The token response has no access_token.")

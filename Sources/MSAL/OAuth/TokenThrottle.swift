@@ -34,13 +34,11 @@ final class TokenThrottle: Sendable {
     /// Throws the error a throttled request gets, without sending it, while its entry lasts.
     func check(_ key: SHA256Digest, now: Date) throws {
         guard let entry = entries.withLock({ $0[key] }), entry.until > now else { return }
-        var error = entry.error
         let remaining = entry.until.timeIntervalSince(now)
-        error.internalCode = .throttled
-        error.retryAfter = remaining
-        error.message =
-            "Not sent (throttled locally for \(Int(remaining.rounded(.up))) more s): \(entry.error.message)"
-        throw error
+        throw entry.error.with(
+            internalCode: .throttled,
+            message: "Not sent (throttled locally for \(Int(remaining.rounded(.up))) more s): \(entry.error.message)",
+            retryAfter: remaining)
     }
 
     /// Remembers a refused request when the refusal throttles it: `Retry-After` on a 429 or 5xx, or a refused

@@ -58,7 +58,8 @@ public struct DefaultHTTPTransport: HTTPTransport {
             do {
                 tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMBytes(Array(trustedCAPEM.utf8)))]
             } catch {
-                throw MSALError.internal(.invalidParameter, "The trusted CA is not a PEM certificate: \(error)")
+                throw MSALError.internal(
+                    .invalidParameter, "The trusted CA is not a PEM certificate: \(error)", underlyingError: error)
             }
             tlsConfiguration = tls
         } else {
@@ -104,41 +105,45 @@ public struct DefaultHTTPTransport: HTTPTransport {
         } catch let error as NIOTooManyBytesError {
             throw MSALError.internal(
                 .invalidResponse,
-                "The response from \(url.host ?? "the server") exceeds \(maximumResponseSize) bytes (\(error))."
-            )
+                "The response from \(url.host ?? "the server") exceeds \(maximumResponseSize) bytes (\(error)).",
+                underlyingError: error)
         } catch let error as HTTPClientError
             where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout
         {
-            throw MSALError.internal(.timedOut, "No answer from \(url.host ?? "the server") within \(timeout).")
+            throw MSALError.internal(
+                .timedOut, "No answer from \(url.host ?? "the server") within \(timeout).", underlyingError: error)
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as HTTPClientError where error == .proxyAuthenticationRequired {
             throw MSALError.internal(
                 .transportFailed,
                 "The proxy at \(Self.hostAndPort(proxy)) asks for credentials (407): give them in the proxy URL, "
-                    + "http://user:password@host:port.")
+                    + "http://user:password@host:port.", underlyingError: error)
         } catch let error as HTTPClientError where error == .invalidProxyResponse {
             throw MSALError.internal(
                 .transportFailed,
-                "The proxy at \(Self.hostAndPort(proxy)) did not open a tunnel to \(Self.hostAndPort(url)).")
+                "The proxy at \(Self.hostAndPort(proxy)) did not open a tunnel to \(Self.hostAndPort(url)).",
+                underlyingError: error)
         } catch let error as NIOConnectionError where proxy != nil {
             let reason = (error.connectionErrors.first?.error as? IOError).map {
                 String(cString: strerror($0.errnoCode))
             }
             throw MSALError.internal(
-                .transportFailed, "Cannot connect to the proxy at \(Self.hostAndPort(proxy)): \(reason ?? "\(error)").")
+                .transportFailed, "Cannot connect to the proxy at \(Self.hostAndPort(proxy)): \(reason ?? "\(error)").",
+                underlyingError: error)
         } catch let error as IOError where proxy != nil {
             throw MSALError.internal(
                 .transportFailed,
-                "Cannot connect to the proxy at \(Self.hostAndPort(proxy)): \(String(cString: strerror(error.errnoCode)))."
-            )
+                "Cannot connect to the proxy at \(Self.hostAndPort(proxy)): \(String(cString: strerror(error.errnoCode))).",
+                underlyingError: error)
         } catch let error as IOError {
             throw MSALError.internal(
                 .transportFailed,
-                "Cannot connect to \(Self.hostAndPort(url)): \(String(cString: strerror(error.errnoCode))).")
+                "Cannot connect to \(Self.hostAndPort(url)): \(String(cString: strerror(error.errnoCode))).",
+                underlyingError: error)
         } catch {
             throw MSALError.internal(
-                .transportFailed, "The request to \(url.host ?? "the server") failed: \(error)")
+                .transportFailed, "The request to \(url.host ?? "the server") failed: \(error)", underlyingError: error)
         }
     }
 }

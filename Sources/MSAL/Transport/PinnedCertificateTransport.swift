@@ -40,13 +40,14 @@ struct PinnedCertificateTransport: HTTPTransport {
         } catch let error as NIOSSLError {
             throw MSALError.internal(
                 .transportFailed,
-                "The TLS handshake with \(host):\(port) failed: \(error)."
-            )
+                "The TLS handshake with \(host):\(port) failed: \(error).", underlyingError: error)
         } catch let error as IOError {
             throw MSALError.internal(
-                .transportFailed, "Cannot connect to \(host):\(port): \(String(cString: strerror(error.errnoCode))).")
+                .transportFailed, "Cannot connect to \(host):\(port): \(String(cString: strerror(error.errnoCode))).",
+                underlyingError: error)
         } catch {
-            throw MSALError.internal(.transportFailed, "The request to \(host):\(port) failed: \(error)")
+            throw MSALError.internal(
+                .transportFailed, "The request to \(host):\(port) failed: \(error)", underlyingError: error)
         }
     }
 
@@ -62,8 +63,8 @@ struct PinnedCertificateTransport: HTTPTransport {
             guard let other = presented.thumbprint.withLock({ $0 }), other != thumbprint else { throw error }
             throw MSALError.internal(
                 .transportFailed,
-                "The TLS handshake with \(host):\(port) failed: its certificate's SHA-1 thumbprint is \(other), not \(thumbprint)."
-            )
+                "The TLS handshake with \(host):\(port) failed: its certificate's SHA-1 thumbprint is \(other), not \(thumbprint).",
+                underlyingError: error)
         }
     }
 

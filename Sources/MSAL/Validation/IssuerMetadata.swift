@@ -19,7 +19,8 @@ struct IssuerMetadata: Sendable {
         do {
             object = try JSONLimits.message.object(document)
         } catch {
-            throw MSALError.internal(.invalidResponse, "The OpenID configuration at \(location) \(error).")
+            throw MSALError.internal(
+                .invalidResponse, "The OpenID configuration at \(location) \(error).", underlyingError: error)
         }
         guard let issuer = object["issuer"] as? String,
             let jwksURI = (object["jwks_uri"] as? String).flatMap({ URL(string: $0) })

@@ -14,7 +14,7 @@ struct JWT: Sendable {
         do {
             try JSONLimits.message.checkSize(token.utf8.count)
         } catch {
-            throw MSALError.internal(.invalidIDToken, "The JWT \(error).")
+            throw MSALError.internal(.invalidIDToken, "The JWT \(error).", underlyingError: error)
         }
         // Split on the bytes: splitting the string walks it character by character, which costs more than decoding.
         let bytes = token.utf8

@@ -36,7 +36,7 @@ enum ExitCodes {
     /// What `--verbose` adds under the line: the error's codes, never its secrets.
     static func details(for error: any Error) -> [String] {
         guard let error = error as? MSALError else { return ["error type: \(type(of: error))"] }
-        var lines = ["MSAL error \(error.code.rawValue) (\(error.code))"]
+        var lines = ["MSAL error \(error.errorCode) (\(error.code.category))"]
         if let internalCode = error.internalCode {
             lines.append("internal error \(internalCode.rawValue) (\(internalCode))")
         }
