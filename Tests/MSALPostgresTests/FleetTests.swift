@@ -251,14 +251,14 @@ struct FleetTests {
         return landed
     }
 
-    /// How many client-credentials grants the emulator served.
-    static func grants(_ emulator: RunningEmulator) async throws -> Int {
+    /// Token-endpoint requests of `grantType` the emulator served.
+    static func grants(_ emulator: RunningEmulator, _ grantType: String = "client_credentials") async throws -> Int {
         let url = emulator.baseURL.appendingPathComponent("_emulator/requests")
         let (_, body) = try await DefaultHTTPTransport().send(
             HTTPRequest(method: .get, url: URL(string: url.absoluteString + "?path=/oauth2/v2.0/token")!), body: nil)
         let json = try JSONSerialization.jsonObject(with: body) as? [String: Any]
         let requests = (json?["requests"] as? [[String: Any]]) ?? []
-        return requests.filter { $0["grant_type"] as? String == "client_credentials" }.count
+        return requests.filter { $0["grant_type"] as? String == grantType }.count
     }
 
     static var worker: URL {
