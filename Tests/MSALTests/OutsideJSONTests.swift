@@ -62,6 +62,7 @@ struct OutsideJSONTests {
             try #require(throws: MSALError.self) {
                 try AuthorityEndpoints(authority: authority, document: bomb, aliases: [])
             },
+            try #require(throws: MSALError.self) { try IssuerMetadata(document: bomb, authority: authority) },
             try #require(throws: MSALError.self) { try InstanceDiscoveryResponse(json: bomb, authority: authority) },
             try #require(throws: MSALError.self) { try DeviceCodeInfo(json: bomb) },
             try #require(throws: MSALError.self) { try NativeAuthAnswer(HTTPResponse(status: .ok), body: bomb) },

@@ -32,17 +32,10 @@ final class AuthorityEndpoints: Sendable {
     ///   ``JSONLimits/message`` or lacks the required members, `failedAuthorityValidation` when the issuer is on
     ///   another host.
     init(authority: Authority, document data: Data, aliases: Set<String>, discoveredOnline: Bool = true) throws {
-        let object: [String: Any]
-        do {
-            object = try JSONLimits.message.object(data)
-        } catch {
-            throw MSALError.internal(
-                .invalidResponse, "The OpenID configuration of \(authority) \(error).", underlyingError: error)
-        }
+        let object = try JSONLimits.message.object(data) { "The OpenID configuration of \(authority) \($0)." }
         guard let authorization = (object["authorization_endpoint"] as? String).flatMap(URL.init(string:)),
             let token = (object["token_endpoint"] as? String).flatMap(URL.init(string:)),
-            let jwks = (object["jwks_uri"] as? String).flatMap(URL.init(string:)),
-            let issuer = object["issuer"] as? String
+            let keys = IssuerMetadata(configuration: object)
         else {
             throw MSALError.internal(
                 .invalidResponse,
@@ -57,7 +50,8 @@ final class AuthorityEndpoints: Sendable {
         self.token = URL(string: fill(token.absoluteString)) ?? token
         deviceAuthorization = (object["device_authorization_endpoint"] as? String).flatMap { URL(string: fill($0)) }
         endSession = (object["end_session_endpoint"] as? String).flatMap { URL(string: fill($0)) }
-        self.jwks = jwks
+        jwks = keys.jwksURI
+        let issuer = keys.issuer
         self.issuer = issuer
         self.discoveredOnline = discoveredOnline
         cacheEnvironment = authority.cacheEnvironment

@@ -25,14 +25,8 @@ struct InstanceDiscoveryResponse: Sendable {
     /// - Throws: ``MSALError`` `failedAuthorityValidation` when the body is not a JSON object within
     ///   ``JSONLimits/message``.
     init(json data: Data, authority: Authority) throws {
-        let object: [String: Any]
-        do {
-            object = try JSONLimits.message.object(data)
-        } catch {
-            throw MSALError.internal(
-                .failedAuthorityValidation,
-                "\(authority) is not a known Microsoft identity platform instance (its instance discovery answer \(error)).",
-                underlyingError: error)
+        let object = try JSONLimits.message.object(data, refusedAs: .failedAuthorityValidation) {
+            "\(authority) is not a known Microsoft identity platform instance (its instance discovery answer \($0))."
         }
         aliasGroups = (object["metadata"] as? [[String: Any]] ?? []).map {
             ($0["aliases"] as? [String] ?? []).map { $0.lowercased() }

@@ -15,19 +15,20 @@ struct IssuerMetadata: Sendable {
     ///   `issuer` or `jwks_uri`.
     init(document: Data, authority: Authority) throws {
         let location = authority.discoveryURL.absoluteString
-        let object: [String: Any]
-        do {
-            object = try JSONLimits.message.object(document)
-        } catch {
-            throw MSALError.internal(
-                .invalidResponse, "The OpenID configuration at \(location) \(error).", underlyingError: error)
-        }
-        guard let issuer = object["issuer"] as? String,
-            let jwksURI = (object["jwks_uri"] as? String).flatMap({ URL(string: $0) })
-        else {
+        let object = try JSONLimits.message.object(document) { "The OpenID configuration at \(location) \($0)." }
+        guard let metadata = Self(configuration: object) else {
             throw MSALError.internal(
                 .invalidResponse, "The OpenID configuration at \(location) has no issuer or jwks_uri.")
         }
+        self = metadata
+    }
+
+    /// `issuer` and `jwks_uri` of an OpenID configuration's members, or `nil` when either is missing (or the
+    /// `jwks_uri` is not a URL). An authority's endpoints (``AuthorityEndpoints``) read them here too.
+    init?(configuration object: [String: Any]) {
+        guard let issuer = object["issuer"] as? String,
+            let jwksURI = (object["jwks_uri"] as? String).flatMap({ URL(string: $0) })
+        else { return nil }
         self.issuer = issuer
         self.jwksURI = jwksURI
     }

@@ -10,13 +10,8 @@ struct JSONWebKeySet: Sendable {
     /// - Throws: ``MSALError`` `invalidResponse` when the body is not a key set, or not a JSON object within
     ///   ``JSONLimits/message``.
     init(json data: Data, uri: URL) throws {
-        let object: [String: Any]
-        do {
-            object = try JSONLimits.message.object(data)
-        } catch {
-            throw MSALError.internal(
-                .invalidResponse, "The signing keys at \(uri.absoluteString) could not be read: the answer \(error).",
-                underlyingError: error)
+        let object = try JSONLimits.message.object(data) {
+            "The signing keys at \(uri.absoluteString) could not be read: the answer \($0)."
         }
         guard let list = object["keys"] as? [[String: Any]] else {
             throw MSALError.internal(

@@ -18,12 +18,7 @@ public struct DeviceCodeInfo: Sendable, Equatable {
     /// - Throws: ``MSALError`` `invalidResponse` when the body is not a JSON object within ``JSONLimits/message`` or
     ///   a required member is missing.
     init(json data: Data) throws {
-        let object: [String: Any]
-        do {
-            object = try JSONLimits.message.object(data)
-        } catch {
-            throw MSALError.internal(.invalidResponse, "The device code response \(error).", underlyingError: error)
-        }
+        let object = try JSONLimits.message.object(data) { "The device code response \($0)." }
         guard let userCode = object["user_code"] as? String, let deviceCode = object["device_code"] as? String,
             let uri = ((object["verification_uri"] ?? object["verification_url"]) as? String).flatMap(URL.init(string:))
         else {

@@ -19,12 +19,7 @@ struct TokenResponse: Sendable, Equatable {
     /// - Throws: ``MSALError`` `invalidResponse` when it is not a JSON object within ``JSONLimits/message``, lacks
     ///   `access_token`, or the `token_type` is missing or not `Bearer`.
     init(json data: Data) throws {
-        let object: [String: Any]
-        do {
-            object = try JSONLimits.message.object(data)
-        } catch {
-            throw MSALError.internal(.invalidResponse, "The token response \(error).", underlyingError: error)
-        }
+        let object = try JSONLimits.message.object(data) { "The token response \($0)." }
         guard let accessToken = object["access_token"] as? String, !accessToken.isEmpty else {
             throw MSALError.internal(.invalidResponse, "The token response has no access_token.")
         }

@@ -1,0 +1,22 @@
+import Foundation
+import OutsideJSON
+
+extension JSONLimits {
+    /// The JSON object of an answer from outside the process, or, when it holds none (too large, too deep, not JSON,
+    /// not an object), an ``MSALError`` of `reason` whose message `describe` makes from the refusal and which keeps
+    /// the refusal as its underlying error.
+    ///
+    ///     let object = try JSONLimits.message.object(data) { "The token response \($0)." }
+    ///
+    /// - Throws: ``MSALError`` `reason` (`invalidResponse` unless given).
+    func object(
+        _ data: Data, refusedAs reason: MSALError.InternalCode = .invalidResponse,
+        _ describe: (JSONRefusal) -> String
+    ) throws(MSALError) -> [String: Any] {
+        do {
+            return try object(data)
+        } catch {
+            throw MSALError.internal(reason, describe(error), underlyingError: error)
+        }
+    }
+}
