@@ -59,55 +59,53 @@ public struct MFARequiredState: Sendable {
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitChallenge(_ code: String) async throws -> MFASubmitChallengeResult {
         let grant = NativeAuthRequest.SignInGrant.mfaOOB(continuationToken: continuationToken, code: code)
-        let answer = try await engine.send(
-            .signInToken(grant, scopes: context.scopes, claims: context.claims), correlationID: correlationID)
-        if let failure = answer.failure {
-            if failure.error == "invalid_grant", failure.subError == "invalid_oob_value" { return .invalidCode(self) }
-            throw engine.error(failure, correlationID: correlationID)
-        }
-        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        return .completed(
-            try await engine.signedIn(
-                answer, grant: grant.grantType, scopes: context.scopes, correlationID: correlationID))
+        return try await engine.step(
+            .signInToken(grant, scopes: context.scopes, claims: context.claims), correlationID: correlationID,
+            correctable: { $0.isInvalidCode ? .invalidCode(self) : nil },
+            next: { answer in
+                .completed(
+                    try await engine.signedIn(
+                        answer, grant: grant.grantType, scopes: context.scopes, correlationID: correlationID))
+            })
     }
 }
 
 extension NativeAuthEngine {
     /// After `mfa_required`: the user's methods (`introspect`), and the state to ask for a code.
     func awaitingMFA(_ continuationToken: String, context: SignInContext) async throws -> SignInResult {
-        let answer = try await send(
-            .signInIntrospect(continuationToken: continuationToken), correlationID: context.correlationID)
-        if let failure = answer.failure { throw error(failure, correlationID: context.correlationID) }
-        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        guard !answer.methods.isEmpty else {
-            throw MSALError.internal(.invalidResponse, "The identity platform listed no MFA method for the user.")
+        try await step(.signInIntrospect(continuationToken: continuationToken), correlationID: context.correlationID) {
+            answer in
+            guard !answer.methods.isEmpty else {
+                throw MSALError.internal(.invalidResponse, "The identity platform listed no MFA method for the user.")
+            }
+            let state = AwaitingMFAState(
+                engine: self, continuationToken: try answer.requireContinuationToken(), context: context)
+            return .mfaRequired(state, methods: answer.methods)
         }
-        let state = AwaitingMFAState(
-            engine: self, continuationToken: try answer.requireContinuationToken(), context: context)
-        return .mfaRequired(state, methods: answer.methods)
     }
 
     func mfaChallenge(_ continuationToken: String, method: AuthMethod?, context: SignInContext) async throws
         -> MFARequestChallengeResult
     {
-        let answer = try await send(
+        try await step(
             .signInChallenge(continuationToken: continuationToken, methodID: method?.id),
-            correlationID: context.correlationID)
-        if let failure = answer.failure {
-            // No default method: the user chooses among those `introspect` lists.
-            if failure.subError == "introspect_required", let token = failure.continuationToken {
+            correlationID: context.correlationID,
+            correctable: { failure in
+                // No default method: the user chooses among those `introspect` lists.
+                guard failure.subError == "introspect_required", let token = failure.continuationToken else {
+                    return nil
+                }
                 let listed = try await send(
                     .signInIntrospect(continuationToken: token), correlationID: context.correlationID)
                 if let failure = listed.failure { throw error(failure, correlationID: context.correlationID) }
                 let state = MFARequiredState(
                     engine: self, continuationToken: try listed.requireContinuationToken(), context: context)
                 return .selectionRequired(state, methods: listed.methods)
-            }
-            throw error(failure, correlationID: context.correlationID)
-        }
-        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        let state = MFARequiredState(
-            engine: self, continuationToken: try answer.requireContinuationToken(), context: context)
-        return .verificationRequired(state, answer.delivery)
+            },
+            next: { answer in
+                let state = MFARequiredState(
+                    engine: self, continuationToken: try answer.requireContinuationToken(), context: context)
+                return .verificationRequired(state, answer.delivery)
+            })
     }
 }

@@ -34,9 +34,7 @@ public struct ResetPasswordCodeRequiredState: Sendable {
         let answer = try await engine.send(
             .resetContinue(continuationToken: continuationToken, code: code), correlationID: correlationID)
         if let failure = answer.failure {
-            guard failure.error == "invalid_grant", failure.subError == "invalid_oob_value" else {
-                throw engine.error(failure, correlationID: correlationID)
-            }
+            guard failure.isInvalidCode else { throw engine.error(failure, correlationID: correlationID) }
             return .invalidCode(self)
         }
         return .newPasswordRequired(
@@ -67,9 +65,7 @@ public struct ResetPasswordRequiredState: Sendable {
         let answer = try await engine.send(
             .resetSubmit(continuationToken: continuationToken, newPassword: password), correlationID: correlationID)
         if let failure = answer.failure {
-            guard failure.error == "invalid_grant",
-                let problem = failure.subError.flatMap(PasswordProblem.init(rawValue:))
-            else {
+            guard let problem = failure.passwordProblem else {
                 throw engine.error(failure, correlationID: correlationID)
             }
             return .invalidPassword(problem, self)
@@ -86,8 +82,9 @@ public struct ResetPasswordRequiredState: Sendable {
                 engine.core.log.info("native password reset finished", pii: ["username": username])
                 return .completed(
                     SignInAfterResetPasswordState(
-                        engine: engine, continuationToken: token, username: username,
-                        correlationID: correlationID))
+                        flow: SignInAfter(
+                            engine: engine, continuationToken: token, username: username,
+                            correlationID: correlationID)))
             case "in_progress", "not_started":
                 continue
             default:
@@ -104,10 +101,7 @@ public struct ResetPasswordRequiredState: Sendable {
 
 /// A finished password reset: sign the user in without asking again.
 public struct SignInAfterResetPasswordState: Sendable {
-    let engine: NativeAuthEngine
-    let continuationToken: String
-    let username: String
-    let correlationID: UUID
+    let flow: SignInAfter
 
     /// Signs the user in without asking for the password again.
     ///
@@ -116,10 +110,7 @@ public struct SignInAfterResetPasswordState: Sendable {
     ///   - claims: a claims request (JSON) for the token request.
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func signIn(scopes: [String] = [], claims: String? = nil) async throws -> SignInResult {
-        try await engine.signInAfter(
-            continuationToken,
-            context: SignInContext(
-                username: username, password: nil, scopes: scopes, claims: claims, correlationID: correlationID))
+        try await flow.signIn(scopes: scopes, claims: claims)
     }
 }
 
@@ -127,30 +118,30 @@ extension NativeAuthEngine {
     func resetPassword(username: String, correlationID: UUID?) async throws -> ResetPasswordResult {
         let correlationID = correlationID ?? core.correlationIDs.next()
         core.log.info("native password reset started", pii: ["username": username])
-        let answer = try await send(.resetStart(username: username), correlationID: correlationID)
-        if let failure = answer.failure {
-            if failure.error == "user_not_found" { return .userNotFound }
-            if failure.error == "invalid_request", failure.firstCode == 500222 { return .userHasNoPassword }
-            throw error(failure, correlationID: correlationID)
-        }
-        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        return try await resetChallenge(
-            try answer.requireContinuationToken(), username: username, correlationID: correlationID)
+        return try await step(
+            .resetStart(username: username), correlationID: correlationID,
+            correctable: { failure in
+                if failure.error == "user_not_found" { return .userNotFound }
+                if failure.error == "invalid_request", failure.firstCode == 500222 { return .userHasNoPassword }
+                return nil
+            },
+            next: {
+                try await resetChallenge(
+                    try $0.requireContinuationToken(), username: username, correlationID: correlationID)
+            })
     }
 
     func resetChallenge(_ continuationToken: String, username: String, correlationID: UUID) async throws
         -> ResetPasswordResult
     {
-        let answer = try await send(
-            .resetChallenge(continuationToken: continuationToken), correlationID: correlationID)
-        if let failure = answer.failure { throw error(failure, correlationID: correlationID) }
-        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        guard answer.challengeType?.lowercased() == "oob" else {
-            throw MSALError.internal(.invalidResponse, "The password reset challenge is not an email code.")
+        try await step(.resetChallenge(continuationToken: continuationToken), correlationID: correlationID) { answer in
+            guard answer.challengeType?.lowercased() == "oob" else {
+                throw MSALError.internal(.invalidResponse, "The password reset challenge is not an email code.")
+            }
+            let state = ResetPasswordCodeRequiredState(
+                engine: self, continuationToken: try answer.requireContinuationToken(),
+                username: username, correlationID: correlationID)
+            return .codeRequired(state, answer.delivery)
         }
-        let state = ResetPasswordCodeRequiredState(
-            engine: self, continuationToken: try answer.requireContinuationToken(),
-            username: username, correlationID: correlationID)
-        return .codeRequired(state, answer.delivery)
     }
 }

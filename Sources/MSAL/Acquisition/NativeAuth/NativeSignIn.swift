@@ -99,87 +99,80 @@ extension NativeAuthEngine {
             username: username, password: password, scopes: scopes, claims: claims,
             correlationID: correlationID ?? core.correlationIDs.next())
         core.log.info("native sign-in started", pii: ["username": username])
-        let answer = try await send(.signInInitiate(username: username), correlationID: context.correlationID)
-        if let failure = answer.failure {
-            if failure.error == "user_not_found" || failure.firstCode == 50034 { return .userNotFound }
-            throw error(failure, correlationID: context.correlationID)
-        }
-        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        return try await signInChallenge(try answer.requireContinuationToken(), context: context)
+        return try await step(
+            .signInInitiate(username: username), correlationID: context.correlationID,
+            correctable: { $0.error == "user_not_found" || $0.firstCode == 50034 ? .userNotFound : nil },
+            next: { try await signInChallenge(try $0.requireContinuationToken(), context: context) })
     }
 
     /// Asks how the user proves who they are; a password given up front is submitted at once.
     func signInChallenge(_ continuationToken: String, context: SignInContext) async throws -> SignInResult {
-        let answer = try await send(
-            .signInChallenge(continuationToken: continuationToken), correlationID: context.correlationID)
-        if let failure = answer.failure { throw error(failure, correlationID: context.correlationID) }
-        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        let token = try answer.requireContinuationToken()
-        switch answer.challengeType?.lowercased() {
-        case "password":
-            let state = SignInPasswordRequiredState(
-                engine: self, continuationToken: token, context: context.withoutPassword)
-            guard let password = context.password else { return .passwordRequired(state) }
-            return try await state.submitPassword(password)
-        case "oob":
-            if context.password != nil {
-                core.log.warning("the user signs in with a code; the password given is not used")
+        try await step(.signInChallenge(continuationToken: continuationToken), correlationID: context.correlationID) {
+            answer in
+            let token = try answer.requireContinuationToken()
+            switch answer.challengeType?.lowercased() {
+            case "password":
+                let state = SignInPasswordRequiredState(
+                    engine: self, continuationToken: token, context: context.withoutPassword)
+                guard let password = context.password else { return .passwordRequired(state) }
+                return try await state.submitPassword(password)
+            case "oob":
+                if context.password != nil {
+                    core.log.warning("the user signs in with a code; the password given is not used")
+                }
+                return .codeRequired(
+                    SignInCodeRequiredState(engine: self, continuationToken: token, context: context.withoutPassword),
+                    answer.delivery)
+            default:
+                throw MSALError.internal(.invalidResponse, "The challenge answer has an unknown challenge_type.")
             }
-            return .codeRequired(
-                SignInCodeRequiredState(engine: self, continuationToken: token, context: context.withoutPassword),
-                answer.delivery)
-        default:
-            throw MSALError.internal(.invalidResponse, "The challenge answer has an unknown challenge_type.")
         }
     }
 
     func signInToken(_ grant: NativeAuthRequest.SignInGrant, context: SignInContext, retry: SignInRetry)
         async throws -> SignInResult
     {
-        let answer = try await send(
-            .signInToken(grant, scopes: context.scopes, claims: context.claims), correlationID: context.correlationID)
-        if let failure = answer.failure {
-            switch (failure.error, failure.subError, failure.firstCode, retry) {
-            case ("invalid_grant", _, 50126, .password(let state)): return .invalidPassword(state)
-            case ("invalid_grant", "invalid_oob_value", _, .code(let state)): return .invalidCode(state)
-            case ("user_not_found", _, _, _), ("invalid_grant", _, 50034, _): return .userNotFound
-            default: break
+        try await firstFactor(grant, context: context) { failure in
+            switch (failure.error, failure.firstCode, retry) {
+            case ("invalid_grant", 50126, .password(let state)): return .invalidPassword(state)
+            case (_, _, .code(let state)) where failure.isInvalidCode: return .invalidCode(state)
+            case ("user_not_found", _, _), ("invalid_grant", 50034, _): return .userNotFound
+            default: return nil
             }
         }
-        return try await firstFactorPassed(answer, grant: grant, context: context)
     }
 
     /// Signs in with the continuation token a finished sign-up or password reset left.
     func signInAfter(_ continuationToken: String, context: SignInContext) async throws -> SignInResult {
-        let grant = NativeAuthRequest.SignInGrant.continuationToken(continuationToken, username: context.username)
-        let answer = try await send(
-            .signInToken(grant, scopes: context.scopes, claims: context.claims), correlationID: context.correlationID)
-        return try await firstFactorPassed(answer, grant: grant, context: context)
+        try await firstFactor(.continuationToken(continuationToken, username: context.username), context: context)
     }
 
-    /// The token endpoint's answer to a first factor: tokens, a second factor or a method to register (each after
-    /// asking which methods there are), the browser, or an error.
-    private func firstFactorPassed(
-        _ answer: NativeAuthAnswer, grant: NativeAuthRequest.SignInGrant, context: SignInContext
+    /// Sends a first factor to the token endpoint: tokens, a failure `correctable` takes, a second factor or a method
+    /// to register (each after asking which methods there are), the browser, or an error.
+    private func firstFactor(
+        _ grant: NativeAuthRequest.SignInGrant, context: SignInContext,
+        correctable: (NativeAuthAnswer.Failure) -> SignInResult? = { _ in nil }
     ) async throws -> SignInResult {
-        if let failure = answer.failure {
-            guard failure.error == "invalid_grant", let token = failure.continuationToken else {
-                throw error(failure, correlationID: context.correlationID)
-            }
-            switch failure.subError {
-            case "mfa_required":
-                core.log.info("native sign-in needs a second factor")
-                return try await awaitingMFA(token, context: context)
-            case "registration_required":
-                core.log.info("native sign-in needs a strong authentication method registered")
-                return try await registrationRequired(token, context: context)
-            default:
-                throw error(failure, correlationID: context.correlationID)
-            }
-        }
-        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        return .completed(
-            try await signedIn(
-                answer, grant: grant.grantType, scopes: context.scopes, correlationID: context.correlationID))
+        try await step(
+            .signInToken(grant, scopes: context.scopes, claims: context.claims), correlationID: context.correlationID,
+            correctable: { failure in
+                if let result = correctable(failure) { return result }
+                guard failure.error == "invalid_grant", let token = failure.continuationToken else { return nil }
+                switch failure.subError {
+                case "mfa_required":
+                    core.log.info("native sign-in needs a second factor")
+                    return try await awaitingMFA(token, context: context)
+                case "registration_required":
+                    core.log.info("native sign-in needs a strong authentication method registered")
+                    return try await registrationRequired(token, context: context)
+                default:
+                    return nil
+                }
+            },
+            next: { answer in
+                .completed(
+                    try await signedIn(
+                        answer, grant: grant.grantType, scopes: context.scopes, correlationID: context.correlationID))
+            })
     }
 }

@@ -84,10 +84,7 @@ public struct SignUpAttributesRequiredState: Sendable {
 
 /// A finished sign-up: sign the new user in without asking again.
 public struct SignInAfterSignUpState: Sendable {
-    let engine: NativeAuthEngine
-    let continuationToken: String
-    let username: String
-    let correlationID: UUID
+    let flow: SignInAfter
 
     /// Signs the new user in.
     ///
@@ -96,10 +93,7 @@ public struct SignInAfterSignUpState: Sendable {
     ///   - claims: a claims request (JSON) for the token request.
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func signIn(scopes: [String] = [], claims: String? = nil) async throws -> SignInResult {
-        try await engine.signInAfter(
-            continuationToken,
-            context: SignInContext(
-                username: username, password: nil, scopes: scopes, claims: claims, correlationID: correlationID))
+        try await flow.signIn(scopes: scopes, claims: claims)
     }
 }
 
@@ -110,35 +104,30 @@ extension NativeAuthEngine {
         let context = SignUpContext(
             username: username, password: password, correlationID: correlationID ?? core.correlationIDs.next())
         core.log.info("native sign-up started", pii: ["username": username])
-        let answer = try await send(
+        return try await step(
             .signUpStart(username: username, password: password, attributes: attributes),
-            correlationID: context.correlationID)
-        if let failure = answer.failure {
-            if let result = userCorrectable(failure, token: nil, context: context) { return result }
-            throw error(failure, correlationID: context.correlationID)
-        }
-        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        return try await signUpChallenge(try answer.requireContinuationToken(), context: context)
+            correlationID: context.correlationID, correctable: { userCorrectable($0, token: nil, context: context) },
+            next: { try await signUpChallenge(try $0.requireContinuationToken(), context: context) })
     }
 
     /// Sends the verification code, or asks for the password once the email is verified.
     func signUpChallenge(_ continuationToken: String, context: SignUpContext) async throws -> SignUpResult {
-        let answer = try await send(
-            .signUpChallenge(continuationToken: continuationToken), correlationID: context.correlationID)
-        if let failure = answer.failure { throw error(failure, correlationID: context.correlationID) }
-        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        let token = try answer.requireContinuationToken()
-        switch answer.challengeType?.lowercased() {
-        case "oob":
-            return .codeRequired(
-                SignUpCodeRequiredState(engine: self, continuationToken: token, context: context), answer.delivery)
-        case "password":
-            let state = SignUpPasswordRequiredState(
-                engine: self, continuationToken: token, context: context.withoutPassword)
-            guard let password = context.password else { return .passwordRequired(state) }
-            return try await state.submitPassword(password)
-        default:
-            throw MSALError.internal(.invalidResponse, "The sign-up challenge answer has an unknown challenge_type.")
+        try await step(.signUpChallenge(continuationToken: continuationToken), correlationID: context.correlationID) {
+            answer in
+            let token = try answer.requireContinuationToken()
+            switch answer.challengeType?.lowercased() {
+            case "oob":
+                return .codeRequired(
+                    SignUpCodeRequiredState(engine: self, continuationToken: token, context: context), answer.delivery)
+            case "password":
+                let state = SignUpPasswordRequiredState(
+                    engine: self, continuationToken: token, context: context.withoutPassword)
+                guard let password = context.password else { return .passwordRequired(state) }
+                return try await state.submitPassword(password)
+            default:
+                throw MSALError.internal(
+                    .invalidResponse, "The sign-up challenge answer has an unknown challenge_type.")
+            }
         }
     }
 
@@ -151,8 +140,9 @@ extension NativeAuthEngine {
             core.log.info("native sign-up finished", pii: ["username": context.username])
             return .completed(
                 SignInAfterSignUpState(
-                    engine: self, continuationToken: try answer.requireContinuationToken(),
-                    username: context.username, correlationID: context.correlationID))
+                    flow: SignInAfter(
+                        engine: self, continuationToken: try answer.requireContinuationToken(),
+                        username: context.username, correlationID: context.correlationID)))
         }
         switch failure.error {
         case "credential_required":
@@ -174,23 +164,20 @@ extension NativeAuthEngine {
         -> SignUpResult?
     {
         if failure.error == "user_already_exists" { return .userAlreadyExists }
-        guard failure.error == "invalid_grant" else { return nil }
-        if let problem = failure.subError.flatMap(PasswordProblem.init(rawValue:)) {
+        if let problem = failure.passwordProblem {
             return .invalidPassword(
                 problem,
                 token.map { SignUpPasswordRequiredState(engine: self, continuationToken: $0, context: context) })
         }
-        switch failure.subError {
-        case "invalid_oob_value":
-            guard let token else { return nil }
-            return .invalidCode(SignUpCodeRequiredState(engine: self, continuationToken: token, context: context))
-        case "attribute_validation_failed":
-            let next = failure.continuationToken ?? token
-            return .attributesInvalid(
-                failure.invalidAttributes,
-                next.map { SignUpAttributesRequiredState(engine: self, continuationToken: $0, context: context) })
-        default:
-            return nil
+        if failure.isInvalidCode {
+            return token.map {
+                .invalidCode(SignUpCodeRequiredState(engine: self, continuationToken: $0, context: context))
+            }
         }
+        guard failure.error == "invalid_grant", failure.subError == "attribute_validation_failed" else { return nil }
+        let next = failure.continuationToken ?? token
+        return .attributesInvalid(
+            failure.invalidAttributes,
+            next.map { SignUpAttributesRequiredState(engine: self, continuationToken: $0, context: context) })
     }
 }

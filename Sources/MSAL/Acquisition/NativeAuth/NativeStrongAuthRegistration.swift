@@ -58,17 +58,12 @@ public struct RegisterStrongAuthVerificationRequiredState: Sendable {
     ///
     /// - Throws: ``MSALError`` when the state was already used or expired, and for server and transport failures.
     public func submitChallenge(_ code: String) async throws -> RegisterStrongAuthSubmitChallengeResult {
-        let answer = try await engine.send(
-            .registerContinue(continuationToken: continuationToken, code: code), correlationID: correlationID)
-        if let failure = answer.failure {
-            if failure.error == "invalid_grant", failure.subError == "invalid_oob_value" { return .invalidCode(self) }
-            throw engine.error(failure, correlationID: correlationID)
-        }
-        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        switch try await engine.signInAfterRegistration(try answer.requireContinuationToken(), context: context) {
-        case .completed(let account): return .completed(account)
-        case .browserRequired(let reason): return .browserRequired(reason: reason)
-        }
+        try await engine.step(
+            .registerContinue(continuationToken: continuationToken, code: code), correlationID: correlationID,
+            correctable: { $0.isInvalidCode ? .invalidCode(self) : nil },
+            next: { answer in
+                try await engine.signInAfterRegistration(try answer.requireContinuationToken(), context: context)
+            })
     }
 
     /// Offers a contact again (the same for a new code, or another), through `authMethod`.
@@ -84,13 +79,13 @@ public struct RegisterStrongAuthVerificationRequiredState: Sendable {
 extension NativeAuthEngine {
     /// After `registration_required`: the kinds of method the user may register, and the state to offer a contact.
     func registrationRequired(_ continuationToken: String, context: SignInContext) async throws -> SignInResult {
-        let answer = try await send(
-            .registerIntrospect(continuationToken: continuationToken), correlationID: context.correlationID)
-        if let failure = answer.failure { throw error(failure, correlationID: context.correlationID) }
-        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        let state = RegisterStrongAuthState(
-            engine: self, continuationToken: try answer.requireContinuationToken(), context: context)
-        return .registrationRequired(state, methods: answer.methods)
+        try await step(
+            .registerIntrospect(continuationToken: continuationToken), correlationID: context.correlationID
+        ) { answer in
+            let state = RegisterStrongAuthState(
+                engine: self, continuationToken: try answer.requireContinuationToken(), context: context)
+            return .registrationRequired(state, methods: answer.methods)
+        }
     }
 
     func registerChallenge(
@@ -101,46 +96,37 @@ extension NativeAuthEngine {
         guard !contact.isEmpty else {
             throw MSALError.internal(.invalidParameter, "The verification contact is empty.")
         }
-        let answer = try await send(
+        return try await step(
             .registerChallenge(continuationToken: continuationToken, channel: method.channel, target: contact),
-            correlationID: context.correlationID)
-        if let failure = answer.failure {
-            // 901001: not a valid contact. The platform spends the continuation token only on success.
-            if failure.error == "invalid_request", failure.firstCode == 901001 { return .invalidContact(retry) }
-            throw error(failure, correlationID: context.correlationID)
-        }
-        if answer.isRedirect { return .browserRequired(reason: answer.redirectMessage) }
-        let token = try answer.requireContinuationToken()
-        if answer.challengeType?.lowercased() == "preverified" {
-            let proven = try await send(
-                .registerContinue(continuationToken: token, code: nil), correlationID: context.correlationID)
-            if let failure = proven.failure { throw error(failure, correlationID: context.correlationID) }
-            switch try await signInAfterRegistration(try proven.requireContinuationToken(), context: context) {
-            case .completed(let account): return .completed(account)
-            case .browserRequired(let reason): return .browserRequired(reason: reason)
-            }
-        }
-        let state = RegisterStrongAuthVerificationRequiredState(
-            engine: self, continuationToken: token, context: context)
-        return .verificationRequired(state, answer.delivery)
+            correlationID: context.correlationID,
+            correctable: { failure in
+                // 901001: not a valid contact. The platform spends the continuation token only on success.
+                failure.error == "invalid_request" && failure.firstCode == 901001 ? .invalidContact(retry) : nil
+            },
+            next: { answer in
+                let token = try answer.requireContinuationToken()
+                if answer.challengeType?.lowercased() == "preverified" {
+                    let proven = try await send(
+                        .registerContinue(continuationToken: token, code: nil), correlationID: context.correlationID)
+                    if let failure = proven.failure { throw error(failure, correlationID: context.correlationID) }
+                    return try await signInAfterRegistration(try proven.requireContinuationToken(), context: context)
+                }
+                let state = RegisterStrongAuthVerificationRequiredState(
+                    engine: self, continuationToken: token, context: context)
+                return .verificationRequired(state, answer.delivery)
+            })
     }
 
-    /// How the sign-in after a registration ended: a registration counts as the second factor, so anything
-    /// but tokens or a browser is a broken answer.
-    enum RegistrationOutcome {
-        case completed(NativeAuthUserAccount)
-        case browserRequired(String)
-    }
-
-    /// Signs in with the continuation token a registration answered.
+    /// Signs in with the continuation token a registration answered: a registration counts as the second factor,
+    /// so anything but tokens or a browser is a broken answer.
     ///
     /// - Throws: ``MSALError`` `invalidResponse` when the platform asks for more.
-    func signInAfterRegistration(_ continuationToken: String, context: SignInContext) async throws
-        -> RegistrationOutcome
+    func signInAfterRegistration<Outcome: SignedInOutcome>(_ continuationToken: String, context: SignInContext)
+        async throws -> Outcome
     {
         switch try await signInAfter(continuationToken, context: context) {
         case .completed(let account): return .completed(account)
-        case .browserRequired(let reason): return .browserRequired(reason)
+        case .browserRequired(let reason): return .browserRequired(reason: reason)
         default:
             throw MSALError.internal(
                 .invalidResponse, "The identity platform asked for more after a strong method was registered.")

@@ -112,14 +112,9 @@ extension SignInPasswordRequiredState {
         }
         NativeDelegates.run(failingWith: fail) {
             do {
-                switch try await submitPassword(password) {
-                case .completed(let user):
-                    await delegate.onSignInCompleted(result: MSALNativeAuthUserAccountResult(user))
-                case .mfaRequired(let state, let methods):
-                    await delegate.onSignInAwaitingMFA(authMethods: methods.map(MSALAuthMethod.init), newState: state)
-                case .registrationRequired(let state, let methods):
-                    await delegate.onSignInStrongAuthMethodRegistration(
-                        authMethods: methods.map(MSALAuthMethod.init), newState: state)
+                let result = try await submitPassword(password)
+                if await NativeDelegates.signInNext(result, delegate) { return }
+                switch result {
                 case .invalidPassword(let state):
                     await delegate.onSignInPasswordRequiredError(
                         error: PasswordRequiredError(type: .invalidPassword), newState: state)
@@ -147,14 +142,9 @@ extension SignInCodeRequiredState {
         }
         NativeDelegates.run(failingWith: fail) {
             do {
-                switch try await submitCode(code) {
-                case .completed(let user):
-                    await delegate.onSignInCompleted(result: MSALNativeAuthUserAccountResult(user))
-                case .mfaRequired(let state, let methods):
-                    await delegate.onSignInAwaitingMFA(authMethods: methods.map(MSALAuthMethod.init), newState: state)
-                case .registrationRequired(let state, let methods):
-                    await delegate.onSignInStrongAuthMethodRegistration(
-                        authMethods: methods.map(MSALAuthMethod.init), newState: state)
+                let result = try await submitCode(code)
+                if await NativeDelegates.signInNext(result, delegate) { return }
+                switch result {
                 case .invalidCode(let state):
                     await delegate.onSignInVerifyCodeError(error: VerifyCodeError(type: .invalidCode), newState: state)
                 case .browserRequired:
@@ -194,18 +184,14 @@ extension SignInCodeRequiredState {
 extension NativeDelegates {
     /// Reports a sign-in start's result to its delegate.
     static func signInStart(_ result: SignInResult, _ delegate: any SignInStartDelegate) async {
+        if await signInNext(result, delegate) { return }
         switch result {
-        case .completed(let user): await delegate.onSignInCompleted(result: MSALNativeAuthUserAccountResult(user))
+        case .completed, .mfaRequired, .registrationRequired: break  // reported by signInNext
         case .codeRequired(let state, let delivery):
             await delegate.onSignInCodeRequired(
                 newState: state, sentTo: delivery.sentTo,
                 channelTargetType: MSALNativeAuthChannelType(delivery.channel), codeLength: delivery.codeLength)
         case .passwordRequired(let state): await delegate.onSignInPasswordRequired(newState: state)
-        case .mfaRequired(let state, let methods):
-            await delegate.onSignInAwaitingMFA(authMethods: methods.map(MSALAuthMethod.init), newState: state)
-        case .registrationRequired(let state, let methods):
-            await delegate.onSignInStrongAuthMethodRegistration(
-                authMethods: methods.map(MSALAuthMethod.init), newState: state)
         case .invalidPassword, .invalidCode:
             await delegate.onSignInStartError(error: SignInStartError(type: .invalidCredentials))
         case .userNotFound: await delegate.onSignInStartError(error: SignInStartError(type: .userNotFound))
@@ -213,19 +199,28 @@ extension NativeDelegates {
         }
     }
 
-    /// Reports a sign-in after sign-up or reset: `completed`, MFA, registration, or the error `fail` makes.
+    /// Reports a sign-in after sign-up or reset: the outcomes every sign-in step shares, or the error `fail` makes
+    /// (told whether the browser is needed).
     static func signInAfter(
-        _ result: SignInResult, completed: @MainActor (MSALNativeAuthUserAccountResult) -> Void,
-        mfa: @MainActor ([MSALAuthMethod], AwaitingMFAState) -> Void,
-        register: @MainActor ([MSALAuthMethod], RegisterStrongAuthState) -> Void, fail: @MainActor (Bool) -> Void
+        _ result: SignInResult, _ delegate: any SignInNextStepDelegate, fail: @MainActor (Bool) -> Void
     ) async {
+        if await signInNext(result, delegate) { return }
+        if case .browserRequired = result { await fail(true) } else { await fail(false) }
+    }
+
+    /// Reports the outcomes every sign-in step shares (signed in, a second factor, a method to register) and
+    /// answers true; false for any other result, which the step reports through its own delegate methods.
+    static func signInNext(_ result: SignInResult, _ delegate: any SignInNextStepDelegate) async -> Bool {
         switch result {
-        case .completed(let user): await completed(MSALNativeAuthUserAccountResult(user))
-        case .mfaRequired(let state, let methods): await mfa(methods.map(MSALAuthMethod.init), state)
-        case .registrationRequired(let state, let methods): await register(methods.map(MSALAuthMethod.init), state)
-        case .browserRequired: await fail(true)
-        default: await fail(false)
+        case .completed(let user): await delegate.onSignInCompleted(result: MSALNativeAuthUserAccountResult(user))
+        case .mfaRequired(let state, let methods):
+            await delegate.onSignInAwaitingMFA(authMethods: methods.map(MSALAuthMethod.init), newState: state)
+        case .registrationRequired(let state, let methods):
+            await delegate.onSignInStrongAuthMethodRegistration(
+                authMethods: methods.map(MSALAuthMethod.init), newState: state)
+        default: return false
         }
+        return true
     }
 }
 
@@ -245,12 +240,9 @@ extension SignInAfterSignUpState {
         }
         NativeDelegates.run(failingWith: fail) {
             do {
-                await NativeDelegates.signInAfter(
-                    try await signIn(scopes: scopes, claims: claims),
-                    completed: { delegate.onSignInCompleted(result: $0) },
-                    mfa: { delegate.onSignInAwaitingMFA(authMethods: $0, newState: $1) },
-                    register: { delegate.onSignInStrongAuthMethodRegistration(authMethods: $0, newState: $1) },
-                    fail: { delegate.onSignInAfterSignUpError(error: SignInAfterSignUpError(browserRequired: $0)) })
+                await NativeDelegates.signInAfter(try await signIn(scopes: scopes, claims: claims), delegate) {
+                    delegate.onSignInAfterSignUpError(error: SignInAfterSignUpError(browserRequired: $0))
+                }
             } catch {
                 await delegate.onSignInAfterSignUpError(error: SignInAfterSignUpError(error))
             }
@@ -278,15 +270,9 @@ extension SignInAfterResetPasswordState {
         }
         NativeDelegates.run(failingWith: fail) {
             do {
-                await NativeDelegates.signInAfter(
-                    try await signIn(scopes: scopes, claims: claims),
-                    completed: { delegate.onSignInCompleted(result: $0) },
-                    mfa: { delegate.onSignInAwaitingMFA(authMethods: $0, newState: $1) },
-                    register: { delegate.onSignInStrongAuthMethodRegistration(authMethods: $0, newState: $1) },
-                    fail: {
-                        delegate.onSignInAfterResetPasswordError(
-                            error: SignInAfterResetPasswordError(browserRequired: $0))
-                    })
+                await NativeDelegates.signInAfter(try await signIn(scopes: scopes, claims: claims), delegate) {
+                    delegate.onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError(browserRequired: $0))
+                }
             } catch {
                 await delegate.onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError(error))
             }

@@ -16,6 +16,14 @@ struct NativeAuthAnswer: Sendable {
         var error: String { oauth.error }
         var subError: String? { oauth.subError }
         var firstCode: Int? { oauth.errorCodes.first }
+
+        /// `invalid_grant` with `invalid_oob_value`: the one-time code was wrong or has expired.
+        var isInvalidCode: Bool { error == "invalid_grant" && subError == "invalid_oob_value" }
+
+        /// The password rule an `invalid_grant` names (`password_too_weak`…), or `nil`.
+        var passwordProblem: PasswordProblem? {
+            error == "invalid_grant" ? subError.flatMap(PasswordProblem.init(rawValue:)) : nil
+        }
     }
 
     let continuationToken: String?
@@ -39,13 +47,7 @@ struct NativeAuthAnswer: Sendable {
     /// - Throws: ``MSALError`` `invalidResponse` when the body is not a JSON object within ``JSONLimits/message``.
     init(_ response: HTTPResponse, body: Data) throws {
         self.body = body
-        let object: [String: Any]
-        do {
-            object = try JSONLimits.message.object(body)
-        } catch {
-            throw MSALError.internal(
-                .invalidResponse, "The native-auth endpoint's answer \(error).", underlyingError: error)
-        }
+        let object = try JSONLimits.message.object(body) { "The native-auth endpoint's answer \($0)." }
         func int(_ key: String) -> Int? { ServerSeconds.of(object[key]) }
         continuationToken = object["continuation_token"] as? String
         challengeType = object["challenge_type"] as? String
