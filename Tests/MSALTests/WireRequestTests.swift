@@ -202,6 +202,15 @@ struct WireRequestTests {
         }
     }
 
+    @Test("native auth: challenge types on the wire, redirect always added; MSAL's name for one-time codes is OOB")
+    func nativeAuthChallengeTypes() {
+        #expect(NativeAuthChallengeTypes([.oob, .password]).wireValue == "oob password redirect")
+        #expect(NativeAuthChallengeTypes([.password]).wireValue == "password redirect")
+        #expect(NativeAuthChallengeTypes().wireValue == "redirect")
+        #expect(MSALNativeAuthChallengeTypes([.OOB]).wireValue == "oob redirect")
+        #expect(MSALNativeAuthChallengeTypes.OOB == NativeAuthChallengeTypes.oob)
+    }
+
     @Test("native auth: capabilities go on the steps that start a flow, and only there")
     func nativeAuthCapabilities() {
         let capabilities = NativeAuthCapabilities([.mfaRequired, .registrationRequired]).wireValue

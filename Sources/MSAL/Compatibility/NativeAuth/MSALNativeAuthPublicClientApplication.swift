@@ -4,24 +4,14 @@ import Foundation
 /// `.registrationRequired`.
 public typealias MSALNativeAuthCapabilities = NativeAuthCapabilities
 
-/// The challenge types an app can present (MSAL's `MSALNativeAuthChallengeTypes`); `redirect` is always added.
-public struct MSALNativeAuthChallengeTypes: OptionSet, Sendable {
-    /// The bits of the set.
-    public let rawValue: Int
-    /// A set from its bits.
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    // swift-format-ignore: AlwaysUseLowerCamelCase
-    /// One-time passcodes sent by email (`oob`).
-    public static let OOB = MSALNativeAuthChallengeTypes(rawValue: 1 << 0)
-    /// Passwords.
-    public static let password = MSALNativeAuthChallengeTypes(rawValue: 1 << 1)
+/// The challenge types an app can present (MSAL's `MSALNativeAuthChallengeTypes`): `.OOB`, `.password`; `redirect`
+/// is always added.
+public typealias MSALNativeAuthChallengeTypes = NativeAuthChallengeTypes
 
-    var core: NativeAuthChallengeTypes {
-        var types: NativeAuthChallengeTypes = []
-        if contains(.OOB) { types.insert(.oob) }
-        if contains(.password) { types.insert(.password) }
-        return types
-    }
+extension NativeAuthChallengeTypes {
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    /// One-time passcodes sent by email (`oob`), by MSAL's name.
+    public static let OOB = oob
 }
 
 /// The configuration of a native-auth app: a client on an External ID (`ciamlogin.com`) authority.
@@ -72,7 +62,7 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
         let core = try configuration.coreConfiguration()
         let application = try PublicClientApplication(configuration: core)
         engine = NativeAuthEngine(
-            app: application, challengeTypes: configuration.challengeTypes.core.wireValue,
+            app: application, challengeTypes: configuration.challengeTypes.wireValue,
             capabilities: configuration.capabilities.wireValue)
         super.init(application: application)
     }
