@@ -35,7 +35,7 @@ public enum TodoAPIServer {
         _ api: TodoAPIConfiguration.API, credential: ClientCredential, _ configuration: TodoAPIConfiguration
     ) throws -> ConfidentialClientApplication {
         let base = configuration.authority.url.deletingLastPathComponent().absoluteString
-        var client = try ConfidentialClientApplicationConfiguration(
+        var client = ConfidentialClientApplicationConfiguration(
             clientID: api.clientID, credential: credential,
             authority: try Authority(base + configuration.api1Tenant))
         client.transport = configuration.transport

@@ -25,7 +25,7 @@ struct ConfidentialBenchmark {
     func run() async throws -> Result {
         let transport = ClientCredentialsTransport()
         let clock = MovableTime(Date())
-        var configuration = try ConfidentialClientApplicationConfiguration(
+        var configuration = ConfidentialClientApplicationConfiguration(
             clientID: Self.client, credential: .secret("bench-secret"),
             authority: try Authority("https://login.microsoftonline.com/\(Self.tenant)"))
         configuration.transport = transport

@@ -141,7 +141,7 @@ struct DistributedBenchmark {
     }
 
     private static func webApp(_ cache: PartitionedTokenCache) throws -> ConfidentialClientApplication {
-        var configuration = try ConfidentialClientApplicationConfiguration(
+        var configuration = ConfidentialClientApplicationConfiguration(
             clientID: userClient, credential: .secret("bench-secret"),
             authority: try Authority("https://login.microsoftonline.com/\(userTenant)"))
         configuration.transport = ClientCredentialsTransport()

@@ -28,7 +28,7 @@ struct DistributedWorker {
         let cache = PartitionedTokenCache(store: store, refreshLockWait: .seconds(30), logger: logger)
         let transport = ClientCredentialsTransport()
         let apps = try (0..<partitions).map { index in
-            var configuration = try ConfidentialClientApplicationConfiguration(
+            var configuration = ConfidentialClientApplicationConfiguration(
                 clientID: Self.client, credential: .secret("bench-secret"),
                 authority: try Authority("https://login.microsoftonline.com/\(Self.tenant(index))"))
             configuration.transport = transport

@@ -43,7 +43,7 @@ struct WebAppSampleCommand: AsyncParsableCommand {
         guard let graphURL = URL(string: graphBase.hasSuffix("/") ? graphBase : graphBase + "/"),
             let todoURL = URL(string: todoList)
         else { throw ValidationError("--graph and --todo-list must be URLs.") }
-        var client = try ConfidentialClientApplicationConfiguration(
+        var client = ConfidentialClientApplicationConfiguration(
             clientID: clientID, credential: .secret(secret), authority: authority)
         var logger = Logger(label: "webapp-sample")
         logger.logLevel = .info

@@ -268,3 +268,31 @@ struct BrowserAndLifecycleTests {
         }
     }
 }
+
+@Suite("A configuration's default transport")
+struct DeferredDefaultTransportTests {
+    @Test("the default transport reads the proxy variables once, when the app is made, not with the configuration")
+    func proxyReadWithTheApp() async throws {
+        let reads = Locked(0)
+        let malformed = DeferredDefaultTransport {
+            reads.withLock { $0 += 1 }
+            return ["HTTPS_PROXY": "ftp://proxy.example:21"]
+        }
+        #expect(reads.withLock { $0 } == 0)
+        #expect(throws: MSALError.self) { try malformed.make() }
+        let request = HTTPRequest(method: .get, url: URL(string: "https://login.microsoftonline.com/common")!)
+        for _ in 0..<2 {
+            let error = await #expect(throws: MSALError.self) { try await malformed.send(request, body: nil) }
+            #expect(error?.code == .invalidParameter)
+            #expect(error?.message.contains("HTTPS_PROXY") == true, "\(String(describing: error))")
+        }
+        #expect(reads.withLock { $0 } == 1, "the variables are read once")
+
+        // Making a configuration reads no proxy variable: its default transport is made with the app.
+        #expect(try PublicClientApplicationConfiguration(clientID: "c").transport is DeferredDefaultTransport)
+        let authority = try Authority("https://login.microsoftonline.com/t")
+        #expect(
+            ConfidentialClientApplicationConfiguration(clientID: "c", credential: .secret("s"), authority: authority)
+                .transport is DeferredDefaultTransport)
+    }
+}

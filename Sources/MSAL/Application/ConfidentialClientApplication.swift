@@ -13,13 +13,15 @@ public final class ConfidentialClientApplication: Sendable {
 
     /// Makes an app from its configuration.
     ///
-    /// - Throws: ``MSALError`` `invalidParameter` for an empty client id.
+    /// - Throws: ``MSALError`` `invalidParameter` for an empty client id, or, with the default transport, a malformed
+    ///   proxy variable (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`).
     public init(configuration: ConfidentialClientApplicationConfiguration) throws {
         guard !configuration.clientID.allSatisfy(\.isWhitespace) else {
             throw MSALError.internal(.invalidParameter, "The client id is empty.")
         }
         var configuration = configuration
         configuration.cache = configuration.cache.followingClock(configuration.clock)
+        try (configuration.transport as? DeferredDefaultTransport)?.make()
         self.configuration = configuration
         core = ApplicationCore(
             ClientSettings(configuration),

@@ -24,7 +24,8 @@ public struct ConfidentialClientApplicationConfiguration: Sendable {
     public var logger: Logger
     /// Puts usernames and other personal data into log metadata. Tokens and secrets are never logged.
     public var piiLoggingEnabled: Bool
-    /// Sends the library's HTTP requests; ``DefaultHTTPTransport`` by default.
+    /// Sends the library's HTTP requests; by default a ``DefaultHTTPTransport`` with the environment's proxy, made
+    /// when the app is made (so a transport set here is the only one made).
     public var transport: any HTTPTransport
     /// Keeps tokens, one partition per client and tenant, incoming token or user; in memory by default (each app its own, on ``clock``).
     public var cache: PartitionedTokenCache
@@ -38,9 +39,7 @@ public struct ConfidentialClientApplicationConfiguration: Sendable {
     public var sleep: @Sendable (Duration) async throws -> Void
 
     /// A configuration with the defaults described on each property.
-    ///
-    /// - Throws: ``MSALError`` `invalidParameter` when the default transport cannot be made.
-    public init(clientID: String, credential: ClientCredential, authority: Authority) throws {
+    public init(clientID: String, credential: ClientCredential, authority: Authority) {
         self.clientID = clientID
         self.credential = credential
         self.authority = authority
@@ -50,7 +49,7 @@ public struct ConfidentialClientApplicationConfiguration: Sendable {
         tokenExpirationBuffer = 300
         logger = Logger(label: "MSAL", factory: { _ in SwiftLogNoOpLogHandler() })
         piiLoggingEnabled = false
-        transport = try DefaultHTTPTransport()
+        transport = DeferredDefaultTransport()
         cache = PartitionedTokenCache(configurationDefault: ())
         authorityMetadataFile = nil
         clock = SystemTimeSource()

@@ -11,11 +11,13 @@ public final class PublicClientApplication: Sendable {
 
     /// Makes an app from its configuration; the configuration's ``TokenCache`` holds its accounts.
     ///
-    /// - Throws: ``MSALError`` `invalidParameter` for an empty client id.
+    /// - Throws: ``MSALError`` `invalidParameter` for an empty client id, or, with the default transport, a malformed
+    ///   proxy variable (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`).
     public init(configuration: PublicClientApplicationConfiguration) throws {
         guard !configuration.clientID.allSatisfy(\.isWhitespace) else {
             throw MSALError.internal(.invalidParameter, "The client id is empty.")
         }
+        try (configuration.transport as? DeferredDefaultTransport)?.make()
         self.configuration = configuration
         core = ApplicationCore(ClientSettings(configuration), authentication: .publicClient)
         signedIn = SignedInAccounts(app: core, cache: configuration.cache)

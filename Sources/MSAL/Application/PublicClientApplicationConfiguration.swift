@@ -20,7 +20,8 @@ public struct PublicClientApplicationConfiguration: Sendable {
     public var logger: Logger
     /// Puts usernames and other personal data into log metadata. Tokens are never logged.
     public var piiLoggingEnabled: Bool
-    /// Sends the library's HTTP requests; ``DefaultHTTPTransport`` by default.
+    /// Sends the library's HTTP requests; by default a ``DefaultHTTPTransport`` with the environment's proxy, made
+    /// when the app is made (so a transport set here is the only one made).
     public var transport: any HTTPTransport
     /// Opens the sign-in page of an interactive sign-in; ``SystemBrowserLauncher`` by default.
     public var browser: any BrowserLauncher
@@ -44,7 +45,7 @@ public struct PublicClientApplicationConfiguration: Sendable {
 
     /// A configuration with the defaults described on each property.
     ///
-    /// - Throws: ``MSALError`` `invalidParameter` when the default transport cannot be made.
+    /// - Throws: ``MSALError`` from parsing the default authority when `authority` is `nil`.
     public init(clientID: String, authority: Authority? = nil, redirectURI: String = "http://localhost") throws {
         self.clientID = clientID
         self.authority = try authority ?? Authority("https://login.microsoftonline.com/common")
@@ -54,7 +55,7 @@ public struct PublicClientApplicationConfiguration: Sendable {
         tokenExpirationBuffer = 300
         logger = Logger(label: "MSAL", factory: { _ in SwiftLogNoOpLogHandler() })
         piiLoggingEnabled = false
-        transport = try DefaultHTTPTransport()
+        transport = DeferredDefaultTransport()
         browser = defaultBrowserLauncher()
         cache = TokenCache()
         authorityMetadataFile = nil

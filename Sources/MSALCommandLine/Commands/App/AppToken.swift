@@ -138,7 +138,7 @@ struct AppToken: AsyncParsableCommand {
         guard settings.clientID.origin != .defaultValue else {
             throw UsageError("msal app token needs the app's --client-id (or MSAL_CLIENT_ID).")
         }
-        var configuration = try ConfidentialClientApplicationConfiguration(
+        var configuration = ConfidentialClientApplicationConfiguration(
             clientID: settings.clientID.value, credential: try credential(),
             authority: try Self.authority(settings.authority.value, tenant: tenant ?? ""))
         configuration.piiLoggingEnabled = global.logPII

@@ -1,0 +1,41 @@
+import Foundation
+import HTTPTypes
+import Locking
+
+/// A configuration's default transport: a ``DefaultHTTPTransport`` with the proxy the environment names, made when the
+/// app is made (``make()``), not with the configuration. An app that sets its own transport never has the proxy
+/// variables read; one that keeps the default fails to be made when they are malformed (``MSALError``
+/// `invalidParameter`, naming the variable).
+final class DeferredDefaultTransport: HTTPTransport {
+    /// The variables the proxy is read from: the process's.
+    private let environment: @Sendable () -> [String: String]
+    private let made = Locked<Result<DefaultHTTPTransport, MSALError>?>(nil)
+
+    init(environment: @escaping @Sendable () -> [String: String] = { ProcessInfo.processInfo.environment }) {
+        self.environment = environment
+    }
+
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+        try await make().send(request, body: body)
+    }
+
+    /// The transport, made on the first call; the same error on every call when it cannot be made.
+    @discardableResult
+    func make() throws -> DefaultHTTPTransport {
+        try made.withLock { made in
+            if let made { return made }
+            let result: Result<DefaultHTTPTransport, MSALError>
+            do {
+                let proxy = try ProxySettings(environment: environment())
+                result = .success(try DefaultHTTPTransport(proxy: proxy.map { .settings($0) } ?? .direct))
+            } catch let error as MSALError {
+                result = .failure(error)
+            } catch {
+                result = .failure(
+                    .internal(.unexpected, "The default transport could not be made.", underlyingError: error))
+            }
+            made = result
+            return result
+        }.get()
+    }
+}
