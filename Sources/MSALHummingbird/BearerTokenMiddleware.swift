@@ -45,8 +45,8 @@ public struct BearerTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
 
     /// The token of an `Authorization: Bearer` header (the scheme in any case, RFC 7235).
     ///
-    /// Read byte by byte: Foundation's `trimmingCharacters` goes through UTF-16 and cost more than validating a
-    /// remembered token.
+    /// Read byte by byte rather than with Foundation's `trimmingCharacters`, which goes through UTF-16: this runs on
+    /// every request, and checking a remembered token is only a hash and a lookup.
     static func bearerToken(_ request: Request) -> Substring? {
         guard let header = request.headers[.authorization] else { return nil }
         let bytes = header.utf8

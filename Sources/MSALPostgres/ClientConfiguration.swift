@@ -9,9 +9,9 @@ extension PostgresClient.Configuration {
     /// has stopped waiting for.
     ///
     /// Idle connections get no keep-alive queries: the pool would otherwise move each connection's keep-alive timer
-    /// on every release, a cost of about 20 µs per operation on loopback. A connection the server has closed is
-    /// dropped by the pool when its socket closes; one broken silently fails its next operation within the timeout,
-    /// and the operation after it connects anew.
+    /// on every release, work added to every operation. A connection the server has closed is dropped by the pool
+    /// when its socket closes; one broken silently fails its next operation within the timeout, and the operation
+    /// after it connects anew.
     ///
     /// A TCP connection to a host other than loopback that would not authenticate the server (``PostgresSSLMode``)
     /// gets a warning on `logger`.

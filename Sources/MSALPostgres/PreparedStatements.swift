@@ -2,8 +2,8 @@ import Locking
 import PostgresNIO
 
 /// The store's frequent statements (the load and the two saves), prepared once per connection, so PostgreSQL parses
-/// and plans them once per session rather than on every call: on loopback that takes about 100 µs off a load's round
-/// trip.
+/// and plans them once per session rather than on every call, and each call sends only the statement's name and
+/// values.
 ///
 /// postgres-nio's `PostgresPreparedStatement` takes its SQL from a static property, and the table's name is the
 /// app's to choose, so these are prepared with `prepare(query:)`, which takes the SQL at run time.

@@ -3,8 +3,8 @@ import PostgresNIO
 
 /// One of the pool's connections, kept leased and lent to one operation at a time. An operation that finds it free
 /// runs its prepared statement in the caller's task: it neither leases from the pool nor starts a task of its own to
-/// keep its deadline, which on loopback takes about 60 µs off a load. An operation that finds it lent goes through the
-/// pool.
+/// keep its deadline, so on loopback, where the round trip itself is short, it costs little more than the statement.
+/// An operation that finds it lent goes through the pool.
 ///
 /// A holder task leases the connection, prepares it (within a deadline) and keeps the lease until the connection
 /// closes, fails an operation or the store shuts down. The next operation after that starts a holder again, which

@@ -29,8 +29,8 @@ struct MSALBench {
         if sections.contains("confidential") { rows += try await confidentialRows() }
         if sections.contains("distributed") { rows += try await distributedRows(duration) }
         if sections.contains("webapi") {
-            // More rounds than the other sections: the load generator shares the two cores with the server, and a
-            // single round swings by ±15%.
+            // More rounds than the other sections: the load generator shares the two cores with the server, so a
+            // single round's ratio varies widely.
             let count = 15
             let rounds = try await WebAPIBenchmark(duration: duration, connections: 32, rounds: count).run()
             let open = rounds.map(\.open).sorted()

@@ -39,8 +39,8 @@ extension UInt8 {
 
 extension StringProtocol {
     /// Whether `caseInsensitiveCompare(other)` finds the two the same, compared byte by byte when both are ASCII:
-    /// Foundation's comparison goes through `NSString` on Linux, about a microsecond each, and the cache compares
-    /// section names, client ids and realms on every load and lookup.
+    /// Foundation's comparison bridges both strings to `NSString` on Linux, and the cache compares section names,
+    /// client ids and realms on every load and lookup.
     func equalsIgnoringCase(_ other: some StringProtocol) -> Bool {
         let (lhs, rhs) = (utf8, other.utf8)
         guard lhs.allSatisfy({ $0 < 0x80 }), rhs.allSatisfy({ $0 < 0x80 }) else {

@@ -2,8 +2,8 @@ import Foundation
 import Locking
 
 /// Runs `first` on this thread and `second` on a new one at the same time, and returns both results
-/// once both are done. For CPU-bound steps of loading a large cache file: starting a thread costs tens of
-/// microseconds, so with `parallel` false (a small input) both run here, one after the other.
+/// once both are done. For CPU-bound steps of loading a large cache file: starting a thread costs more than the
+/// steps take on a small input, so with `parallel` false (a small input) both run here, one after the other.
 ///
 /// The result crosses threads through a `Locked`, so ThreadSanitizer sees the hand-over.
 func concurrently<A, B: Sendable>(parallel: Bool = true, _ first: () -> A, _ second: () -> B) -> (A, B) {

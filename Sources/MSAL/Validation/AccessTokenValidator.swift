@@ -109,7 +109,7 @@ public final class AccessTokenValidator: Sendable {
 
     private func check(_ token: Substring) async throws -> ValidatedAccessToken {
         let now = configuration.clock.now()
-        // Hashed in place: a copy of the token per request cost more than the lookup.
+        // Hashed in place, without a copy of the token: for a remembered token the hash and the lookup are the check.
         let hash =
             token.utf8.withContiguousStorageIfAvailable { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
             ?? SHA256.hash(data: Data(token.utf8))
