@@ -31,6 +31,29 @@ struct NativeTutorialTests {
         }
     }
 
+    @Test("delegates: a blank username or an empty password is refused with MSAL's flags")
+    func refusedInput() async throws {
+        try await TutorialEnvironment.with { environment in
+            let app = try await MainActor.run { try Seed001ViewController(environment: environment).nativeAuth! }
+            let recorder = NativeRecorder()
+
+            app.signIn(username: "  ", password: "Whatever-1", delegate: recorder)
+            #expect(try await recorder.next().signInError?.isInvalidUsername == true)
+            app.signIn(username: "jane@example.com", password: "", delegate: recorder)
+            #expect(try await recorder.next().signInError?.isInvalidCredentials == true)
+            app.signUp(username: " ", delegate: recorder)
+            #expect(try await recorder.next().signUpError?.isInvalidUsername == true)
+            app.signUp(username: "new.user@example.org", password: "", delegate: recorder)
+            #expect(try await recorder.next().signUpError?.isInvalidPassword == true)
+            app.resetPassword(username: " ", delegate: recorder)
+            guard case .resetError(let blank) = try await recorder.next() else {
+                Issue.record("reset")
+                return
+            }
+            #expect(blank.isInvalidUsername)
+        }
+    }
+
     @Test("delegates: sign-up step by step, errors with MSAL's flags, a password reset, and a missing optional method")
     func delegateFlows() async throws {
         try await TutorialEnvironment.with { environment in

@@ -162,6 +162,8 @@ struct NativeSignInTests {
                     !text.contains("Given-Up-Front-1") && !text.contains(Harness.sam)
                         && !text.contains("uY29udGludWF0aW9u"), "\(text)")
             }
+            #expect("\(state)" == "SignInCodeRequiredState")
+            #expect(Mirror(reflecting: state).children.isEmpty)
         }
     }
 

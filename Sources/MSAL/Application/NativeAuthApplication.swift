@@ -85,9 +85,10 @@ public final class NativeAuthApplication: Sendable {
     }
 
     private static func check(username: String, password: String?) throws {
-        guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw MSALError.internal(.invalidParameter, "The username is empty.")
+        switch NativeAuthEngine.refused(username: username, password: password) {
+        case .blankUsername?: throw MSALError.internal(.invalidParameter, "The username is empty.")
+        case .emptyPassword?: throw MSALError.internal(.invalidParameter, "The password is empty.")
+        case nil: break
         }
-        if let password, password.isEmpty { throw MSALError.internal(.invalidParameter, "The password is empty.") }
     }
 }

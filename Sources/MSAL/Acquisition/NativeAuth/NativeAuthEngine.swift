@@ -32,6 +32,21 @@ struct NativeAuthEngine: Sendable {
             request, authority: core.settings.authority.url, correlationID: correlationID)
     }
 
+    /// What a start refuses before sending anything.
+    enum RefusedInput {
+        /// The username is empty, or only spaces.
+        case blankUsername
+        /// A password was given, and it is empty.
+        case emptyPassword
+    }
+
+    /// Why a start with `username` and `password` is refused before any request, or `nil` when it is not.
+    static func refused(username: String, password: String?) -> RefusedInput? {
+        if username.trimmingCharacters(in: .whitespaces).isEmpty { return .blankUsername }
+        if let password, password.isEmpty { return .emptyPassword }
+        return nil
+    }
+
     /// The error for a failure the flow does not turn into a result; a username the server calls
     /// invalid (`invalid_request`, 90100) is `invalidParameter`, as an empty one is.
     func error(_ failure: NativeAuthAnswer.Failure, correlationID: UUID) -> MSALError {

@@ -104,11 +104,12 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
         }
         NativeDelegates.run(failingWith: fail) {
             do {
-                guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
+                switch NativeAuthEngine.refused(username: username, password: password) {
+                case .blankUsername?:
                     return await delegate.onSignInStartError(error: SignInStartError(type: .invalidUsername))
-                }
-                if let password, password.isEmpty {
+                case .emptyPassword?:
                     return await delegate.onSignInStartError(error: SignInStartError(type: .invalidCredentials))
+                case nil: break
                 }
                 await NativeDelegates.signInStart(
                     try await engine.signIn(
@@ -144,11 +145,12 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
         }
         NativeDelegates.run(failingWith: fail) {
             do {
-                guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
+                switch NativeAuthEngine.refused(username: username, password: password) {
+                case .blankUsername?:
                     return await delegate.onSignUpStartError(error: SignUpStartError(type: .invalidUsername))
-                }
-                if let password, password.isEmpty {
+                case .emptyPassword?:
                     return await delegate.onSignUpStartError(error: SignUpStartError(type: .invalidPassword))
+                case nil: break
                 }
                 await NativeDelegates.signUpStart(
                     try await engine.signUp(
@@ -184,7 +186,7 @@ public final class MSALNativeAuthPublicClientApplication: MSALPublicClientApplic
         }
         NativeDelegates.run(failingWith: fail) {
             do {
-                guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
+                if NativeAuthEngine.refused(username: username, password: nil) != nil {
                     return await delegate.onResetPasswordStartError(
                         error: ResetPasswordStartError(type: .invalidUsername))
                 }
