@@ -54,6 +54,61 @@ struct NativeTutorialTests {
         }
     }
 
+    @Test("delegates: a new code for sign-in, sign-up and a password reset is reported with where it went")
+    func resendCode() async throws {
+        try await TutorialEnvironment.with { environment in
+            let app = try await MainActor.run { try Seed001ViewController(environment: environment).nativeAuth! }
+            let recorder = NativeRecorder()
+            let every = EveryDelegate()
+
+            app.signIn(username: "sam@example.com", delegate: recorder)
+            guard case .signInCode(let signIn) = try await recorder.next() else {
+                Issue.record("sign-in code")
+                return
+            }
+            signIn.resendCode(delegate: recorder)
+            guard case .codeResent("sign-in", let sentTo, "email", let length) = try await recorder.next() else {
+                Issue.record("sign-in code resent")
+                return
+            }
+            #expect(sentTo.contains("***") && length > 0)
+            // Without the method for a new code, the error method hears of it.
+            app.signIn(username: "sam@example.com", delegate: recorder)
+            guard case .signInCode(let again) = try await recorder.next() else {
+                Issue.record("second sign-in code")
+                return
+            }
+            again.resendCode(delegate: every)
+            #expect(
+                await every.next()
+                    == .init(
+                        method: "onSignInResendCodeError",
+                        message: NativeDelegateDefaultsTests.missing("onSignInResendCodeCodeRequired")))
+
+            app.signUp(username: "resent.code@example.org", delegate: recorder)
+            guard case .signUpCode(let signUp, _) = try await recorder.next() else {
+                Issue.record("sign-up code")
+                return
+            }
+            signUp.resendCode(delegate: recorder)
+            guard case .codeResent("sign-up", _, "email", _) = try await recorder.next() else {
+                Issue.record("sign-up code resent")
+                return
+            }
+
+            app.resetPassword(username: "jane@example.com", delegate: recorder)
+            guard case .resetCode(let reset) = try await recorder.next() else {
+                Issue.record("reset code")
+                return
+            }
+            reset.resendCode(delegate: recorder)
+            guard case .codeResent("reset", _, "email", _) = try await recorder.next() else {
+                Issue.record("reset code resent")
+                return
+            }
+        }
+    }
+
     @Test("delegates: sign-up step by step, errors with MSAL's flags, a password reset, and a missing optional method")
     func delegateFlows() async throws {
         try await TutorialEnvironment.with { environment in

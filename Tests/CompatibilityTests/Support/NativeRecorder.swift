@@ -5,7 +5,8 @@ import MSAL
 @MainActor
 final class NativeRecorder: SignInStartDelegate, SignUpStartDelegate, SignUpVerifyCodeDelegate,
     SignUpPasswordRequiredDelegate,
-    SignUpAttributesRequiredDelegate, SignInAfterSignUpDelegate, ResetPasswordStartDelegate
+    SignUpAttributesRequiredDelegate, SignInAfterSignUpDelegate, ResetPasswordStartDelegate, SignInResendCodeDelegate,
+    SignUpResendCodeDelegate, ResetPasswordResendCodeDelegate
 {
     enum Event: Sendable {
         case signedIn(MSALNativeAuthUserAccountResult)
@@ -18,6 +19,10 @@ final class NativeRecorder: SignInStartDelegate, SignUpStartDelegate, SignUpVeri
         case attributesRequired([String], SignUpAttributesRequiredState)
         case signUpCompleted(SignInAfterSignUpState)
         case resetError(ResetPasswordStartError)
+        case signInCode(SignInCodeRequiredState)
+        case resetCode(ResetPasswordCodeRequiredState)
+        /// A new code was sent (`flow`: sign-in, sign-up or reset).
+        case codeResent(flow: String, sentTo: String, channel: String, codeLength: Int)
         case other(String)
 
         var signInError: SignInStartError? { if case .signInError(let e) = self { e } else { nil } }
@@ -47,7 +52,7 @@ final class NativeRecorder: SignInStartDelegate, SignUpStartDelegate, SignUpVeri
     func onSignInCodeRequired(
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
     ) {
-        record(.other("sign-in code"))
+        record(.signInCode(newState))
     }
     func onSignUpStartError(error: SignUpStartError) { record(.signUpError(error)) }
     func onSignUpCodeRequired(
@@ -80,7 +85,32 @@ final class NativeRecorder: SignInStartDelegate, SignUpStartDelegate, SignUpVeri
         newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType,
         codeLength: Int
     ) {
-        record(.other("reset code"))
+        record(.resetCode(newState))
+    }
+    func onSignInResendCodeError(error: ResendCodeError, newState: SignInCodeRequiredState?) {
+        record(.other(error.errorDescription ?? ""))
+    }
+    func onSignInResendCodeCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
+        record(.codeResent(flow: "sign-in", sentTo: sentTo, channel: channelTargetType.value, codeLength: codeLength))
+    }
+    func onSignUpResendCodeError(error: ResendCodeError, newState: SignUpCodeRequiredState?) {
+        record(.other(error.errorDescription ?? ""))
+    }
+    func onSignUpResendCodeCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType, codeLength: Int
+    ) {
+        record(.codeResent(flow: "sign-up", sentTo: sentTo, channel: channelTargetType.value, codeLength: codeLength))
+    }
+    func onResetPasswordResendCodeError(error: ResendCodeError, newState: ResetPasswordCodeRequiredState?) {
+        record(.other(error.errorDescription ?? ""))
+    }
+    func onResetPasswordResendCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: MSALNativeAuthChannelType,
+        codeLength: Int
+    ) {
+        record(.codeResent(flow: "reset", sentTo: sentTo, channel: channelTargetType.value, codeLength: codeLength))
     }
 }
 

@@ -101,22 +101,16 @@ extension ResetPasswordCodeRequiredState {
 
     /// Sends a new code; the outcome goes to `delegate` on the main actor.
     public func resendCode(delegate: any ResetPasswordResendCodeDelegate) {
-        let fail: NativeDelegates.Failure = {
-            delegate.onResetPasswordResendCodeError(error: ResendCodeError(message: $0), newState: nil)
-        }
-        NativeDelegates.run(failingWith: fail) {
-            do {
-                guard case .codeRequired(let state, let delivery) = try await resendCode() else {
-                    return await delegate.onResetPasswordResendCodeError(error: ResendCodeError(), newState: nil)
-                }
-                await delegate.onResetPasswordResendCodeRequired(
-                    newState: state, sentTo: delivery.sentTo,
-                    channelTargetType: MSALNativeAuthChannelType(delivery.channel),
-                    codeLength: delivery.codeLength)
-            } catch {
-                await delegate.onResetPasswordResendCodeError(error: ResendCodeError(error), newState: nil)
-            }
-        }
+        NativeDelegates.resendCode(
+            {
+                guard case .codeRequired(let state, let delivery) = try await resendCode() else { return nil }
+                return (state, delivery)
+            },
+            failed: { delegate.onResetPasswordResendCodeError(error: $0, newState: nil) },
+            sent: {
+                delegate.onResetPasswordResendCodeRequired(
+                    newState: $0, sentTo: $1, channelTargetType: $2, codeLength: $3)
+            })
     }
 }
 

@@ -162,22 +162,15 @@ extension SignInCodeRequiredState {
 
     /// Sends a new code; the outcome goes to `delegate` on the main actor.
     public func resendCode(delegate: any SignInResendCodeDelegate) {
-        let fail: NativeDelegates.Failure = {
-            delegate.onSignInResendCodeError(error: ResendCodeError(message: $0), newState: nil)
-        }
-        NativeDelegates.run(failingWith: fail) {
-            do {
-                guard case .codeRequired(let state, let delivery) = try await resendCode() else {
-                    return await delegate.onSignInResendCodeError(error: ResendCodeError(), newState: nil)
-                }
-                await delegate.onSignInResendCodeCodeRequired(
-                    newState: state, sentTo: delivery.sentTo,
-                    channelTargetType: MSALNativeAuthChannelType(delivery.channel),
-                    codeLength: delivery.codeLength)
-            } catch {
-                await delegate.onSignInResendCodeError(error: ResendCodeError(error), newState: nil)
-            }
-        }
+        NativeDelegates.resendCode(
+            {
+                guard case .codeRequired(let state, let delivery) = try await resendCode() else { return nil }
+                return (state, delivery)
+            },
+            failed: { delegate.onSignInResendCodeError(error: $0, newState: nil) },
+            sent: {
+                delegate.onSignInResendCodeCodeRequired(newState: $0, sentTo: $1, channelTargetType: $2, codeLength: $3)
+            })
     }
 }
 

@@ -126,22 +126,15 @@ extension SignUpCodeRequiredState {
 
     /// Sends a new code; the outcome goes to `delegate` on the main actor.
     public func resendCode(delegate: any SignUpResendCodeDelegate) {
-        let fail: NativeDelegates.Failure = {
-            delegate.onSignUpResendCodeError(error: ResendCodeError(message: $0), newState: nil)
-        }
-        NativeDelegates.run(failingWith: fail) {
-            do {
-                guard case .codeRequired(let state, let delivery) = try await resendCode() else {
-                    return await delegate.onSignUpResendCodeError(error: ResendCodeError(), newState: nil)
-                }
-                await delegate.onSignUpResendCodeCodeRequired(
-                    newState: state, sentTo: delivery.sentTo,
-                    channelTargetType: MSALNativeAuthChannelType(delivery.channel),
-                    codeLength: delivery.codeLength)
-            } catch {
-                await delegate.onSignUpResendCodeError(error: ResendCodeError(error), newState: nil)
-            }
-        }
+        NativeDelegates.resendCode(
+            {
+                guard case .codeRequired(let state, let delivery) = try await resendCode() else { return nil }
+                return (state, delivery)
+            },
+            failed: { delegate.onSignUpResendCodeError(error: $0, newState: nil) },
+            sent: {
+                delegate.onSignUpResendCodeCodeRequired(newState: $0, sentTo: $1, channelTargetType: $2, codeLength: $3)
+            })
     }
 }
 

@@ -31,6 +31,24 @@ enum NativeDelegates {
         fail(notImplemented(method))
     }
 
+    /// Runs a request for a new code and reports where the code went through `sent`; no new code, an error, or a
+    /// delegate method the app lacks goes to `failed` (the delegate's error method) as a ``ResendCodeError``.
+    static func resendCode<State: Sendable>(
+        _ resend: @escaping @Sendable () async throws -> (State, CodeDelivery)?,
+        failed: @escaping @MainActor @Sendable (ResendCodeError) -> Void,
+        sent: @escaping @MainActor @Sendable (State, String, MSALNativeAuthChannelType, Int) -> Void
+    ) {
+        let fail: Failure = { failed(ResendCodeError(message: $0)) }
+        run(failingWith: fail) {
+            do {
+                guard let (state, delivery) = try await resend() else { return await failed(ResendCodeError()) }
+                await sent(state, delivery.sentTo, MSALNativeAuthChannelType(delivery.channel), delivery.codeLength)
+            } catch {
+                await failed(ResendCodeError(error))
+            }
+        }
+    }
+
     /// True for the error a start gives for a username the server calls invalid.
     static func isInvalidUsername(_ error: any Error) -> Bool {
         (error as? MSALError)?.internalCode == .invalidParameter
