@@ -126,25 +126,26 @@ func outcome(_ token: String) -> Outcome {
 
 /// The authority: its OpenID configuration (a `{tenantid}` issuer, as for `organizations`) and its key set.
 struct AuthorityServer: HTTPTransport {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let path = request.url.path
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+        let path = request.url?.path ?? ""
         if path.hasSuffix("/v2.0/.well-known/openid-configuration") {
-            return HTTPResponse(
-                status: 200,
-                body: Data(
+            return (
+                HTTPResponse(status: .ok),
+                Data(
                     #"{"issuer":"\#(Fixture.instance)/{tenantid}/v2.0","jwks_uri":"\#(Fixture.instance)/discovery/v2.0/keys"}"#
-                        .utf8))
+                        .utf8)
+            )
         }
         if path == "/discovery/v2.0/keys" {
             let primitives = try Fixture.key.publicKey.getKeyPrimitives()
             let n = Base64URL.encode(primitives.modulus)
             let e = Base64URL.encode(primitives.publicExponent)
-            return HTTPResponse(
-                status: 200,
-                body: Data(
-                    #"{"keys":[{"kty":"RSA","use":"sig","kid":"\#(Fixture.keyID)","n":"\#(n)","e":"\#(e)"}]}"#.utf8))
+            return (
+                HTTPResponse(status: .ok),
+                Data(#"{"keys":[{"kty":"RSA","use":"sig","kid":"\#(Fixture.keyID)","n":"\#(n)","e":"\#(e)"}]}"#.utf8)
+            )
         }
-        return HTTPResponse(status: 404)
+        return (HTTPResponse(status: .notFound), Data())
     }
 }
 

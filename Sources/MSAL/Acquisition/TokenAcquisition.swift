@@ -18,8 +18,9 @@ struct TokenAcquisition: Sendable {
     /// The grant's token: from the cache unless `bypassingCache` (a forced refresh or a claims request), else from
     /// the grant's request.
     func token<Grant: CachedTokenGrant>(_ grant: Grant, bypassingCache: Bool) async throws -> Grant.Token {
-        if !bypassingCache, let cached = try await grant.cachedToken(freshness()) {
-            guard freshness().isRefreshDue(cached.refreshOn) else { return cached.token }
+        let freshness = freshness()
+        if !bypassingCache, let cached = try await grant.cachedToken(freshness) {
+            guard freshness.isRefreshDue(cached.refreshOn) else { return cached.token }
             do {
                 return try await request(grant, bypassingCache: false)
             } catch let error as MSALError where error.code != .serverDeclinedScopes {

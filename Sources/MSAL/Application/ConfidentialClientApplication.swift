@@ -9,7 +9,7 @@ public final class ConfidentialClientApplication: Sendable {
     let core: ApplicationCore
     /// The app's configuration.
     public let configuration: ConfidentialClientApplicationConfiguration
-    private let recentAppTokens = RecentAppTokens()
+    private let clientCredentials: ClientCredentialsFlow
 
     /// Makes an app from its configuration.
     ///
@@ -29,6 +29,7 @@ public final class ConfidentialClientApplication: Sendable {
                 ClientAuthenticator(
                     clientID: configuration.clientID, credential: configuration.credential, clock: configuration.clock,
                     random: configuration.random)))
+        clientCredentials = ClientCredentialsFlow(app: core, cache: configuration.cache, recent: RecentAppTokens())
     }
 
     private var cache: PartitionedTokenCache { configuration.cache }
@@ -49,8 +50,8 @@ public final class ConfidentialClientApplication: Sendable {
     /// - Throws: ``MSALError``: `invalidParameter` for a multi-tenant authority; the server's errors
     ///   (`invalid_client` for a bad credential, `invalid_scope`…); transport errors.
     public func acquireTokenForClient(_ parameters: ClientCredentialParameters) async throws -> AppTokenResult {
-        try await ClientCredentialsFlow(app: core, cache: cache, recent: recentAppTokens)
-            .run(scopes: parameters.scopes, forceRefresh: parameters.forceRefresh, claims: parameters.claims)
+        try await clientCredentials.run(
+            scopes: parameters.scopes, forceRefresh: parameters.forceRefresh, claims: parameters.claims)
     }
 
     // MARK: Web apps

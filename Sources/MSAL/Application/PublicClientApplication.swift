@@ -8,6 +8,7 @@ public final class PublicClientApplication: Sendable {
     /// The configuration the app was made with.
     public let configuration: PublicClientApplicationConfiguration
     let signedIn: SignedInAccounts
+    private let silent: SilentFlow
 
     /// Makes an app from its configuration; the configuration's ``TokenCache`` holds its accounts.
     ///
@@ -21,6 +22,7 @@ public final class PublicClientApplication: Sendable {
         self.configuration = configuration
         core = ApplicationCore(ClientSettings(configuration), authentication: .publicClient)
         signedIn = SignedInAccounts(app: core, cache: configuration.cache)
+        silent = SilentFlow(app: core, cache: configuration.cache, partition: nil)
     }
 
     private var cache: TokenCache { configuration.cache }
@@ -58,7 +60,7 @@ public final class PublicClientApplication: Sendable {
     ///   when only the user can fix it; `serverDeclinedScopes`; server and transport errors, which
     ///   leave the cache untouched.
     public func acquireTokenSilently(_ parameters: SilentParameters) async throws -> AuthenticationResult {
-        try await SilentFlow(app: core, cache: cache, partition: nil).run(parameters)
+        try await silent.run(parameters)
     }
 
     /// Every account in the cache for this app's identity provider.
