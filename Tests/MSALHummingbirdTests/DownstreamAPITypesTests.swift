@@ -39,15 +39,7 @@ struct DownstreamAPITypesTests {
         try await TodoAPIEndToEndTests.withServices { emulator, _, http in
             let token = try await TodoAPIEndToEndTests.userToken(
                 emulator, http: http, scopes: ["api://\(IDs.api1)/ToDoList.Read"])
-            var validation = try AccessTokenValidator.Configuration(
-                authority: Authority(emulator.authority("organizations").absoluteString),
-                audiences: [IDs.api1], allowedTenants: [IDs.externalTenant])
-            validation.transport = try DefaultHTTPTransport()
-            let validated = try await AccessTokenValidator(configuration: validation).validate(token)
-            let api1 = try ConfidentialClientApplication(
-                configuration: ConfidentialClientApplicationConfiguration(
-                    clientID: IDs.api1, credential: .secret(IDs.api1Secret),
-                    authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)))
+            let (validated, api1) = try await TodoAPIEndToEndTests.api1Receiving(token, emulator: emulator)
             let scopes = ["api://\(IDs.api2)/ToDoList.Read"]
             let transport = HandlerTransport()
             let downstream = DownstreamAPI(

@@ -42,6 +42,22 @@ struct TodoAPIEndToEndTests {
     }
 
     /// Jane's token, signed in interactively through the emulator's pages with the External ID app the CLI uses.
+    /// API 1 as it receives `token`: the token validated as the API validates it, and API 1's confidential client.
+    static func api1Receiving(_ token: String, emulator: RunningEmulator) async throws
+        -> (ValidatedAccessToken, ConfidentialClientApplication)
+    {
+        var validation = try AccessTokenValidator.Configuration(
+            authority: Authority(emulator.authority("organizations").absoluteString),
+            audiences: [IDs.api1], allowedTenants: [IDs.externalTenant])
+        validation.transport = try DefaultHTTPTransport()
+        let validated = try await AccessTokenValidator(configuration: validation).validate(token)
+        let api1 = try ConfidentialClientApplication(
+            configuration: ConfidentialClientApplicationConfiguration(
+                clientID: IDs.api1, credential: .secret(IDs.api1Secret),
+                authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)))
+        return (validated, api1)
+    }
+
     static func userToken(_ emulator: RunningEmulator, http: HTTPClient, scopes: [String]) async throws -> String {
         var configuration = try PublicClientApplicationConfiguration(
             clientID: IDs.externalPublicClient,
@@ -155,15 +171,7 @@ struct TodoAPIEndToEndTests {
     func consentChallenge() async throws {
         try await Self.withServices { emulator, _, http in
             let token = try await Self.userToken(emulator, http: http, scopes: ["api://\(IDs.api1)/ToDoList.Read"])
-            var validation = try AccessTokenValidator.Configuration(
-                authority: Authority(emulator.authority("organizations").absoluteString),
-                audiences: [IDs.api1], allowedTenants: [IDs.externalTenant])
-            validation.transport = try DefaultHTTPTransport()
-            let validated = try await AccessTokenValidator(configuration: validation).validate(token)
-            let api1 = try ConfidentialClientApplication(
-                configuration: ConfidentialClientApplicationConfiguration(
-                    clientID: IDs.api1, credential: .secret(IDs.api1Secret),
-                    authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)))
+            let (validated, api1) = try await Self.api1Receiving(token, emulator: emulator)
             // API 1 holds consent for API 2's ToDoList.Read only.
             let api2 = DownstreamAPI(
                 app: api1, baseURL: emulator.baseURL, scopes: ["api://\(IDs.api2)/ToDoList.ReadWrite"],
