@@ -19,11 +19,19 @@ struct SilentFlow: Sendable {
         let requested = parameters.authority ?? app.settings.authority
         let homeTenant = parameters.account.homeAccountID.tenantID
         let authority = requested.isMultiTenant ? requested.replacingTenant(homeTenant) : requested
-        let grant = RefreshTokenGrant(
-            app: app, cache: cache, lockedPartition: partition, parameters: parameters, requested: requested,
-            endpoints: try await app.resolver.endpoints(for: authority))
+        let endpoints = try await app.resolver.endpoints(for: authority)
+        // The lookup reads the caller's values in place; the grant (a copy of them) is made only to go online.
         return try await app.acquisition.token(
-            grant, bypassingCache: parameters.forceRefresh || parameters.claims != nil)
+            bypassingCache: parameters.forceRefresh || parameters.claims != nil,
+            cached: {
+                try await RefreshTokenGrant.cachedToken(
+                    $0, app: app, cache: cache, parameters: parameters, requested: requested, endpoints: endpoints)
+            },
+            grant: {
+                RefreshTokenGrant(
+                    app: app, cache: cache, lockedPartition: partition, parameters: parameters, requested: requested,
+                    endpoints: endpoints)
+            })
     }
 }
 
@@ -51,6 +59,15 @@ struct RefreshTokenGrant: CachedTokenGrant {
     }
 
     func cachedToken(_ freshness: TokenFreshness) async throws -> CachedToken<AuthenticationResult>? {
+        try await Self.cachedToken(
+            freshness, app: app, cache: cache, parameters: parameters, requested: requested, endpoints: endpoints)
+    }
+
+    /// The account's usable token in `cache`, as a result.
+    static func cachedToken(
+        _ freshness: TokenFreshness, app: ApplicationCore, cache: TokenCache, parameters: SilentParameters,
+        requested: Authority, endpoints: AuthorityEndpoints
+    ) async throws -> CachedToken<AuthenticationResult>? {
         let realm = SilentFlow.realm(of: endpoints, account: parameters.account)
         let homeTenant = parameters.account.homeAccountID.tenantID
         guard
@@ -63,7 +80,9 @@ struct RefreshTokenGrant: CachedTokenGrant {
                 environment: endpoints.cacheEnvironment, environments: endpoints.aliases, scopes: parameters.scopes,
                 expiringAfter: freshness.usableExpiry),
             freshness.isUsable(token), let idToken,
-            let cached = try await cachedResult(token, idToken: idToken, scopes: grantedScopes, realm: realm)
+            let cached = try await cachedResult(
+                token, idToken: idToken, scopes: grantedScopes, realm: realm, app: app, cache: cache,
+                parameters: parameters, endpoints: endpoints)
         else { return nil }
         app.log.debug("access token from the cache", ["realm": realm], pii: ["username": parameters.account.username])
         return CachedToken(token: cached, refreshOn: token.refreshOn)
@@ -71,9 +90,10 @@ struct RefreshTokenGrant: CachedTokenGrant {
 
     /// The cached token as a result. The caller's account is reused when it has a profile for the
     /// realm (no rebuilding on the hot path); otherwise the account is built from the cache.
-    private func cachedResult(_ token: AccessTokenEntry, idToken: IDTokenEntry, scopes: [String], realm: String)
-        async throws -> AuthenticationResult?
-    {
+    private static func cachedResult(
+        _ token: AccessTokenEntry, idToken: IDTokenEntry, scopes: [String], realm: String, app: ApplicationCore,
+        cache: TokenCache, parameters: SilentParameters, endpoints: AuthorityEndpoints
+    ) async throws -> AuthenticationResult? {
         let matchesRealm = { (profile: TenantProfile) in
             profile.tenantID == realm || profile.tenantID.lowercased() == realm.lowercased()
         }

@@ -18,17 +18,26 @@ struct TokenAcquisition: Sendable {
     /// The grant's token: from the cache unless `bypassingCache` (a forced refresh or a claims request), else from
     /// the grant's request.
     func token<Grant: CachedTokenGrant>(_ grant: Grant, bypassingCache: Bool) async throws -> Grant.Token {
+        try await token(bypassingCache: bypassingCache, cached: { try await grant.cachedToken($0) }, grant: { grant })
+    }
+
+    /// The same, for a caller whose values the lookup reads in place: `cached` is the grant's own lookup, and the
+    /// grant is made only when the request must go online, so a cache hit copies none of the caller's values.
+    func token<Grant: CachedTokenGrant>(
+        bypassingCache: Bool, cached lookup: (TokenFreshness) async throws -> CachedToken<Grant.Token>?,
+        grant makeGrant: () -> Grant
+    ) async throws -> Grant.Token {
         let freshness = freshness()
-        if !bypassingCache, let cached = try await grant.cachedToken(freshness) {
+        if !bypassingCache, let cached = try await lookup(freshness) {
             guard freshness.isRefreshDue(cached.refreshOn) else { return cached.token }
             do {
-                return try await request(grant, bypassingCache: false)
+                return try await request(makeGrant(), bypassingCache: false)
             } catch let error as MSALError where error.code != .serverDeclinedScopes {
                 log.warning("renewing a token ahead of time failed; using the cached one", ["error": "\(error.code)"])
                 return cached.token
             }
         }
-        return try await request(grant, bypassingCache: bypassingCache)
+        return try await request(makeGrant(), bypassingCache: bypassingCache)
     }
 
     /// Whether cached tokens are usable now.
