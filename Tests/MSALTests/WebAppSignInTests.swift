@@ -46,7 +46,8 @@ struct WebAppSignInTests {
             let result = try await app.completeSignIn(flow, response: posted)
             #expect(result.account.username == "MeganB@contoso.onmicrosoft.com")
             #expect(store.saves == [TokenCachePartition.user(homeAccountID: result.account.identifier).description])
-            let form = FormFields(try #require(transport.tokenForms.last))
+            let redemption = try #require(transport.tokenForms.last)
+            let form = FormFields(redemption)
             #expect(form["grant_type"] == "authorization_code")
             #expect(form["client_secret"] == h.ids.confidentialSecret)
             #expect(form["code_verifier"] != nil)
@@ -57,7 +58,8 @@ struct WebAppSignInTests {
             let refreshed = try await app.acquireTokenSilently(
                 SilentParameters(scopes: ["User.Read"], account: account, forceRefresh: true))
             #expect(refreshed.source == .identityProvider)
-            let refresh = FormFields(try #require(transport.tokenForms.last))
+            let refreshRequest = try #require(transport.tokenForms.last)
+            let refresh = FormFields(refreshRequest)
             #expect(refresh["grant_type"] == "refresh_token")
             #expect(refresh["client_secret"] == h.ids.confidentialSecret)
 
