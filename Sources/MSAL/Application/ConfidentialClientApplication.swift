@@ -85,8 +85,10 @@ public final class ConfidentialClientApplication: Sendable {
     /// - Throws: ``MSALError`` `interactionRequired` when the user must sign in again.
     public func acquireTokenSilently(_ parameters: SilentParameters) async throws -> AuthenticationResult {
         let partition = TokenCachePartition.user(homeAccountID: parameters.account.identifier)
-        return try await SilentFlow(app: core, cache: cache.cache(for: partition), partition: (cache, partition))
-            .run(parameters)
+        let partitioned = cache  // read once: the flow's lock takes this copy
+        return try await SilentFlow(
+            app: core, cache: partitioned.cache(for: partition), partition: (partitioned, partition)
+        ).run(parameters)
     }
 
     /// The signed-in user with this ``Account/identifier`` (the home account id), if cached.
