@@ -65,7 +65,7 @@ private struct ClientCredentialsGrant: CachedTokenGrant {
         "\(realm.lowercased())|\(Scopes.lowercasedSet(scopes).sorted().joined(separator: " "))|\(claims ?? "")"
     }
 
-    func cachedToken(_ freshness: TokenFreshness) async throws -> CachedToken<AppTokenResult>? {
+    nonisolated(nonsending) func cachedToken(_ freshness: TokenFreshness) async throws -> CachedToken<AppTokenResult>? {
         guard
             let token = try await tokens.accessToken(
                 homeAccountID: "", clientID: app.settings.clientID, realm: realm, environments: endpoints.aliases,

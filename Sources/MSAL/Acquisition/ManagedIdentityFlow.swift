@@ -54,7 +54,7 @@ private struct ManagedIdentityGrant: CachedTokenGrant {
             environments: [ManagedIdentityFlow.environment], scopes: [resource])
     }
 
-    func cachedToken(_ freshness: TokenFreshness) async throws -> CachedToken<AppTokenResult>? {
+    nonisolated(nonsending) func cachedToken(_ freshness: TokenFreshness) async throws -> CachedToken<AppTokenResult>? {
         guard let token = try await storedToken(), freshness.isUsable(token) else { return nil }
         return CachedToken(
             token: result(token, source: .cache, correlationID: correlationIDs.next()), refreshOn: token.refreshOn)

@@ -68,7 +68,9 @@ private struct OnBehalfOfGrant: CachedTokenGrant {
             requested: app.settings.authority, endpoints: endpoints)
     }
 
-    func cachedToken(_ freshness: TokenFreshness) async throws -> CachedToken<AuthenticationResult>? {
+    nonisolated(nonsending) func cachedToken(_ freshness: TokenFreshness) async throws
+        -> CachedToken<AuthenticationResult>?
+    {
         try await userGrant()?.cachedToken(freshness)
     }
 

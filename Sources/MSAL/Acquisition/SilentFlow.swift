@@ -10,12 +10,12 @@ struct SilentFlow: Sendable {
     let partition: (PartitionedTokenCache, TokenCachePartition)?
 
     /// The token, inside an `msal.acquire_token_silent` span that says whether the cache answered.
-    func run(_ parameters: SilentParameters) async throws -> AuthenticationResult {
+    nonisolated(nonsending) func run(_ parameters: SilentParameters) async throws -> AuthenticationResult {
         try await Telemetry.acquisition("msal.acquire_token_silent", flow: "silent") { try await acquire(parameters) }
     }
 
     /// The token, with no span of its own: for flows that answer from a partition inside their own span.
-    func acquire(_ parameters: SilentParameters) async throws -> AuthenticationResult {
+    nonisolated(nonsending) func acquire(_ parameters: SilentParameters) async throws -> AuthenticationResult {
         let requested = parameters.authority ?? app.settings.authority
         let homeTenant = parameters.account.homeAccountID.tenantID
         let authority = requested.isMultiTenant ? requested.replacingTenant(homeTenant) : requested
@@ -58,13 +58,15 @@ struct RefreshTokenGrant: CachedTokenGrant {
             "\(parameters.account.identifier.lowercased())|\(realm.lowercased())|\(scopes)|\(parameters.claims ?? "")"
     }
 
-    func cachedToken(_ freshness: TokenFreshness) async throws -> CachedToken<AuthenticationResult>? {
+    nonisolated(nonsending) func cachedToken(_ freshness: TokenFreshness) async throws
+        -> CachedToken<AuthenticationResult>?
+    {
         try await Self.cachedToken(
             freshness, app: app, cache: cache, parameters: parameters, requested: requested, endpoints: endpoints)
     }
 
     /// The account's usable token in `cache`, as a result.
-    static func cachedToken(
+    nonisolated(nonsending) static func cachedToken(
         _ freshness: TokenFreshness, app: ApplicationCore, cache: TokenCache, parameters: SilentParameters,
         requested: Authority, endpoints: AuthorityEndpoints
     ) async throws -> CachedToken<AuthenticationResult>? {
@@ -90,7 +92,7 @@ struct RefreshTokenGrant: CachedTokenGrant {
 
     /// The cached token as a result. The caller's account is reused when it has a profile for the
     /// realm (no rebuilding on the hot path); otherwise the account is built from the cache.
-    private static func cachedResult(
+    private nonisolated(nonsending) static func cachedResult(
         _ token: AccessTokenEntry, idToken: IDTokenEntry, scopes: [String], realm: String, app: ApplicationCore,
         cache: TokenCache, parameters: SilentParameters, endpoints: AuthorityEndpoints
     ) async throws -> AuthenticationResult? {

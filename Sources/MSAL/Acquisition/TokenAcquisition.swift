@@ -5,6 +5,9 @@ import Foundation
 /// usable (``TokenFreshness``); renewed ahead of time when the identity platform asked (`refresh_in`), the cached token
 /// returned if that fails; otherwise one request per grant key in this process and, with a shared store, per
 /// partition across processes (its refresh lock), the cache read again under the lock, then the grant's request.
+///
+/// The lookup's functions are `nonisolated(nonsending)`: a cache hit runs on its caller's executor, with no executor
+/// check at each step.
 struct TokenAcquisition: Sendable {
     let clock: any TimeSource
     /// Cached access tokens with less than this left are not used (seconds).
@@ -17,14 +20,17 @@ struct TokenAcquisition: Sendable {
 
     /// The grant's token: from the cache unless `bypassingCache` (a forced refresh or a claims request), else from
     /// the grant's request.
-    func token<Grant: CachedTokenGrant>(_ grant: Grant, bypassingCache: Bool) async throws -> Grant.Token {
+    nonisolated(nonsending) func token<Grant: CachedTokenGrant>(_ grant: Grant, bypassingCache: Bool) async throws
+        -> Grant.Token
+    {
         try await token(bypassingCache: bypassingCache, cached: { try await grant.cachedToken($0) }, grant: { grant })
     }
 
     /// The same, for a caller whose values the lookup reads in place: `cached` is the grant's own lookup, and the
     /// grant is made only when the request must go online, so a cache hit copies none of the caller's values.
-    func token<Grant: CachedTokenGrant>(
-        bypassingCache: Bool, cached lookup: (TokenFreshness) async throws -> CachedToken<Grant.Token>?,
+    nonisolated(nonsending) func token<Grant: CachedTokenGrant>(
+        bypassingCache: Bool,
+        cached lookup: nonisolated(nonsending) (TokenFreshness) async throws -> CachedToken<Grant.Token>?,
         grant makeGrant: () -> Grant
     ) async throws -> Grant.Token {
         let freshness = freshness()
@@ -78,7 +84,7 @@ protocol CachedTokenGrant: Sendable {
     /// The partition whose refresh lock is held while the request runs; `nil` for a cache without partitions.
     var lockedPartition: (PartitionedTokenCache, TokenCachePartition)? { get }
     /// The cached token, if one is usable by `freshness`.
-    func cachedToken(_ freshness: TokenFreshness) async throws -> CachedToken<Token>?
+    nonisolated(nonsending) func cachedToken(_ freshness: TokenFreshness) async throws -> CachedToken<Token>?
     /// Sends the grant's request and stores what it returns.
     func redeem() async throws -> Token
 }

@@ -29,21 +29,7 @@ public final class PartitionedTokenCache: Sendable {
     /// After the store fails, how long it is left alone before it is asked again.
     public let storeRetryInterval: Duration
 
-    private struct Slot {
-        let cache: TokenCache
-        let link: PartitionLink
-        var bytes = 0
-        var expiresOn: Date?
-        var lastUse: UInt64
-    }
-
-    private struct Resident {
-        var slots: [TokenCachePartition: Slot] = [:]
-        var bytes = 0
-        var uses: UInt64 = 0
-    }
-
-    private let resident = Locked(Resident())
+    private let resident: ResidentPartitions
     private let clock: any TimeSource
     private let outage: StoreOutage
     /// A configuration's untouched default: an app replaces it with one on the app's clock.
@@ -69,6 +55,7 @@ public final class PartitionedTokenCache: Sendable {
         self.store = store
         self.appTokens = appTokens
         self.maximumBytesInMemory = max(1, maximumBytesInMemory)
+        resident = ResidentPartitions(maximumBytes: self.maximumBytesInMemory)
         self.refreshLockWait = refreshLockWait
         self.storeRetryInterval = storeRetryInterval
         self.clock = clock
@@ -82,6 +69,7 @@ public final class PartitionedTokenCache: Sendable {
         store = nil
         appTokens = nil
         maximumBytesInMemory = 64 << 20
+        resident = ResidentPartitions(maximumBytes: maximumBytesInMemory)
         refreshLockWait = .seconds(2)
         storeRetryInterval = .seconds(5)
         clock = SystemTimeSource()
@@ -97,10 +85,10 @@ public final class PartitionedTokenCache: Sendable {
     }
 
     /// How many partitions are in memory.
-    public var partitionsInMemory: Int { resident.withLock { $0.slots.count } }
+    public var partitionsInMemory: Int { resident.count }
 
     /// How many bytes of partitions are in memory.
-    public var bytesInMemory: Int { resident.withLock { $0.bytes } }
+    public var bytesInMemory: Int { resident.bytes }
 
     /// The first-level cache of one partition, made when needed (empty, or loaded from the store on first use).
     func cache(for partition: TokenCachePartition) -> TokenCache {
@@ -123,43 +111,9 @@ public final class PartitionedTokenCache: Sendable {
         }
     }
 
-    private func slot(for partition: TokenCachePartition) -> Slot {
-        let now = clock.now()
-        return resident.withLock { resident in
-            resident.uses &+= 1
-            if let index = resident.slots.index(forKey: partition) {
-                let slot = resident.slots.values[index]
-                if slot.expiresOn.map({ $0 > now }) ?? true {
-                    resident.slots.values[index].lastUse = resident.uses
-                    return slot
-                }
-            }
-            if let expired = resident.slots.removeValue(forKey: partition) { resident.bytes -= expired.bytes }
-            let link = PartitionLink(
-                store: store, partition: partition, outage: outage, clock: clock,
-                measured: { [weak self] in self?.measured($0, bytes: $1, expiresOn: $2) })
-            let slot = Slot(cache: TokenCache(persistence: link), link: link, lastUse: resident.uses)
-            resident.slots[partition] = slot
-            return slot
-        }
-    }
-
-    /// Records a partition's size and expiry after a load or save, and keeps memory within its bound.
-    private func measured(_ partition: TokenCachePartition, bytes: Int, expiresOn: Date) {
-        resident.withLock { resident in
-            guard let slot = resident.slots[partition] else { return }
-            resident.bytes += bytes - slot.bytes
-            resident.slots[partition]!.bytes = bytes
-            resident.slots[partition]!.expiresOn = expiresOn
-            guard resident.bytes > maximumBytesInMemory else { return }
-            // Down to 90% of the bound at once, least recently used first, so eviction is not paid per write.
-            let target = maximumBytesInMemory / 10 * 9
-            for (key, old) in resident.slots.sorted(by: { $0.value.lastUse < $1.value.lastUse })
-            where key != partition {
-                guard resident.bytes > target else { break }
-                resident.slots[key] = nil
-                resident.bytes -= old.bytes
-            }
+    private func slot(for partition: TokenCachePartition) -> ResidentPartitions.Slot {
+        resident.slot(for: partition, now: clock.now()) { measured in
+            PartitionLink(store: store, partition: partition, outage: outage, clock: clock, measured: measured)
         }
     }
 }
