@@ -47,6 +47,10 @@ let package = Package(
         .target(name: "OutsideJSON", swiftSettings: strict),
         // HTML escaping and percent-decoding, for the web app integration, its sample and the emulator's pages alike.
         .target(name: "WebText", swiftSettings: strict),
+        // The port a server listens on, checked and its bind failures explained, for the emulator and the samples alike.
+        .target(
+            name: "ListeningPort", dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strict),
         .target(
             name: "MSAL",
             dependencies: [
@@ -94,10 +98,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // How the samples run: until a caller's work ends (tests, the demo) or until a signal (the executables).
+        // How the samples run: until a caller's work ends (tests, the demo) or until a signal (the executables); the
+        // banner they print, and every failed request logged with its cause and answered with an explanation.
         .target(
             name: "SampleServers",
             dependencies: [
+                "ListeningPort",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -146,6 +153,7 @@ let package = Package(
         .target(
             name: "IdentityEmulator",
             dependencies: [
+                "ListeningPort",
                 "Locking",
                 "OutsideJSON",
                 "WebText",
@@ -168,6 +176,7 @@ let package = Package(
             name: "identity-emulator",
             dependencies: [
                 "IdentityEmulator",
+                "ListeningPort",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -20,6 +20,8 @@ struct Banner {
                 "  curl --cacert \(ca.path) \(base)/common/v2.0/.well-known/openid-configuration", "",
             ]
         }
+        let setup = ClientSetup(running: running).lines
+        if !setup.isEmpty { lines += setup + [""] }
         lines.append("Authorities:")
         for tenant in directory.tenants {
             let kind = tenant.kind == .external ? "External ID" : "workforce"

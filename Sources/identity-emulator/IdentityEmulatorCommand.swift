@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IdentityEmulator
+import ListeningPort
 
 @main
 struct IdentityEmulatorCommand: AsyncParsableCommand {
@@ -46,22 +47,33 @@ struct IdentityEmulatorCommand: AsyncParsableCommand {
     var arcKeyFolder = "/var/opt/azcmagent/tokens"
 
     func run() async throws {
+        if let problem = ListeningPort.problem(port) { try Self.refuse("--port \(problem)") }
         let directory: Directory
         do {
             directory = try config.map { try Directory.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .demo
         } catch let error as DirectoryConfigurationError {
-            FileHandle.standardError.write(Data("identity-emulator: \(config ?? ""): \(error)\n".utf8))
-            throw ExitCode(2)
+            try Self.refuse("\(config ?? ""): \(error)")
         }
         var configuration = EmulatorConfiguration(
             host: host, port: port, directory: directory,
             tlsDirectory: tls ? URL(fileURLWithPath: tlsDirectory) : nil, publicURL: try publicOrigin(),
             seed: seed, accessTokenLifetime: tokenLifetime)
         configuration.arcKeyFolder = URL(fileURLWithPath: arcKeyFolder, isDirectory: true)
-        try await IdentityEmulator.run(configuration) { running in
-            FileHandle.standardOutput.write(Data((Banner(running).text + "\n").utf8))
+        do {
+            try await IdentityEmulator.run(configuration) { running in
+                FileHandle.standardOutput.write(Data((Banner(running).text + "\n").utf8))
+            }
+        } catch let error as IdentityEmulator.StartError {
+            FileHandle.standardError.write(Data("identity-emulator: \(error)\n".utf8))
+            throw ExitCode.failure
         }
         print("identity-emulator stopped")
+    }
+
+    /// Says on standard error why the options cannot be used, and exits 2.
+    private static func refuse(_ reason: String) throws -> Never {
+        FileHandle.standardError.write(Data("identity-emulator: \(reason)\n".utf8))
+        throw ExitCode(2)
     }
 
     /// `--public-url` as an origin: http or https, a host, an optional port, no path; else exit 2.
@@ -71,11 +83,9 @@ struct IdentityEmulatorCommand: AsyncParsableCommand {
             url.host?.isEmpty == false,
             url.path.isEmpty || url.path == "/", url.query == nil
         else {
-            FileHandle.standardError.write(
-                Data(
-                    "identity-emulator: --public-url must be an origin such as https://emulator.example:8443 (scheme, host, optional port; no path): \(publicURL)\n"
-                        .utf8))
-            throw ExitCode(2)
+            try Self.refuse(
+                "--public-url must be an origin such as https://emulator.example:8443 (scheme, host, optional port; no path): \(publicURL)"
+            )
         }
         return URL(string: publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL)
     }

@@ -108,11 +108,48 @@ struct StartupAndDirectoryTests {
                 #"{"tenants":[{"id":"11111111-2222-4333-8444-555555555555","domain":"a.b","displayName":"A","kind":"workforce"}],"users":[],"applications":[{"clientId":"c","displayName":"C","tenant":"11111111-2222-4333-8444-555555555555","kind":"confidentialClient"}]}"#,
                 "applications[0].secret"
             ),
-            ("not json", "$"),
         ])
     func badConfigurationNamesField(json: String, field: String) throws {
         let error = try #require(throws: DirectoryConfigurationError.self) { try Directory.decode(Data(json.utf8)) }
         #expect(error.field == field)
         #expect(error.description.contains(field))
+    }
+
+    @Test(
+        "a file that is not JSON is refused with the line and column (in characters) where it stops being JSON",
+        arguments: [
+            ("not json", "line 1, column 2: invalid value"),
+            ("{\n  \"tenants\": [],\n  users: []\n}", "line 3, column 3:"),
+            ("{\"tenants\": [", "line 1, column 14: the text ends early"),
+            ("{\"domain\": \"café\", x}", "line 1, column 20:"),
+            ("", "line 1, column 1: the text ends early"),
+        ])
+    func notJSONSaysWhere(json: String, position: String) throws {
+        let error = try #require(throws: DirectoryConfigurationError.self) { try Directory.decode(Data(json.utf8)) }
+        #expect(error.field == "$")
+        #expect(error.description.hasPrefix("invalid directory configuration: the file is not valid JSON ("))
+        #expect(error.description.contains(position), "\(error)")
+        #expect(!error.description.contains("$"))
+    }
+
+    @Test("a port past 65535 or below 0 is refused before anything starts", arguments: [65536, 99999, -1])
+    func portOutOfRange(port: Int) async throws {
+        let error = try await #require(throws: IdentityEmulator.StartError.self) {
+            try await IdentityEmulator.withRunning(EmulatorConfiguration(port: port)) { _ in }
+        }
+        #expect(error.description == "port must be 0–65535, not \(port)")
+    }
+
+    @Test("a port in use is refused naming the address, and how to choose another")
+    func portInUse() async throws {
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { first in
+            let error = try await #require(throws: IdentityEmulator.StartError.self) {
+                try await IdentityEmulator.withRunning(EmulatorConfiguration(port: first.port)) { _ in }
+            }
+            #expect(
+                error.description
+                    == "127.0.0.1:\(first.port) is already in use by another program: stop it, or choose another port "
+                    + "with --port (--port 0 picks a free one)")
+        }
     }
 }

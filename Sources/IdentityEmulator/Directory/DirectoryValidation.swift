@@ -3,11 +3,16 @@ import OutsideJSON
 
 /// Why a directory configuration was rejected, naming the field at fault.
 public struct DirectoryConfigurationError: Error, CustomStringConvertible, Sendable {
-    /// The JSON path of the bad field, e.g. `users[2].tenant`.
+    /// The JSON path of the bad field, e.g. `users[2].tenant`; `$` for the file as a whole.
     public let field: String
+    /// What is wrong with it; for the whole file, the end of a sentence about it ("is not valid JSON (line 3,
+    /// column 5: invalid value)").
     public let reason: String
 
-    public var description: String { "invalid directory configuration: \(field): \(reason)" }
+    /// `invalid directory configuration: users[2].tenant: …`, or for the whole file `…: the file is not valid JSON…`.
+    public var description: String {
+        "invalid directory configuration: " + (field == "$" ? "the file \(reason)" : "\(field): \(reason)")
+    }
 }
 
 extension Directory {
@@ -17,7 +22,7 @@ extension Directory {
     public static func load(contentsOf url: URL) throws -> Directory {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw DirectoryConfigurationError(field: url.path, reason: "cannot be read (\(error.localizedDescription))")
+            throw DirectoryConfigurationError(field: "$", reason: "cannot be read (\(error.localizedDescription))")
         }
         return try decode(data)
     }
@@ -30,6 +35,9 @@ extension Directory {
         do {
             directory = try JSONLimits.file.decode(Directory.self, from: data)
         } catch let error as DecodingError {
+            if let syntax = JSONSyntaxProblem(in: data) {
+                throw DirectoryConfigurationError(field: "$", reason: "is not valid JSON (\(syntax))")
+            }
             throw DirectoryConfigurationError(decoding: error)
         } catch let refusal as JSONRefusal {
             throw DirectoryConfigurationError(field: "$", reason: "\(refusal)")

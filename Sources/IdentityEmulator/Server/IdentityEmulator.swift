@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import ListeningPort
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -19,7 +20,8 @@ public enum IdentityEmulator {
     /// - Parameters:
     ///   - configuration: where to listen and what to serve; port `0` picks a free port.
     ///   - body: work to do while the emulator runs.
-    /// - Throws: ``StartError`` or a bind error when it cannot start; whatever `body` throws.
+    /// - Throws: ``StartError`` when it cannot start (a port out of range or in use, a TLS folder others can write
+    ///   to); ``DirectoryConfigurationError`` for a bad directory; whatever `body` throws.
     public static func withRunning<Result: Sendable>(
         _ configuration: EmulatorConfiguration,
         _ body: @Sendable (RunningEmulator) async throws -> Result
@@ -29,7 +31,8 @@ public enum IdentityEmulator {
 
     /// Runs until SIGINT or SIGTERM, calling `onReady` once the port is bound.
     ///
-    /// - Throws: ``StartError`` or a bind error when it cannot start.
+    /// - Throws: ``StartError`` when it cannot start (a port out of range or in use, a TLS folder others can write
+    ///   to); ``DirectoryConfigurationError`` for a bad directory.
     public static func run(
         _ configuration: EmulatorConfiguration,
         onReady: @Sendable (RunningEmulator) async -> Void
@@ -45,6 +48,7 @@ public enum IdentityEmulator {
         untilSignalled: Bool,
         _ body: @Sendable (RunningEmulator) async throws -> Result
     ) async throws -> Result {
+        if let problem = ListeningPort.problem(configuration.port) { throw StartError(description: "port \(problem)") }
         try configuration.directory.validate()
         let now = configuration.clock.now(offset: 0)
         let key = try SigningKey.generate(now: now)
@@ -103,7 +107,13 @@ public enum IdentityEmulator {
             }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else {
-                try await tasks.next()
+                do {
+                    try await tasks.next()
+                } catch {
+                    let explanation = ListeningPort.explanation(
+                        of: error, host: configuration.host, port: configuration.port)
+                    throw explanation.map { StartError(description: $0) } ?? error
+                }
                 throw StartError(description: "the emulator stopped before it was listening")
             }
             let scheme = authority == nil ? "http" : "https"
