@@ -85,7 +85,7 @@ struct CLICommandTests {
                 "call", emulator.baseURL.appendingPathComponent("api2/todolist").absoluteString, "--scopes", Self.api2,
             ])
             #expect(silentAPI2.status == 3, "API 2 needs consent first: \(silentAPI2.stderr)")
-            #expect(silentAPI2.stderr.contains("consent_required"))
+            #expect(silentAPI2.stderr.contains("AADSTS65001") && silentAPI2.stderr.contains("again with --interactive"))
             let api2 = try await sandbox.msal(
                 [
                     "call", emulator.baseURL.appendingPathComponent("api2/todolist").absoluteString,

@@ -81,9 +81,11 @@ struct NativeCommandTests {
             process.send("weakpassword")
             _ = try await process.waitForOutput { $0.contains("too weak") ? true : nil }
             process.send("Strong-Enough-8")
-            _ = try await process.waitForOutput { $0.contains("country: ") ? true : nil }
+            _ = try await process.waitForOutput { $0.contains("country (matching ^[A-Z]{2}$): ") ? true : nil }
             process.send("nz")
-            _ = try await process.waitForOutput { $0.contains("Not accepted: country.") ? true : nil }
+            _ = try await process.waitForOutput {
+                $0.contains("Not accepted: country (the value must match ^[A-Z]{2}$).") ? true : nil
+            }
             process.send("NZ")
             let result = try await process.finish()
             #expect(result.status == 0, "\(result.stderr)")

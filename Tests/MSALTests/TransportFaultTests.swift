@@ -44,6 +44,33 @@ struct TransportFaultTests {
         }
         #expect(error.internalCode == .transportFailed, "\(error)")
         #expect(error.message.contains("127.0.0.1:\(port)"))
+        #expect(error.transportFailure == MSALError.TransportFailure(.connectionRefused, host: "127.0.0.1", port: port))
+        #expect(error.transportFailure?.isLoopback == true)
+        #expect(error.message.contains("start it: swift run identity-emulator"), "\(error.message)")
+        #expect(error.underlyingError != nil, "the transport's error is kept")
+    }
+
+    @Test("an untrusted certificate is transportFailed naming the server and keeping NIOSSL's error beneath")
+    func untrustedCertificate() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msal-tls-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0, tlsDirectory: folder)) { emulator in
+            var configuration = try PublicClientApplicationConfiguration(
+                clientID: Directory.DemoIDs.publicClient,
+                authority: Authority(emulator.authority("organizations").absoluteString))
+            configuration.transport = try DefaultHTTPTransport(timeout: .seconds(10))
+            let app = try PublicClientApplication(configuration: configuration)
+            let error = try await #require(throws: MSALError.self) {
+                try await app.acquireTokenByDeviceCode(DeviceCodeParameters(scopes: ["User.Read"])) { _ in
+                    Issue.record("no device code from an untrusted server")
+                }
+            }
+            let failure = MSALError.TransportFailure(.untrustedCertificate, host: "127.0.0.1", port: emulator.port)
+            #expect(error.transportFailure == failure, "\(error)")
+            #expect(error.message.hasPrefix("The certificate of 127.0.0.1:\(emulator.port) is not trusted"))
+            #expect(!error.message.contains("NIOSSL") && !error.message.contains(".cc:"), "\(error.message)")
+            #expect(error.underlyingError.map { "\(type(of: $0))" } == "NIOSSLError")
+        }
     }
 
     @Test("429 with Retry-After as an HTTP date is throttled with the seconds left")

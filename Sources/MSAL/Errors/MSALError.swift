@@ -39,6 +39,9 @@ public struct MSALError: Error, CustomNSError, CustomStringConvertible, Sendable
     /// The error this one reports, when the library wrapped another: the transport's (async-http-client's,
     /// NIO's, NIOSSL's), the file system's, the database client's, a decoder's.
     public let underlyingError: (any Error & Sendable)?
+    /// Why the request got no answer, when the transport can tell (``Code-swift.enum/transportFailed``): the
+    /// connection refused, the host not found, the certificate not trusted, the connection closed.
+    public let transportFailure: TransportFailure?
 
     /// An error with a code, a message and what else is known.
     ///
@@ -57,11 +60,13 @@ public struct MSALError: Error, CustomNSError, CustomStringConvertible, Sendable
     ///   - retryAfter: `Retry-After`, in seconds, of a throttled answer.
     ///   - claimsChallenge: a claims challenge to send with the next interactive sign-in.
     ///   - underlyingError: the error this one reports, when there is one.
+    ///   - transportFailure: why the request got no answer, when the transport can tell.
     public init(
         _ code: Code, internalCode: InternalCode? = nil, _ message: String, oauthError: String? = nil,
         oauthSubError: String? = nil, stsErrorCodes: [Int] = [], httpStatus: Int? = nil, correlationID: UUID? = nil,
         grantedScopes: [String]? = nil, declinedScopes: [String]? = nil, retryAfter: TimeInterval? = nil,
-        claimsChallenge: String? = nil, underlyingError: (any Error & Sendable)? = nil
+        claimsChallenge: String? = nil, underlyingError: (any Error & Sendable)? = nil,
+        transportFailure: TransportFailure? = nil
     ) {
         assert(
             code.internalCode == nil || internalCode == nil || internalCode == code.internalCode,
@@ -79,13 +84,15 @@ public struct MSALError: Error, CustomNSError, CustomStringConvertible, Sendable
         self.retryAfter = retryAfter
         self.claimsChallenge = claimsChallenge
         self.underlyingError = underlyingError
+        self.transportFailure = transportFailure
     }
 
     /// An error whose code is one of MSAL's internal reasons (MSAL's `internal` category).
     public static func `internal`(
-        _ reason: InternalCode, _ message: String, underlyingError: (any Error & Sendable)? = nil
+        _ reason: InternalCode, _ message: String, underlyingError: (any Error & Sendable)? = nil,
+        transportFailure: TransportFailure? = nil
     ) -> MSALError {
-        MSALError(Code(reason), message, underlyingError: underlyingError)
+        MSALError(Code(reason), message, underlyingError: underlyingError, transportFailure: transportFailure)
     }
 
     /// This error with the given fields replaced and the others kept. A new internal reason replaces a code that
@@ -100,7 +107,8 @@ public struct MSALError: Error, CustomNSError, CustomStringConvertible, Sendable
             oauthError: oauthError, oauthSubError: oauthSubError, stsErrorCodes: stsErrorCodes,
             httpStatus: httpStatus ?? self.httpStatus, correlationID: correlationID ?? self.correlationID,
             grantedScopes: grantedScopes, declinedScopes: declinedScopes, retryAfter: retryAfter ?? self.retryAfter,
-            claimsChallenge: claimsChallenge ?? self.claimsChallenge, underlyingError: underlyingError)
+            claimsChallenge: claimsChallenge ?? self.claimsChallenge, underlyingError: underlyingError,
+            transportFailure: transportFailure)
     }
 
     /// MSAL's raw value of the code's category, the bridged `NSError`'s `code`.

@@ -29,7 +29,9 @@ struct Logout: AsyncParsableCommand {
                 if all {
                     try await context.app.accounts()
                 } else {
-                    try await context.account(username: username).map { [$0] } ?? []
+                    try await context.account(username: username) {
+                        CommandFailure("\($0) is not signed in here; `msal accounts` lists the signed-in accounts.")
+                    }.map { [$0] } ?? []
                 }
             if accounts.isEmpty { context.console.err("Nobody is signed in.") }
             for account in accounts {

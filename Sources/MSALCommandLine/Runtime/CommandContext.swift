@@ -156,14 +156,12 @@ struct CommandContext: Sendable {
 
     /// The account a command acts for: `username`'s, else the signed-in one; `nil` when nobody is.
     ///
-    /// - Throws: ``MSALError`` `interactionRequired` when `username` has not signed in; ``UsageError``
-    ///   when several accounts are signed in and none was last.
-    func account(username: String?) async throws -> Account? {
-        let notSignedIn = { (username: String) in
-            MSALError(
-                .interactionRequired,
-                "\(username) has not signed in here; run `msal login --login-hint \(username)`.")
-        }
+    /// - Parameter notSignedIn: the failure when `username` has not signed in here; by default, advice to sign
+    ///   in as that user (exit code 3).
+    /// - Throws: `notSignedIn`'s failure; ``UsageError`` when several accounts are signed in and none was last.
+    func account(username: String?, notSignedIn: (String) -> CommandFailure = CommandContext.signInFirst)
+        async throws -> Account?
+    {
         // Nobody (or nobody by this name) in the cache needs no discovery: say so before any request, offline too.
         guard try await app.hasCachedAccount(username: username) else {
             if let username { throw notSignedIn(username) }
@@ -180,10 +178,18 @@ struct CommandContext: Sendable {
         }
     }
 
+    /// `username` has not signed in here: sign in as them (exit code 3).
+    static func signInFirst(_ username: String) -> CommandFailure {
+        CommandFailure(
+            "\(username) has not signed in here; run `msal login --login-hint \(username)`.",
+            exitCode: ExitCodes.interactionRequired)
+    }
+
     /// A token for `scopes`: silently for the account, else, when `interactive`, by signing in.
     ///
-    /// - Throws: ``MSALError`` `interactionRequired` when nobody can be signed in silently and
-    ///   `interactive` is false; whatever the flows throw.
+    /// - Throws: ``CommandFailure`` (exit code 3) when nobody is signed in and `interactive` is false;
+    ///   ``MSALError`` `interactionRequired` when the account's token cannot be had silently and `interactive`
+    ///   is false; whatever the flows throw.
     func token(scopes: [String], username: String?, interactive: Bool, forceRefresh: Bool = false) async throws
         -> AuthenticationResult
     {
@@ -199,7 +205,7 @@ struct CommandContext: Sendable {
             }
         }
         guard interactive else {
-            throw MSALError(.interactionRequired, "Nobody is signed in; run `msal login`.")
+            throw CommandFailure("Nobody is signed in; run `msal login`.", exitCode: ExitCodes.interactionRequired)
         }
         return try await signIn(InteractiveParameters(scopes: scopes))
     }

@@ -16,7 +16,7 @@ extension GlobalOptions {
                 browser: browser, native: native, databaseCache: databaseCache)
             try await cancellingOnInterrupt { try await body(context) }
         } catch {
-            console.err("msal: \(ExitCodes.line(for: error))")
+            console.err("msal: \(ExitCodes.line(for: error, native: native))")
             if verbose { for line in ExitCodes.details(for: error) { console.err("    \(line)") } }
             throw ExitCodes.code(for: error)
         }

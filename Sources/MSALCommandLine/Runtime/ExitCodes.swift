@@ -23,12 +23,15 @@ enum ExitCodes {
         return .failure
     }
 
-    /// One line for the user: the message and the correlation id; never a token.
-    static func line(for error: any Error) -> String {
+    /// One line for the user: what happened (the server's `AADSTS` code and text when it answered), the next
+    /// step (``NextStep``) and the correlation id; never a token.
+    ///
+    /// - Parameter native: the command is a `msal native` one.
+    static func line(for error: any Error, native: Bool = false) -> String {
         if error is CancellationError { return "Cancelled." }
         guard let error = error as? MSALError else { return "\(error)" }
         var text = error.message
-        if let oauth = error.oauthError { text += " (\(oauth)" + (error.oauthSubError.map { "/\($0)" } ?? "") + ")" }
+        if let next = NextStep.after(error, native: native) { text += (text.hasSuffix(".") ? " " : ". ") + next }
         if let id = error.correlationID { text += " [correlation id \(id.uuidString.lowercased())]" }
         return text
     }
@@ -39,6 +42,9 @@ enum ExitCodes {
         var lines = ["MSAL error \(error.errorCode) (\(error.code.category))"]
         if let internalCode = error.internalCode {
             lines.append("internal error \(internalCode.rawValue) (\(internalCode))")
+        }
+        if let oauth = error.oauthError {
+            lines.append("OAuth error: \(oauth)" + (error.oauthSubError.map { "/\($0)" } ?? ""))
         }
         if let status = error.httpStatus { lines.append("HTTP status \(status)") }
         if !error.stsErrorCodes.isEmpty {

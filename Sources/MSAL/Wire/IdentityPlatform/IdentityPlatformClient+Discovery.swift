@@ -9,10 +9,15 @@ extension IdentityPlatformClient {
         let (response, body) = try await get(authority.discoveryURL, correlationID: correlationIDs.next())
         guard response.status == .ok else {
             let oauth = OAuthErrorResponse(json: body)
+            let answer = oauth?.firstSentence ?? "HTTP \(response.status.code)"
+            let message =
+                oauth?.error == "invalid_tenant"
+                ? "The tenant \(authority.tenant) is not known at \(DefaultHTTPTransport.hostAndPort(authority.url)) "
+                    + "(\(answer)); check the tenant in the authority \(authority)."
+                : "The OpenID configuration of \(authority) could not be fetched (\(answer)); check the authority."
             throw MSALError(
-                .failedAuthorityValidation,
-                "The OpenID configuration of \(authority) could not be fetched (HTTP \(response.status.code)\(oauth.map { ", \($0.error)" } ?? "")).",
-                oauthError: oauth?.error, stsErrorCodes: oauth?.errorCodes ?? [], httpStatus: response.status.code)
+                .failedAuthorityValidation, message, oauthError: oauth?.error, stsErrorCodes: oauth?.errorCodes ?? [],
+                httpStatus: response.status.code)
         }
         return body
     }

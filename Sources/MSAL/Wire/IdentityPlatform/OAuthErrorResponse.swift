@@ -48,6 +48,15 @@ struct OAuthErrorResponse: Sendable, Equatable {
         }
     }
 
+    /// The description's first sentence (`AADSTS90002: Tenant 'x' not found`), without its full stop; else the
+    /// error.
+    var firstSentence: String {
+        guard let description else { return error }
+        let line = Self.firstLine(description)
+        let sentence = line.range(of: ". ").map { String(line[..<$0.lowerBound]) } ?? line
+        return sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
+    }
+
     /// `AADSTS50126: Error validating credentials…` without the trace lines.
     private static func firstLine(_ text: String) -> String {
         String(text.split(separator: "\r\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? Substring(text))

@@ -70,7 +70,9 @@ public struct DefaultHTTPTransport: HTTPTransport {
     /// Sends `request` with `body`, failing at once when the connection is refused and never following a redirect.
     ///
     /// - Throws: ``MSALError`` `invalidParameter` for a request without a URL (scheme, authority and path);
-    ///   `timedOut` or `transportFailed` when no answer arrived; `invalidResponse` for a body over
+    ///   `timedOut` or `transportFailed` when no answer arrived (with its ``MSALError/transportFailure`` when the
+    ///   connection was refused, the host not found, the certificate not trusted or the connection closed);
+    ///   `invalidResponse` for a body over
     ///   ``maximumResponseSize``.
     public func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
         guard let url = request.url else {
@@ -136,14 +138,8 @@ public struct DefaultHTTPTransport: HTTPTransport {
                 .transportFailed,
                 "Cannot connect to the proxy at \(Self.hostAndPort(proxy)): \(String(cString: strerror(error.errnoCode))).",
                 underlyingError: error)
-        } catch let error as IOError {
-            throw MSALError.internal(
-                .transportFailed,
-                "Cannot connect to \(Self.hostAndPort(url)): \(String(cString: strerror(error.errnoCode))).",
-                underlyingError: error)
         } catch {
-            throw MSALError.internal(
-                .transportFailed, "The request to \(url.host ?? "the server") failed: \(error)", underlyingError: error)
+            throw UnansweredRequest.error(error, url: url)
         }
     }
 }

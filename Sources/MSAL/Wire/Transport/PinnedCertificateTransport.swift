@@ -37,17 +37,8 @@ struct PinnedCertificateTransport: HTTPTransport {
             throw error
         } catch is CancellationError {
             throw CancellationError()
-        } catch let error as NIOSSLError {
-            throw MSALError.internal(
-                .transportFailed,
-                "The TLS handshake with \(host):\(port) failed: \(error).", underlyingError: error)
-        } catch let error as IOError {
-            throw MSALError.internal(
-                .transportFailed, "Cannot connect to \(host):\(port): \(String(cString: strerror(error.errnoCode))).",
-                underlyingError: error)
         } catch {
-            throw MSALError.internal(
-                .transportFailed, "The request to \(host):\(port) failed: \(error)", underlyingError: error)
+            throw UnansweredRequest.error(error, url: url)
         }
     }
 

@@ -64,6 +64,10 @@ struct AppToken: AsyncParsableCommand {
         help: ArgumentHelp("The environment variable that holds the client secret.", valueName: "name"))
     var clientSecretEnvironmentVariable: String?
 
+    /// Refused: a secret on the command line is in the process list and the shell's history.
+    @Option(name: .customLong("client-secret"), help: .hidden)
+    var clientSecretOnCommandLine: String?
+
     @Option(
         name: .customLong("federated-token-file"),
         help: ArgumentHelp(
@@ -78,6 +82,11 @@ struct AppToken: AsyncParsableCommand {
     var forceRefresh = false
 
     func validate() throws {
+        guard clientSecretOnCommandLine == nil else {
+            throw ValidationError(
+                "Secrets are never taken on the command line (other users see it in the process list): put the "
+                    + "secret in an environment variable and name it with --client-secret-env NAME.")
+        }
         let given = [certificate, clientSecretEnvironmentVariable, federatedTokenFile].compactMap { $0 }
         guard given.count + (managedIdentity ? 1 : 0) == 1 else {
             throw ValidationError(

@@ -163,6 +163,8 @@ struct NativeConversation: Sendable {
     {
         var result = first
         var wrongAnswers = 0
+        // The attributes the tenant asked for, with their formats, to say them again when a value is refused.
+        var asked: [String: RequiredAttribute] = [:]
         while true {
             switch result {
             case .completed(let state):
@@ -185,6 +187,7 @@ struct NativeConversation: Sendable {
                     result = try await retry(password)
                 }
             case .attributesRequired(let state, let attributes):
+                for attribute in attributes { asked[attribute.name] = attribute }
                 result = try await state.submitAttributes(ask(attributes.filter(\.required)))
             case .attributesInvalid(let names, let state):
                 try Self.countWrongAnswer(&wrongAnswers)
@@ -193,9 +196,9 @@ struct NativeConversation: Sendable {
                         "The tenant does not accept the attribute(s) \(names.joined(separator: ", ")); check --attribute."
                     )
                 }
-                console.err("Not accepted: \(names.joined(separator: ", ")).")
-                result = try await state.submitAttributes(
-                    ask(names.map { RequiredAttribute(name: $0) }))
+                let refused = names.map { asked[$0] ?? RequiredAttribute(name: $0) }
+                console.err("Not accepted: \(refused.map(Self.refusal).joined(separator: "; ")).")
+                result = try await state.submitAttributes(ask(refused))
             case .userAlreadyExists:
                 throw CommandFailure(
                     "\(username) already has an account; sign in with `msal native signin --email \(username)`.")
@@ -252,7 +255,10 @@ struct NativeConversation: Sendable {
         var values: [String: AttributeValue] = [:]
         for attribute in attributes {
             while values[attribute.name] == nil {
-                let hint = attribute.type == "boolean" ? " (yes/no)" : attribute.type == "number" ? " (a number)" : ""
+                let hint =
+                    attribute.type == "boolean"
+                    ? " (yes/no)"
+                    : attribute.type == "number" ? " (a number)" : attribute.regex.map { " (matching \($0))" } ?? ""
                 values[attribute.name] = AttributeValue(
                     try await prompter.line("\(attribute.name)\(hint): "), type: attribute.type)
                 if values[attribute.name] == nil { console.err("That is not \(hint.dropFirst(2).dropLast()).") }
@@ -261,11 +267,17 @@ struct NativeConversation: Sendable {
         return values
     }
 
+    /// Why the tenant refused an attribute's value: the format it asked for, when it gave one.
+    static func refusal(_ attribute: RequiredAttribute) -> String {
+        attribute.regex.map { "\(attribute.name) (the value must match \($0))" }
+            ?? "\(attribute.name) (the tenant refused the value; check its format)"
+    }
+
     static func explain(_ problem: PasswordProblem) -> String {
         switch problem {
         case .tooWeak: "That password is too weak: use at least three of lower case, upper case, digits and symbols."
-        case .tooShort: "That password is too short."
-        case .tooLong: "That password is too long."
+        case .tooShort: "That password is too short: use at least 8 characters (Entra's rule for customers)."
+        case .tooLong: "That password is too long: use at most 256 characters (Entra's rule for customers)."
         case .recentlyUsed: "That password was used recently; choose another."
         case .banned: "That password is too common; choose another."
         case .invalid: "That password contains something not allowed (for example your name)."

@@ -33,10 +33,11 @@ struct NativeToken: AsyncParsableCommand {
 extension NativeSignedIn {
     /// The signed-in customer.
     ///
-    /// - Throws: ``MSALError`` `interactionRequired` when nobody is signed in.
+    /// - Throws: ``CommandFailure`` (exit code 3) when nobody is signed in.
     static func current(_ native: NativeAuthApplication) async throws -> NativeAuthUserAccount {
         guard let user = try await native.currentAccount() else {
-            throw MSALError(.interactionRequired, "Nobody is signed in; run `msal native signin --email …`.")
+            throw CommandFailure(
+                "Nobody is signed in; run `msal native signin --email …`.", exitCode: ExitCodes.interactionRequired)
         }
         return user
     }
