@@ -9,8 +9,8 @@ public struct MSALCommand: AsyncParsableCommand {
         usage: "msal [<global-options>] <subcommand> [<options>]",
         discussion: """
             Settings come from flags, then MSAL_AUTHORITY, MSAL_CLIENT_ID, MSAL_TOKEN_CACHE, MSAL_GRAPH_ENDPOINT \
-            and MSAL_CA_BUNDLE, then ${XDG_CONFIG_HOME:-~/.config}/msal/config.json, then defaults that point at \
-            identity-emulator on 127.0.0.1:8400.
+            and MSAL_CA_BUNDLE, then ${XDG_CONFIG_HOME:-~/.config}/msal/config.json (`msal config set KEY VALUE` stores a setting \
+            there), then defaults that point at identity-emulator on 127.0.0.1:8400.
 
             The global options go before or after the subcommand (`msal --authority URL login` is \
             `msal login --authority URL`); given twice, the last one wins. SSL_CERT_FILE adds its \
@@ -27,7 +27,7 @@ public struct MSALCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Login.self, Me.self, Token.self, Accounts.self, Logout.self, DeviceInfo.self, Call.self, Native.self,
-            App.self, Demo.self,
+            App.self, Config.self, Demo.self,
         ])
 
     /// The global options given before the subcommand. The parser keys a value by its property's path

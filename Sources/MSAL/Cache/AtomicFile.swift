@@ -2,8 +2,8 @@ import Foundation
 
 /// Replaces a file so that readers see the old bytes or the new, never a mix: a `0600` temporary
 /// file in the same folder, written and `fsync`ed, then renamed over the target.
-enum AtomicFile {
-    static func write(_ data: Data, to path: String) throws {
+package enum AtomicFile {
+    package static func write(_ data: Data, to path: String) throws {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(
             ".\(url.lastPathComponent).\(UUID().uuidString).tmp"

@@ -47,9 +47,9 @@ struct Call: AsyncParsableCommand {
 
     func run() async throws {
         let scopes = ScopeList.split(scopes)
-        let (url, method, data, username, interactive, verbose) = (
+        let (url, method, data, username, interactive, verbose, json) = (
             URL(string: url)!, Self.method(method)!,
-            data, username, interactive, global.verbose
+            data, username, interactive, global.verbose, global.json
         )
         try await global.run { context in
             let token = try await context.token(scopes: scopes, username: username, interactive: interactive)
@@ -58,10 +58,7 @@ struct Call: AsyncParsableCommand {
             let (response, body) = try await context.app.send(
                 request, body: data.map { Data($0.utf8) }, scopes: scopes, account: token.account)
             if verbose { context.console.err("msal: HTTP \(response.status.code) from \(url.absoluteString)") }
-            context.console.out(String(decoding: body, as: UTF8.self))
-            guard response.status.kind == .successful else {
-                throw CommandFailure("\(url.absoluteString) answered HTTP \(response.status.code).")
-            }
+            try APIAnswerView.report(body, status: response.status, from: url, json: json, context: context)
         }
     }
 }

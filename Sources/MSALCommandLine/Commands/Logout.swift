@@ -23,7 +23,7 @@ struct Logout: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (username, all, fromBrowser) = (username, all, browser)
+        let (username, all, fromBrowser, json) = (username, all, browser, global.json)
         try await global.run { context in
             let accounts: [Account] =
                 if all {
@@ -33,10 +33,8 @@ struct Logout: AsyncParsableCommand {
                         CommandFailure("\($0) is not signed in here; `msal accounts` lists the signed-in accounts.")
                     }.map { [$0] } ?? []
                 }
-            if accounts.isEmpty { context.console.err("Nobody is signed in.") }
             for account in accounts {
                 try await context.app.signOut(account, fromBrowser: fromBrowser)
-                context.console.out("Signed out \(account.username).")
             }
             // Copies of an unreadable cache kept aside may hold refresh tokens: they go with the sign-out.
             if case .file(let url) = context.storage, !CommandContext.isDatabaseURL(context.settings.cachePath.value) {
@@ -46,6 +44,7 @@ struct Logout: AsyncParsableCommand {
                         "Removed \(removed) set-aside cop\(removed == 1 ? "y" : "ies") of the token cache.")
                 }
             }
+            try SignOutView.report(accounts.map(\.username), json: json, context: context)
         }
     }
 }

@@ -31,12 +31,12 @@ struct Me: AsyncParsableCommand {
             guard response.status == .ok else {
                 throw CommandFailure("Microsoft Graph answered HTTP \(response.status.code) for \(url.absoluteString).")
             }
+            guard let profile = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+                throw CommandFailure("Microsoft Graph's answer is not a JSON object.")
+            }
             if json {
-                context.console.out(String(decoding: body, as: UTF8.self))
+                try context.printJSON(profile)
             } else {
-                guard let profile = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-                    throw CommandFailure("Microsoft Graph's answer is not a JSON object.")
-                }
                 context.console.out(ProfileView.render(profile))
             }
         }

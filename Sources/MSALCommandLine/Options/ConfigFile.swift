@@ -29,16 +29,21 @@ struct ConfigFile: Sendable, Equatable {
         return try parse(data, url: url)
     }
 
+    /// The environment variable that overrides `key` (`MSAL_CLIENT_ID` for `client_id`).
+    static func environmentVariable(for key: String) -> String { "MSAL_" + key.uppercased() }
+
+    /// The refusal of a key the file does not take, listing those it does.
+    static func unknownKey(_ key: String, in url: URL) -> UsageError {
+        UsageError("\(url.path): unknown key \"\(key)\" (known: \(keys.sorted().joined(separator: ", ")))")
+    }
+
     static func parse(_ data: Data, url: URL) throws -> ConfigFile {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw UsageError("\(url.path): not a JSON object")
         }
         var values: [String: String] = [:]
         for (key, value) in object {
-            guard keys.contains(key) else {
-                throw UsageError(
-                    "\(url.path): unknown key \"\(key)\" (known: \(keys.sorted().joined(separator: ", ")))")
-            }
+            guard keys.contains(key) else { throw unknownKey(key, in: url) }
             guard let string = value as? String else { throw UsageError("\(url.path): \"\(key)\" must be a string") }
             values[key] = string
         }

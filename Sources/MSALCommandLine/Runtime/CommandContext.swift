@@ -64,11 +64,7 @@ struct CommandContext: Sendable {
                     "msal_authority_metadata.json"))
         }
         configuration.piiLoggingEnabled = options.logPII
-        if options.verbose {
-            var logger = Logger(label: "MSAL") { StreamLogHandler.standardError(label: $0) }
-            logger.logLevel = .debug
-            configuration.logger = logger
-        }
+        if options.verbose { configuration.logger = VerboseLogHandler.logger(console: console) }
         if let transport = try Self.transport(trusting: settings) { configuration.transport = transport }
         let console = console
         configuration.browser =
@@ -217,10 +213,8 @@ struct CommandContext: Sendable {
         }
     }
 
-    /// Prints a JSON value (sorted keys, so scripts and tests can rely on the shape).
+    /// Prints a JSON value on standard output, as every `--json` output is printed (``JSONOutput``).
     func printJSON(_ value: Any) throws {
-        let data = try JSONSerialization.data(
-            withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        console.out(String(decoding: data, as: UTF8.self))
+        try JSONOutput.print(value, on: console)
     }
 }

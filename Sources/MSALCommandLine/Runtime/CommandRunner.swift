@@ -9,12 +9,20 @@ extension GlobalOptions {
         browser: CommandContext.BrowserChoice = .system, native: Bool = false, databaseCache: Bool = false,
         _ body: @escaping @Sendable (CommandContext) async throws -> Void
     ) async throws {
-        let console = Console()
-        do {
+        try await reportingFailure(native: native) { console in
             let context = try await CommandContext(
                 options: self, console: console, environment: ProcessInfo.processInfo.environment,
                 browser: browser, native: native, databaseCache: databaseCache)
             try await cancellingOnInterrupt { try await body(context) }
+        }
+    }
+
+    /// Runs `body` with the console (for a command that needs no ``CommandContext``, `msal config`): any error
+    /// becomes one line on standard error (`--verbose` adds details) and its documented exit code.
+    func reportingFailure(native: Bool = false, _ body: (Console) async throws -> Void) async throws {
+        let console = Console()
+        do {
+            try await body(console)
         } catch {
             console.err("msal: \(ExitCodes.line(for: error, native: native))")
             if verbose { for line in ExitCodes.details(for: error) { console.err("    \(line)") } }

@@ -54,9 +54,7 @@ enum TokenCacheStorage: Sendable, Equatable {
                     "No Secret Service to keep the token cache in (\(reason)); use --cache-backend file or auto.")
             }
             noticeOnce(
-                "msal: no Secret Service here (\(reason)); the token cache is the file \(file.path), which only you "
-                    + "can read. --cache-backend file says so and silences this.",
-                folder: file.deletingLastPathComponent(), console: console)
+                keyringNotice(reason: reason, file: file), folder: file.deletingLastPathComponent(), console: console)
             return .file(file)
         }
         #if os(Linux)
@@ -66,6 +64,16 @@ enum TokenCacheStorage: Sendable, Equatable {
         #else
             return .file(file)
         #endif
+    }
+
+    /// The first-run notice when `auto` finds no keyring: why, where the tokens go instead, and how to choose the
+    /// file for good (which also ends the notice).
+    static func keyringNotice(reason: String, file: URL) -> String {
+        """
+        msal: There is no keyring (Secret Service) here: \(reason).
+        msal: Your tokens are saved in \(file.path), a file only you can read. To use that file without this \
+        notice, run: msal config set cache_backend file
+        """
     }
 
     /// Prints `notice` unless this cache folder's marker says it was printed, then leaves the marker.

@@ -161,10 +161,7 @@ struct AppToken: AsyncParsableCommand {
 
     /// The library's debug log on standard error, when `--verbose` asks for it.
     func verboseLogger() -> Logger? {
-        guard global.verbose else { return nil }
-        var logger = Logger(label: "MSAL") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = .debug
-        return logger
+        global.verbose ? VerboseLogHandler.logger(console: Console()) : nil
     }
 
     /// Where the app's tokens are cached: in front of `store`, sealed with the key in `MSAL_TOKEN_CACHE_KEY` when set;

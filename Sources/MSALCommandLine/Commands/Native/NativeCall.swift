@@ -23,15 +23,12 @@ struct NativeCall: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (url, scopes) = (URL(string: url)!, ScopeList.split(scopes))
+        let (url, scopes, json) = (URL(string: url)!, ScopeList.split(scopes), global.json)
         try await global.runNative { context, native in
             let user = try await NativeSignedIn.current(native)
             let (response, body) = try await native.application.send(
                 HTTPRequest(method: .get, url: url), scopes: scopes, account: user.account)
-            context.console.out(String(decoding: body, as: UTF8.self))
-            guard response.status.kind == .successful else {
-                throw CommandFailure("\(url.absoluteString) answered HTTP \(response.status.code).")
-            }
+            try APIAnswerView.report(body, status: response.status, from: url, json: json, context: context)
         }
     }
 }

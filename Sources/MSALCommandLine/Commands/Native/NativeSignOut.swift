@@ -9,13 +9,11 @@ struct NativeSignOut: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
+        let json = global.json
         try await global.runNative { context, native in
-            guard let user = try await native.currentAccount() else {
-                context.console.out("Nobody was signed in.")
-                return
-            }
-            try await user.signOut()
-            context.console.out("Signed out \(user.account.username).")
+            let user = try await native.currentAccount()
+            try await user?.signOut()
+            try SignOutView.report(user.map { [$0.account.username] } ?? [], json: json, context: context)
         }
     }
 }
