@@ -25,14 +25,15 @@ public struct DownstreamAPI: Sendable {
     /// How requests are sent.
     public let transport: any HTTPTransport
 
-    /// A downstream API at `baseURL` that needs tokens for `scopes`.
+    /// A downstream API at `baseURL` that needs tokens for `scopes`, called through `transport` (by default the
+    /// app's own, the one its token requests go through).
     public init(
-        app: ConfidentialClientApplication, baseURL: URL, scopes: [String], transport: any HTTPTransport
+        app: ConfidentialClientApplication, baseURL: URL, scopes: [String], transport: (any HTTPTransport)? = nil
     ) {
         self.app = app
         self.baseURL = baseURL
         self.scopes = scopes
-        self.transport = transport
+        self.transport = transport ?? app.configuration.transport
     }
 
     /// Sends a request to `path` (relative to ``baseURL``) as the user of `token`: an `HTTPRequest` with the

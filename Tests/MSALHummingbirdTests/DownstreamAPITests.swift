@@ -25,8 +25,13 @@ struct DownstreamAPITests {
             authority: Authority("\(TokenForge.instance)/\(TokenForge.tenant)"))
         configuration.transport = transport
         return DownstreamAPI(
-            app: try ConfidentialClientApplication(configuration: configuration), baseURL: base, scopes: ["User.Read"],
-            transport: transport)
+            app: try ConfidentialClientApplication(configuration: configuration), baseURL: base, scopes: ["User.Read"])
+    }
+
+    @Test("without a transport of its own, it sends through the app's")
+    func appTransportByDefault() throws {
+        let transport = RecordingTransport()
+        #expect((try Self.api(transport: transport).transport as? RecordingTransport) === transport)
     }
 
     @Test("paths resolve under the base URL; a scheme, an authority or another origin is refused")
