@@ -4,16 +4,13 @@ import MSAL
 import WebText
 
 extension WebAppAuthentication {
-    /// The name of the form field that carries the session's anti-forgery token.
-    public static var antiForgeryField: String { "csrf_token" }
-
     /// The sign-out button for a page: a form that `POST`s to the sign-out route with the session's anti-forgery
     /// token (HTML, every value escaped; the button's id is `signout`), or `nil` when nobody is signed in.
     public func signOutForm(_ context: Context, label: String = "Sign out") -> String? {
-        guard let token = context.sessions.session?.antiForgeryToken else { return nil }
+        guard let token = antiForgeryInput(context) else { return nil }
         return """
             <form method="post" action="\(HTMLText.escape(basePath + "/signout"))">\
-            <input type="hidden" name="\(Self.antiForgeryField)" value="\(HTMLText.escape(token))">\
+            \(token)\
             <button type="submit" id="signout">\(HTMLText.escape(label))</button></form>
             """
     }
@@ -39,10 +36,8 @@ extension WebAppAuthentication {
     /// `POST /signout`: with the session's anti-forgery token, clears the session, forgets the user's tokens and
     /// sends the browser to the platform's sign-out page; without it, 403 and nothing changes.
     func signOut(_ request: Request, _ context: Context) async throws -> Response {
-        guard let session = context.sessions.session else { return .redirect(to: "/", type: .normal) }
-        let sent = (try? await Self.form(request, context))?[Self.antiForgeryField]
-        guard let expected = session.antiForgeryToken, let sent, Self.sameToken(sent, expected) else {
-            throw HTTPError(.forbidden, message: "This sign-out did not come from the app's own page; nothing changed.")
+        guard let session = context.sessions.session, try await postedForm(request, context) != nil else {
+            return .redirect(to: "/", type: .normal)
         }
         // First: whatever fails below, this browser is signed out of the app.
         context.sessions.clearSession()
@@ -56,13 +51,5 @@ extension WebAppAuthentication {
                 metadata: ["code": "\((error as? MSALError).map { "\($0.code)" } ?? "\(type(of: error))")"])
             return .redirect(to: "/", type: .normal)
         }
-    }
-
-    /// Compares in time that depends on the lengths only, not on where the values differ.
-    private static func sameToken(_ sent: String, _ expected: String) -> Bool {
-        let sent = Array(sent.utf8)
-        let expected = Array(expected.utf8)
-        guard sent.count == expected.count else { return false }
-        return zip(sent, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

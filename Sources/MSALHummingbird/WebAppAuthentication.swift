@@ -27,7 +27,8 @@ import MSAL
 /// - `POST /auth/signout` with the session's anti-forgery token (``signOutForm(_:label:)`` makes the button) clears
 ///   the session, forgets the user's tokens and sends the browser to the platform's sign-out page, which returns to
 ///   the app's home (the session is cleared even when the rest fails). `GET /auth/signout` only shows that button,
-///   so a link or an image on another site cannot sign anyone out.
+///   so a link or an image on another site cannot sign anyone out. The app's own forms that change something do the
+///   same: ``antiForgeryInput(_:)`` in the form, ``postedForm(_:_:)`` to read it.
 /// - ``token(scopes:request:context:)`` answers from the cache or refreshes; when the platform wants the user back
 ///   (`interactionRequired`), it throws a redirect to a new sign-in that returns to the current page.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ListeningPort
 import Logging
 import ServiceLifecycle
 
@@ -14,13 +15,19 @@ package enum SampleServer {
         package let description: String
     }
 
+    /// The sample cannot listen where it was asked to: a port out of range, or an address in use (``ListeningPort``).
+    package struct CannotListen: Error, CustomStringConvertible {
+        package let description: String
+    }
+
     /// Serves until `body` returns or throws, giving it the base URL, then shuts the services down gracefully.
     ///
-    /// - Throws: what `body` throws, ``StoppedEarly``, or why a service failed.
+    /// - Throws: what `body` throws, ``CannotListen``, ``StoppedEarly``, or why a service failed.
     package static func withRunning<Result: Sendable>(
-        _ name: String, host: String, logger: Logger, services: Services,
+        _ name: String, host: String, port: Int, logger: Logger, services: Services,
         _ body: @Sendable (URL) async throws -> Result
     ) async throws -> Result {
+        try check(port)
         let (ports, portSignal) = AsyncStream<Int>.makeStream()
         let group = ServiceGroup(
             configuration: .init(
@@ -34,12 +41,12 @@ package enum SampleServer {
                 try await group.run()
             }
             var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else {
-                try await tasks.next()
+            guard let bound = await iterator.next() else {
+                _ = try await explainingBindFailure(host: host, port: port) { try await tasks.next() }
                 throw StoppedEarly(description: "\(name) stopped before it was listening")
             }
             do {
-                let result = try await body(url(host, port))
+                let result = try await body(url(host, bound))
                 await group.triggerGracefulShutdown()
                 try await tasks.waitForAll()
                 return result
@@ -53,15 +60,33 @@ package enum SampleServer {
 
     /// Serves until SIGINT or SIGTERM, calling `onReady` with the base URL once listening.
     ///
-    /// - Throws: why a service failed.
+    /// - Throws: ``CannotListen``, or why a service failed.
     package static func run(
-        host: String, logger: Logger, services: Services, onReady: @escaping @Sendable (URL) -> Void
+        host: String, port: Int, logger: Logger, services: Services, onReady: @escaping @Sendable (URL) -> Void
     ) async throws {
+        try check(port)
         let group = ServiceGroup(
             configuration: .init(
                 services: try services { onReady(url(host, $0)) }, gracefulShutdownSignals: [.sigint, .sigterm],
                 logger: logger))
-        try await group.run()
+        try await explainingBindFailure(host: host, port: port) { try await group.run() }
+    }
+
+    /// - Throws: ``CannotListen`` for a port out of range.
+    private static func check(_ port: Int) throws {
+        if let problem = ListeningPort.problem(port) { throw CannotListen(description: "--port \(problem)") }
+    }
+
+    /// Runs `work`, turning a failure to listen on `host`:`port` into ``CannotListen``.
+    private static func explainingBindFailure<T>(
+        host: String, port: Int, _ work: () async throws -> T
+    ) async throws -> T {
+        do {
+            return try await work()
+        } catch {
+            guard let explanation = ListeningPort.explanation(of: error, host: host, port: port) else { throw error }
+            throw CannotListen(description: explanation)
+        }
     }
 
     private static func url(_ host: String, _ port: Int) -> URL { URL(string: "http://\(host):\(port)")! }

@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 
 /// Just enough of W3C WebDriver to drive headless Chromium through chromedriver: open a page, type
-/// into fields, click buttons, read the page. Chromium and chromedriver come from Debian's packages
+/// into fields, click buttons, read the page, take a screenshot. Chromium and chromedriver come from Debian's packages
 /// (`scripts/test` installs them).
 package final class WebDriver: Sendable {
     static let chromedriver = "/usr/bin/chromedriver"
@@ -58,6 +58,8 @@ package final class WebDriver: Sendable {
                 throw BrowserFailure("chromedriver did not start a session: \(created)")
             }
             let webDriver = WebDriver(driver: driver, base: base, session: session, http: http, profile: profile)
+            // Finding an element waits for it to appear (a page a click navigates to may not have loaded yet).
+            _ = try? await webDriver.command("POST", "timeouts", ["implicit": 30_000])
             do {
                 let value = try await body(webDriver)
                 await webDriver.quit()
@@ -113,6 +115,27 @@ package final class WebDriver: Sendable {
         try await type(username, into: "#username")
         try await type(password, into: "#password")
         try await click("#signin")
+    }
+
+    /// Returns once an element `selector` (CSS) finds is on the page: the page a click or a redirect leads to has
+    /// loaded.
+    ///
+    /// - Throws: ``BrowserFailure`` when none appears within the session's 30 s.
+    package func waitFor(_ selector: String) async throws {
+        _ = try await element(selector)
+    }
+
+    /// Sets the browser window's size in CSS pixels, so that screenshots have a known size.
+    package func resizeWindow(width: Int, height: Int) async throws {
+        _ = try await command("POST", "window/rect", ["width": width, "height": height])
+    }
+
+    /// A PNG of what the window shows now.
+    package func screenshot() async throws -> Data {
+        guard let encoded = try await command("GET", "screenshot", nil)["value"] as? String,
+            let png = Data(base64Encoded: encoded)
+        else { throw BrowserFailure("chromedriver returned no screenshot") }
+        return png
     }
 
     package var currentURL: String {

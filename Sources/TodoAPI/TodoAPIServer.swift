@@ -13,6 +13,7 @@ public enum TodoAPIServer {
     /// - Throws: ``MSALError`` when API 1's confidential client cannot be made.
     static func router(_ configuration: TodoAPIConfiguration) throws -> Router<TodoContext> {
         let router = Router(context: TodoContext.self)
+        router.add(middleware: ExplainedErrorMiddleware<TodoContext>(render: TodoErrorBody.render))
         for api in configuration.apis {
             var validation = try AccessTokenValidator.Configuration(
                 authority: configuration.authority, audiences: [api.clientID, "api://\(api.clientID)"],
@@ -43,6 +44,36 @@ public enum TodoAPIServer {
         return try ConfidentialClientApplication(configuration: client)
     }
 
+    /// What `todo-api` prints once it listens at `url`: its routes, whose tokens it accepts, where API 1 gets Graph
+    /// tokens, and `demoUser` (a user of the emulator's directory) to sign in as.
+    package static func banner(
+        _ configuration: TodoAPIConfiguration, url: URL, demoUser: (username: String, password: String)?
+    ) -> SampleBanner {
+        let withGraph = configuration.api1Credential != nil
+        let routes = configuration.apis.flatMap {
+            TodoRoutes.banner(api: $0.name, graph: withGraph && $0.name == "api1")
+        }
+        let tenants = configuration.allowedTenants.map { $0.sorted().joined(separator: ", ") } ?? "any"
+        var details = [
+            "Identity provider: \(configuration.authority.url.absoluteString) (tenants accepted: \(tenants))",
+            "Access tokens must name an API as their audience: "
+                + configuration.apis.map { "\($0.name) api://\($0.clientID)" }.joined(separator: ", "),
+        ]
+        if withGraph {
+            details.append(
+                "GET /api1/me: on-behalf-of tokens from tenant \(configuration.api1Tenant), Graph at "
+                    + configuration.graphBaseURL.absoluteString)
+        } else {
+            details.append("GET /api1/me is off: API 1 has no client secret (set TODO_API1_SECRET).")
+        }
+        if let api1 = configuration.apis.first {
+            details.append(
+                "Try it: msal call \(url.absoluteString)/\(api1.name)/todolist --scopes api://\(api1.clientID)/ToDoList.Read"
+            )
+        }
+        return SampleBanner(name: "todo-api", url: url, routes: routes, details: details, demoUser: demoUser)
+    }
+
     /// Serves until `body` returns (or throws), with the base URL it listens on.
     ///
     /// - Throws: what `body` throws, or why the server could not start.
@@ -51,7 +82,7 @@ public enum TodoAPIServer {
         _ body: @Sendable (URL) async throws -> Result
     ) async throws -> Result {
         try await SampleServer.withRunning(
-            "todo-api", host: configuration.host, logger: logger,
+            "todo-api", host: configuration.host, port: configuration.port, logger: logger,
             services: { [try application(configuration, logger: logger, bound: $0)] }, body)
     }
 
@@ -62,7 +93,7 @@ public enum TodoAPIServer {
         _ configuration: TodoAPIConfiguration, logger: Logger, onReady: @escaping @Sendable (URL) -> Void
     ) async throws {
         try await SampleServer.run(
-            host: configuration.host, logger: logger,
+            host: configuration.host, port: configuration.port, logger: logger,
             services: { [try application(configuration, logger: logger, bound: $0)] }, onReady: onReady)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import MSAL
 import MSALHummingbird
+import SampleServers
 
 /// One API's routes, under `/{name}`:
 ///
@@ -19,6 +20,22 @@ struct TodoRoutes {
     let store = TodoStore()
     /// Microsoft Graph on the caller's behalf, for `GET me`.
     let graph: DownstreamAPI?
+
+    /// The routes, as the banner lists them.
+    static func banner(api: String, graph: Bool) -> [SampleBanner.Route] {
+        var routes = [
+            SampleBanner.Route(
+                "GET", "/\(api)/todolist",
+                "your to-dos (ToDoList.Read or .ReadWrite; a daemon with ToDoList.Read.All: every list)"),
+            SampleBanner.Route("POST", "/\(api)/todolist", #"add a to-do: {"description": "…"} (ToDoList.ReadWrite)"#),
+            SampleBanner.Route("DELETE", "/\(api)/todolist/{id}", "delete a to-do (ToDoList.ReadWrite)"),
+        ]
+        if graph {
+            routes.append(
+                SampleBanner.Route("GET", "/\(api)/me", "your Microsoft Graph profile, fetched on your behalf"))
+        }
+        return routes
+    }
 
     func add(to router: Router<TodoContext>) {
         let group = router.group(RouterPath(stringLiteral: api.name))
@@ -83,9 +100,16 @@ struct TodoRoutes {
 
     private func profile(_ request: Request, context: TodoContext) async throws -> Response {
         guard let graph else { throw HTTPError(.notFound) }
-        let (answer, body) = try await graph.call(.get, "me", for: try context.requireAccessToken())
+        let answer: HTTPResponse
+        let body: Data
+        do {
+            (answer, body) = try await graph.call(.get, "me", for: try context.requireAccessToken())
+        } catch let error as MSALError {
+            throw ProfileFailure.onBehalfOf(error, graph: graph)
+        }
+        guard answer.status.kind == .successful else { throw ProfileFailure.graphAnswered(answer, body) }
         return Response(
-            status: HTTPResponse.Status(code: answer.status.code), headers: [.contentType: "application/json"],
+            status: .ok, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 

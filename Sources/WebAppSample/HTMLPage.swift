@@ -1,37 +1,51 @@
 import Hummingbird
 import WebText
 
-/// A small HTML page; every value put in it is escaped.
+/// A page of the sample: the app's name (a link home) above the page's title and content, styled by
+/// ``Stylesheet``. Every value put in it is escaped.
 struct HTMLPage {
     let title: String
     var body: [String] = []
 
     init(_ title: String) { self.title = title }
 
-    mutating func paragraph(_ text: String, id: String? = nil) {
-        body.append("<p\(id.map { " id=\"\($0)\"" } ?? "")>\(HTMLText.escape(text))</p>")
+    mutating func paragraph(_ text: String, id: String? = nil, class name: String? = nil) {
+        let id = id.map { " id=\"\($0)\"" } ?? ""
+        let name = name.map { " class=\"\($0)\"" } ?? ""
+        body.append("<p\(id)\(name)>\(HTMLText.escape(text))</p>")
     }
 
     mutating func link(_ text: String, to href: String, id: String) {
         body.append("<p><a id=\"\(id)\" href=\"\(HTMLText.escape(href))\">\(HTMLText.escape(text))</a></p>")
     }
 
-    /// Markup made elsewhere with its values escaped already (a form from `WebAppAuthentication`).
+    /// Markup made with its values escaped already (a form from `WebAppAuthentication`, the to-do list).
     mutating func markup(_ html: String) {
         body.append(html)
     }
 
-    mutating func list(_ items: [String], id: String) {
-        body.append("<ul id=\"\(id)\">" + items.map { "<li>\(HTMLText.escape($0))</li>" }.joined() + "</ul>")
+    /// The whole document.
+    var html: String {
+        """
+        <!doctype html><html lang="en"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(HTMLText.escape(title)) · webapp-sample</title>
+        <link rel="stylesheet" href="\(Stylesheet.path)"><link rel="icon" href="data:,"></head>
+        <body><header><a class="brand" href="/">webapp-sample</a></header>
+        <main><h1>\(HTMLText.escape(title))</h1>
+        \(body.joined(separator: "\n"))
+        </main></body></html>
+        """
     }
 
-    var response: Response {
-        let html = """
-            <!doctype html><html><head><meta charset="utf-8"><title>\(HTMLText.escape(title))</title></head>
-            <body><h1>\(HTMLText.escape(title))</h1>\(body.joined(separator: "\n"))</body></html>
-            """
-        return Response(
-            status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+    /// The page as an answer: not cached, and not to be framed by another site (its buttons change things).
+    func response(status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                .contentSecurityPolicy: "frame-ancestors 'none'",
+            ],
             body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 }

@@ -9,7 +9,7 @@ public struct WebAppSampleConfiguration: Sendable {
     public var graphBaseURL: URL
     /// API 1's to-do list (`todo-api`'s `/api1/todolist`, or the emulator's built-in route).
     public var todoListURL: URL
-    /// API 1's scope for reading to-dos.
+    /// API 1's scope for the to-dos: `ToDoList.ReadWrite` to list, add and delete them (`ToDoList.Read` lists only).
     public var todoScope: String
     /// Where to listen: `127.0.0.1` unless told.
     public var host = "127.0.0.1"

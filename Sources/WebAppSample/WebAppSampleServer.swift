@@ -9,6 +9,24 @@ import ServiceLifecycle
 
 /// The sample web app: users sign in through the identity platform, see their Graph profile and API 1's to-dos.
 public enum WebAppSampleServer {
+    /// What `webapp-sample` prints once it listens at `url`: what to open, its routes, the identity provider it
+    /// signs users in with, the to-do API it calls, and `demoUser` (a user of the emulator's directory) to sign in
+    /// as.
+    package static func banner(
+        _ configuration: WebAppSampleConfiguration, url: URL, demoUser: (username: String, password: String)?,
+        details: [String] = []
+    ) -> SampleBanner {
+        SampleBanner(
+            name: "webapp-sample", url: url, routes: WebAppRoutes.banner,
+            details: [
+                "Identity provider: \(configuration.client.authority.url.absoluteString) "
+                    + "(client id \(configuration.client.clientID))",
+                "To-do API: \(configuration.todoListURL.absoluteString) (scope \(configuration.todoScope))",
+                "Microsoft Graph: \(configuration.graphBaseURL.absoluteString)",
+            ] + details,
+            demoUser: demoUser, next: "Open \(url.absoluteString)/ in a browser and sign in.")
+    }
+
     /// Serves until `body` returns (or throws), with the base URL it listens on.
     ///
     /// - Throws: what `body` throws, or why the server could not start.
@@ -17,7 +35,7 @@ public enum WebAppSampleServer {
         _ body: @Sendable (URL) async throws -> Result
     ) async throws -> Result {
         try await SampleServer.withRunning(
-            "webapp-sample", host: configuration.host, logger: logger,
+            "webapp-sample", host: configuration.host, port: configuration.port, logger: logger,
             services: { try services(configuration, logger: logger, bound: $0) }, body)
     }
 
@@ -28,7 +46,7 @@ public enum WebAppSampleServer {
         _ configuration: WebAppSampleConfiguration, logger: Logger, onReady: @escaping @Sendable (URL) -> Void
     ) async throws {
         try await SampleServer.run(
-            host: configuration.host, logger: logger,
+            host: configuration.host, port: configuration.port, logger: logger,
             services: { try services(configuration, logger: logger, bound: $0) }, onReady: onReady)
     }
 
@@ -42,6 +60,7 @@ public enum WebAppSampleServer {
             app: client, scopes: ["User.Read"], sessionStorage: storage, responseMode: configuration.responseMode)
         let router = Router(context: WebContext.self)
         router.add(middleware: auth.sessionMiddleware)
+        router.add(middleware: ExplainedErrorMiddleware<WebContext>(render: ErrorPage.render))
         WebAppRoutes(auth: auth, configuration: configuration).add(to: router)
         let app = Application(
             router: router,

@@ -51,8 +51,11 @@ struct TodoAPICommand: AsyncParsableCommand {
         var logger = Logger(label: "todo-api")
         logger.logLevel = .info
         if secret == nil { logger.notice("TODO_API1_SECRET is not set: /api1/me (on-behalf-of Graph) is off") }
-        try await TodoAPIServer.run(configuration, logger: logger) { url in
-            print("todo-api listening on \(url) (API 1: \(url)/api1, API 2: \(url)/api2)")
+        let demoUser = loopback ? Directory.demo.passwordUser(in: api1Tenant) : nil
+        try await TodoAPIServer.run(configuration, logger: logger) { [configuration] url in
+            TodoAPIServer.banner(
+                configuration, url: url, demoUser: demoUser.map { ($0.userPrincipalName, $0.password ?? "") }
+            ).print()
         }
     }
 }

@@ -17,7 +17,7 @@ struct WebAppSampleCommand: AsyncParsableCommand {
             The app's client secret comes from WEBAPP_CLIENT_SECRET; against an emulator on loopback the demo \
             directory's is used when it is unset. With WEBAPP_TOKEN_CACHE=postgres://… the users' tokens are kept \
             in PostgreSQL, shared by every instance of the app (in memory otherwise). With identity-emulator (and todo-api) running:
-              swift run webapp-sample      # then open http://127.0.0.1:8600 and sign in as jane@example.com
+              swift run webapp-sample      # then open http://127.0.0.1:8600 and sign in as the banner's demo user
             """)
 
     @Option(help: "The identity provider's base URL.") var identityProvider = "http://127.0.0.1:8400"
@@ -27,7 +27,7 @@ struct WebAppSampleCommand: AsyncParsableCommand {
     @Option(help: "Microsoft Graph's base URL (default: the identity provider's on loopback).") var graph: String?
     @Option(help: "API 1's to-do list (default: todo-api on 127.0.0.1:8500).")
     var todoList = "http://127.0.0.1:8500/api1/todolist"
-    @Option(help: "API 1's client id, for its ToDoList.Read scope.") var api1 = Directory.DemoIDs.api1
+    @Option(help: "API 1's client id, for its ToDoList.ReadWrite scope.") var api1 = Directory.DemoIDs.api1
     @Option(help: "The port to listen on, on 127.0.0.1 (0 picks a free one).") var port = 8600
     @Option(help: "How the identity provider returns the code: query or form_post.") var responseMode = "query"
 
@@ -53,15 +53,19 @@ struct WebAppSampleCommand: AsyncParsableCommand {
         }
         if let store { client.cache = PartitionedTokenCache(store: store, logger: logger) }
         var configuration = WebAppSampleConfiguration(
-            client: client, graphBaseURL: graphURL, todoListURL: todoURL, todoScope: "api://\(api1)/ToDoList.Read")
+            client: client, graphBaseURL: graphURL, todoListURL: todoURL, todoScope: "api://\(api1)/ToDoList.ReadWrite")
         configuration.port = port
         guard let mode = ResponseMode(rawValue: responseMode) else {
             throw ValidationError("--response-mode must be query or form_post.")
         }
         configuration.responseMode = mode
+        let demoUser = loopback ? Directory.demo.passwordUser(in: tenant) : nil
         do {
-            try await WebAppSampleServer.run(configuration, logger: logger) { url in
-                print("webapp-sample listening on \(url)\(store.map { " (token cache: \($0))" } ?? "")")
+            try await WebAppSampleServer.run(configuration, logger: logger) { [configuration] url in
+                WebAppSampleServer.banner(
+                    configuration, url: url, demoUser: demoUser.map { ($0.userPrincipalName, $0.password ?? "") },
+                    details: store.map { ["Token cache: \($0)"] } ?? []
+                ).print()
             }
             await store?.shutdown()
         } catch {

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import EmulatorAutomation
 import Foundation
 import IdentityEmulator
+import Logging
 import MSAL
 import MSALHummingbird
 import NIOCore
@@ -15,18 +16,24 @@ import TodoAPI
 struct TodoAPIEndToEndTests {
     typealias IDs = Directory.DemoIDs
 
-    /// The emulator and todo-api (accepting the External ID and Contoso tenants), and an HTTP client.
+    /// todo-api as `swift run todo-api` serves it against `emulator`: accepting the External ID and Contoso tenants,
+    /// API 1 calling Graph on behalf of External ID users.
+    static func configuration(_ emulator: RunningEmulator) throws -> TodoAPIConfiguration {
+        try TodoAPIConfiguration(
+            authority: Authority(emulator.authority("organizations").absoluteString),
+            allowedTenants: [IDs.externalTenant, IDs.contosoTenant],
+            apis: [.init(name: "api1", clientID: IDs.api1), .init(name: "api2", clientID: IDs.api2)],
+            api1Credential: .secret(IDs.api1Secret), api1Tenant: IDs.externalTenant,
+            graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"))
+    }
+
+    /// The emulator and todo-api (``configuration(_:)``, logging to `logger`), and an HTTP client.
     static func withServices(
+        logger: Logger = Logger(label: "todo-api"),
         _ body: @Sendable (_ emulator: RunningEmulator, _ api: URL, _ http: HTTPClient) async throws -> Void
     ) async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
-            let configuration = try TodoAPIConfiguration(
-                authority: Authority(emulator.authority("organizations").absoluteString),
-                allowedTenants: [IDs.externalTenant, IDs.contosoTenant],
-                apis: [.init(name: "api1", clientID: IDs.api1), .init(name: "api2", clientID: IDs.api2)],
-                api1Credential: .secret(IDs.api1Secret), api1Tenant: IDs.externalTenant,
-                graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"))
-            try await TodoAPIServer.withRunning(configuration) { api in
+            try await TodoAPIServer.withRunning(try configuration(emulator), logger: logger) { api in
                 let http = HTTPClient(
                     eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                     configuration: .init(redirectConfiguration: .disallow))

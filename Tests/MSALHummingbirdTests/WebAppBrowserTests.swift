@@ -15,13 +15,7 @@ struct WebAppBrowserTests {
     @Test("sign in, profile, a fresh sign-in when the platform wants one, to-dos through todo-api, sign out")
     func signInAndOut() async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
-            let todo = try TodoAPIConfiguration(
-                authority: Authority(emulator.authority("organizations").absoluteString),
-                allowedTenants: [IDs.externalTenant],
-                apis: [.init(name: "api1", clientID: IDs.api1), .init(name: "api2", clientID: IDs.api2)],
-                api1Credential: nil, api1Tenant: IDs.externalTenant,
-                graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"))
-            try await TodoAPIServer.withRunning(todo) { api in
+            try await TodoAPIServer.withRunning(try TodoAPIEndToEndTests.configuration(emulator)) { api in
                 try await Self.addTodo("Read the External ID tutorial", emulator: emulator, api: api)
                 let web = try WebAppSite.configuration(emulator, todoList: api.appendingPathComponent("api1/todolist"))
                 try await WebAppSampleServer.withRunning(web) { site in
@@ -32,6 +26,7 @@ struct WebAppBrowserTests {
                         try await browser.open(site.appendingPathComponent("profile"))
                         #expect(try await browser.pageSource.contains("id=\"signin\""))
                         try await browser.signInJane()
+                        try await browser.waitFor("#displayName")
                         #expect(try await browser.currentURL == site.appendingPathComponent("profile").absoluteString)
                         #expect(try await browser.pageSource.contains("Jane Customer"))
 
@@ -47,8 +42,11 @@ struct WebAppBrowserTests {
                         try await browser.open(site.appendingPathComponent("todos"))
                         #expect(try await browser.pageSource.contains("id=\"signin\""))
                         try await browser.signInJane()
+                        try await browser.waitFor("#todo-list")
                         #expect(try await browser.currentURL == site.appendingPathComponent("todos").absoluteString)
-                        #expect(try await browser.pageSource.contains("<li>Read the External ID tutorial</li>"))
+                        #expect(
+                            try await browser.pageSource.contains(
+                                #"<span class="item">Read the External ID tutorial</span>"#))
                         #expect(try await browser.pageSource.contains("1 to-do"))
                         try await browser.open(site)
                         #expect(try await browser.pageSource.contains("Signed in as jane@example.com"))
@@ -73,6 +71,7 @@ struct WebAppBrowserTests {
                     try await browser.open(site.appendingPathComponent("profile"))
                     #expect(try await browser.pageSource.contains("id=\"signin\""))
                     try await browser.signInJane()
+                    try await browser.waitFor("#displayName")
                     #expect(try await browser.currentURL == site.appendingPathComponent("profile").absoluteString)
                     #expect(try await browser.pageSource.contains("Jane Customer"))
                 }
@@ -97,6 +96,7 @@ struct WebAppBrowserTests {
                     // The first sign-in Jane types; the emulator's session signs her in again without a page.
                     try await browser.open(try signIn(returnTo: "/%09/evil.example"))
                     try await browser.signInJane()
+                    try await browser.waitFor("#user")
                     #expect(try await landedOnSite().0)
                     #expect(try await browser.pageSource.contains("Signed in as jane@example.com"))
                     for returnTo in [
@@ -115,19 +115,10 @@ struct WebAppBrowserTests {
 
     /// Adds a to-do to Jane's list in API 1, with a token from the password grant the emulator allows.
     static func addTodo(_ description: String, emulator: RunningEmulator, api: URL) async throws {
-        let transport = try DefaultHTTPTransport()
-        let form = [
-            "grant_type=password", "client_id=\(IDs.externalPublicClient)", "username=jane%40example.com",
-            "password=Jane-Demo-Pass4", "scope=api%3A%2F%2F\(IDs.api1)%2FToDoList.ReadWrite",
-        ].joined(separator: "&")
-        let (_, answer) = try await transport.send(
-            HTTPRequest(
-                method: .post, url: emulator.authority(IDs.externalTenant).appendingPathComponent("oauth2/v2.0/token"),
-                headerFields: [.contentType: "application/x-www-form-urlencoded"]),
-            body: Data(form.utf8))
-        let token = try #require(
-            (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["access_token"] as? String)
-        let (created, _) = try await transport.send(
+        let token = try await PasswordGrant.token(
+            emulator, username: WebAppSite.jane.username, password: WebAppSite.jane.password,
+            tenant: IDs.externalTenant, scope: "api://\(IDs.api1)/ToDoList.ReadWrite")
+        let (created, _) = try await DefaultHTTPTransport().send(
             HTTPRequest(
                 method: .post, url: api.appendingPathComponent("api1/todolist"),
                 headerFields: [.authorization: "Bearer \(token)", .contentType: "application/json"]),

@@ -272,7 +272,8 @@ extension Directory {
                         "http://localhost/auth/redirect", "http://127.0.0.1/auth/redirect", "http://localhost/",
                         "http://127.0.0.1/",
                     ],
-                    secret: ids.webAppSecret, adminConsentedScopes: ["User.Read", "\(api1)/ToDoList.Read"]),
+                    secret: ids.webAppSecret,
+                    adminConsentedScopes: ["User.Read", "\(api1)/ToDoList.Read", "\(api1)/ToDoList.ReadWrite"]),
                 Application(
                     clientId: ids.azureResourceManager, displayName: "Windows Azure Service Management API",
                     tenant: ids.contosoTenant, kind: .api, identifierUri: "https://management.azure.com",

@@ -2,10 +2,12 @@ import AsyncHTTPClient
 import EmulatorAutomation
 import Foundation
 import IdentityEmulator
+import Logging
 import MSAL
 import NIOCore
 import TestServers
 import Testing
+import TodoAPI
 import WebAppSample
 
 /// webapp-sample against the emulator over plain HTTP, and the steps of a sign-in at it. Cookies are sent by hand,
@@ -15,25 +17,60 @@ struct WebAppSite {
 
     let url: URL
     let http: HTTPClient
+    /// How the sample was set up.
+    let configuration: WebAppSampleConfiguration
 
-    /// The emulator and the sample on ports of their own, and a client that follows no redirect.
+    /// Where the sample finds API 1's to-do list.
+    enum TodoList {
+        /// The emulator's own, read-only one.
+        case emulator
+        /// todo-api, started beside the emulator.
+        case todoAPI
+        /// A port that refuses connections: the API is down.
+        case down
+    }
+
+    /// The emulator and the sample on ports of their own, and a client that follows no redirect. The sample logs to
+    /// `logger`.
     static func with(
-        responseMode: ResponseMode = .query, _ body: @Sendable (WebAppSite) async throws -> Void
+        responseMode: ResponseMode = .query, todoList: TodoList = .emulator,
+        logger: Logger = Logger(label: "webapp-sample"), _ body: @Sendable (WebAppSite) async throws -> Void
     ) async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
-            var web = try configuration(emulator)
-            web.responseMode = responseMode
-            try await WebAppSampleServer.withRunning(web) { site in
-                let http = HTTPClient(
-                    eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                    configuration: .init(redirectConfiguration: .disallow))
-                do {
-                    try await body(WebAppSite(url: site, http: http))
-                    try await http.shutdown()
-                } catch {
-                    try? await http.shutdown()
-                    throw error
+            switch todoList {
+            case .emulator:
+                try await serve(try configuration(emulator), responseMode: responseMode, logger: logger, body)
+            case .todoAPI:
+                try await TodoAPIServer.withRunning(try TodoAPIEndToEndTests.configuration(emulator)) { api in
+                    let web = try configuration(emulator, todoList: api.appendingPathComponent("api1/todolist"))
+                    try await serve(web, responseMode: responseMode, logger: logger, body)
                 }
+            case .down:
+                let closed = try #require(ClosedPort(try LoopbackPort.free()))
+                let list = try #require(URL(string: "http://127.0.0.1:\(closed.port)/api1/todolist"))
+                try await serve(
+                    try configuration(emulator, todoList: list), responseMode: responseMode, logger: logger, body)
+                withExtendedLifetime(closed) {}
+            }
+        }
+    }
+
+    private static func serve(
+        _ configuration: WebAppSampleConfiguration, responseMode: ResponseMode, logger: Logger,
+        _ body: @Sendable (WebAppSite) async throws -> Void
+    ) async throws {
+        var configuration = configuration
+        configuration.responseMode = responseMode
+        try await WebAppSampleServer.withRunning(configuration, logger: logger) { [configuration] site in
+            let http = HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                configuration: .init(redirectConfiguration: .disallow))
+            do {
+                try await body(WebAppSite(url: site, http: http, configuration: configuration))
+                try await http.shutdown()
+            } catch {
+                try? await http.shutdown()
+                throw error
             }
         }
     }
@@ -47,7 +84,7 @@ struct WebAppSite {
                 authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)),
             graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"),
             todoListURL: todoList ?? emulator.baseURL.appendingPathComponent("api1/todolist"),
-            todoScope: "api://\(IDs.api1)/ToDoList.Read")
+            todoScope: "api://\(IDs.api1)/ToDoList.ReadWrite")
     }
 
     /// Jane's username and password in the emulator's demo directory.
