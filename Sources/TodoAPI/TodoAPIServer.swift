@@ -67,9 +67,10 @@ public enum TodoAPIServer {
             details.append("GET /api1/me is off: API 1 has no client secret (set TODO_API1_SECRET).")
         }
         if let api1 = configuration.apis.first {
+            let call = "\(url.absoluteString)/\(api1.name)/todolist --scopes api://\(api1.clientID)/ToDoList.Read"
             details.append(
-                "Try it: msal call \(url.absoluteString)/\(api1.name)/todolist --scopes api://\(api1.clientID)/ToDoList.Read"
-            )
+                demoUser.map { "Try it: msal native signin --email \($0.username), then msal native call \(call)" }
+                    ?? "Try it: msal call \(call)")
         }
         return SampleBanner(name: "todo-api", url: url, routes: routes, details: details, demoUser: demoUser)
     }

@@ -81,6 +81,10 @@ struct SampleBannerTests {
             #expect(banner.text.contains("tenants accepted: \(IDs.contosoTenant), \(IDs.externalTenant)"))
             #expect(banner.text.contains("GET /api1/me: on-behalf-of tokens from tenant \(IDs.externalTenant)"))
             #expect(banner.text.contains("jane@example.com  Jane-Demo-Pass4"))
+            #expect(
+                banner.text.contains(
+                    "Try it: msal native signin --email jane@example.com, then msal native call \(api.absoluteString)/api1/todolist --scopes api://\(IDs.api1)/ToDoList.Read"
+                ))
             // Every route it lists is served: without a token, each asks for one.
             let statuses = try await Self.statuses(of: banner, at: api, http: http)
             #expect(statuses.count == 7)
@@ -92,6 +96,7 @@ struct SampleBannerTests {
             #expect(!off.contains("your Microsoft Graph profile"))
             #expect(off.contains("GET /api1/me is off: API 1 has no client secret (set TODO_API1_SECRET)."))
             #expect(!off.contains("Demo user"))
+            #expect(off.contains("Try it: msal call \(api.absoluteString)/api1/todolist --scopes"))
         }
     }
 }
