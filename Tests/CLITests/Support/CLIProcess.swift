@@ -22,8 +22,9 @@ final class CLIProcess: Sendable {
     private let process: Process
     private let collectedFile: URL
     private let streamsStdout: Bool
-    private let streamedText = Locked("")
-    private let streamedChunks: AsyncStream<String>
+    /// The streamed bytes so far, decoded as a whole when read: a character may span two reads.
+    private let streamedBytes = Locked(Data())
+    private let streamedChunks: AsyncStream<Void>
     private let exited: AsyncStream<Int32>
     private let input: FileHandle?
 
@@ -51,7 +52,7 @@ final class CLIProcess: Sendable {
             process.standardInput = FileHandle.nullDevice
             input = nil
         }
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
         streamedChunks = stream
         let (exits, exit) = AsyncStream.makeStream(of: Int32.self)
         exited = exits
@@ -65,9 +66,8 @@ final class CLIProcess: Sendable {
             while true {
                 let chunk = reader.availableData
                 if chunk.isEmpty { break }
-                let string = String(decoding: chunk, as: UTF8.self)
-                streamedText.withLock { $0 += string }
-                continuation.yield(string)
+                streamedBytes.withLock { $0.append(chunk) }
+                continuation.yield()
             }
             continuation.finish()
         }.start()
@@ -78,17 +78,19 @@ final class CLIProcess: Sendable {
         try await CLIProcess(binary, arguments, environment: environment).finish()
     }
 
+    private var streamedText: String { String(decoding: streamedBytes.withLock { $0 }, as: UTF8.self) }
+
     /// Waits until the streamed output shows something `extract` recognises, and returns what it found.
     ///
     /// - Throws: when the command ends first.
     func waitForOutput<T: Sendable>(_ extract: (String) -> T?) async throws -> T {
-        if let found = extract(streamedText.withLock { $0 }) { return found }
+        if let found = extract(streamedText) { return found }
         for await _ in streamedChunks {
-            if let found = extract(streamedText.withLock { $0 }) { return found }
+            if let found = extract(streamedText) { return found }
         }
-        if let found = extract(streamedText.withLock { $0 }) { return found }
+        if let found = extract(streamedText) { return found }
         throw CLITestFailure(
-            "the command ended before printing what the test waits for:\n\(streamedText.withLock { $0 })")
+            "the command ended before printing what the test waits for:\n\(streamedText)")
     }
 
     /// Types a line into the command's standard input.
@@ -109,7 +111,7 @@ final class CLIProcess: Sendable {
         for await _ in streamedChunks {}
         let collected = (try? String(contentsOf: collectedFile, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(at: collectedFile)
-        let streamed = streamedText.withLock { $0 }
+        let streamed = streamedText
         return CLIResult(
             status: status, stdout: streamsStdout ? streamed : collected,
             stderr: streamsStdout ? collected : streamed)
