@@ -40,6 +40,19 @@ struct MSALErrorTests {
         #expect((late as NSError).userInfo[MSALInternalErrorCodeKey] as? Int == -42604)
     }
 
+    @Test("the description names an AADSTS code once: not again before a message that starts with it, as Entra's do")
+    func descriptionNamesTheCodeOnce() {
+        let entra = MSALError(
+            .serverError, "AADSTS50020: User account from identity provider does not exist in tenant.",
+            oauthError: "invalid_grant", stsErrorCodes: [50020])
+        #expect(
+            entra.description
+                == "MSALError serverError (-50006) invalid_grant: AADSTS50020: User account from identity provider does not exist in tenant."
+        )
+        let other = MSALError(.serverError, "The tenant refused.", oauthError: "invalid_grant", stsErrorCodes: [50020])
+        #expect(other.description == "MSALError serverError (-50006) invalid_grant AADSTS50020: The tenant refused.")
+    }
+
     @Test(
         "every code bridges to MSAL's code and MSALInternalErrorCodeKey: a reason is internal (-50000) with its value")
     func bridgedValues() {

@@ -129,12 +129,15 @@ public struct MSALError: Error, CustomNSError, CustomStringConvertible, Sendable
         return info
     }
 
-    /// MSAL's category and its raw value, the internal reason, the OAuth error and `AADSTS` codes, and the message.
+    /// MSAL's category and its raw value, the internal reason, the OAuth error and `AADSTS` codes (unless the message
+    /// starts with one, as Entra's do), and the message.
     public var description: String {
         var parts = ["MSALError \(code.category) (\(errorCode))"]
         if let internalCode { parts.append("\(internalCode)") }
         if let oauthError { parts.append(oauthError + (oauthSubError.map { "/\($0)" } ?? "")) }
-        if !stsErrorCodes.isEmpty { parts.append("AADSTS" + stsErrorCodes.map(String.init).joined(separator: ",")) }
+        if !stsErrorCodes.isEmpty, !stsErrorCodes.contains(where: { message.hasPrefix("AADSTS\($0)") }) {
+            parts.append("AADSTS" + stsErrorCodes.map(String.init).joined(separator: ","))
+        }
         return parts.joined(separator: " ") + ": " + message
     }
 }
