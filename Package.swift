@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "MSAL", targets: ["MSAL"]),
         .library(name: "MSALPostgres", targets: ["MSALPostgres"]),
         .library(name: "MSALHummingbird", targets: ["MSALHummingbird"]),
+        .library(name: "MSALVapor", targets: ["MSALVapor"]),
         .library(name: "IdentityEmulator", targets: ["IdentityEmulator"]),
         .executable(name: "identity-emulator", targets: ["identity-emulator"]),
         .executable(name: "msal", targets: ["msal-cli"]),
@@ -38,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.122.3"),
     ],
     targets: [
         .target(name: "CThreadSanitizerHooks"),
@@ -56,6 +58,7 @@ let package = Package(
             dependencies: [
                 "Locking",
                 "OutsideJSON",
+                "WebText",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -82,6 +85,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strict
+        ),
+        // Identity for Vapor 4 web apps and APIs, over the same core as MSALHummingbird, apart from MSAL so that apps
+        // without Vapor do not link it.
+        .target(
+            name: "MSALVapor",
+            dependencies: [
+                "MSAL",
+                "WebText",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Vapor", package: "vapor"),
             ],
             swiftSettings: strict
         ),
@@ -258,8 +274,12 @@ let package = Package(
         .target(
             name: "TestServers",
             dependencies: [
+                "IdentityEmulator",
                 "Locking",
+                "MSAL",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict
@@ -391,6 +411,21 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MSALVaporTests",
+            dependencies: [
+                "MSAL",
+                "MSALPostgres",
+                "MSALVapor",
+                "IdentityEmulator",
+                "EmulatorAutomation",
+                "TestServers",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "VaporTesting", package: "vapor"),
             ],
             swiftSettings: strict
         ),

@@ -24,13 +24,11 @@ public struct RequiredPermissionMiddleware<Context: AccessTokenRequestContext>: 
         async throws -> Response
     {
         let token = try context.requireAccessToken()
-        let allowed = token.isAppOnly ? !token.roles.isDisjoint(with: appRoles) : !token.scopes.isDisjoint(with: scopes)
-        guard allowed else {
+        if let challenge = RequiredPermission(scopes: scopes, appRoles: appRoles).challenge(for: token) {
             context.logger.info(
                 "token lacks the route's permission",
                 metadata: ["app_only": "\(token.isAppOnly)", "path": "\(request.uri.path)"])
-            throw BearerChallenge.insufficientScope(
-                (token.isAppOnly ? appRoles : scopes).sorted().joined(separator: " "))
+            throw challenge
         }
         return try await next(request, context)
     }

@@ -39,21 +39,23 @@ import MSAL
 /// `form_post` from another site (Entra to your domain) brings it.
 public struct WebAppAuthentication<Context: WebAppRequestContext>: Sendable {
     /// The web app's confidential client.
-    public let app: ConfidentialClientApplication
+    public var app: ConfidentialClientApplication { core.app }
     /// The scopes asked for at sign-in (OpenID scopes are added).
-    public let scopes: [String]
+    public var scopes: [String] { core.scopes }
     /// Where sessions are kept: what ``sessionMiddleware`` reads and writes, and where a sign-in deletes the
     /// browser's previous session.
     public let sessionStorage: any PersistDriver
     /// How the identity platform returns the code.
-    public let responseMode: ResponseMode
+    public var responseMode: ResponseMode { core.responseMode }
     /// The app's public origin (`https://app.example.com`); redirect URIs are made from it. `nil` takes the
     /// request's `Host` over `http` (for an app on loopback).
-    public let publicOrigin: URL?
+    public var publicOrigin: URL? { core.publicOrigin }
     /// Whether the cookies are `Secure`: the app is served over TLS.
-    public let secureCookies: Bool
+    public var secureCookies: Bool { core.secureCookies }
     /// Where the routes live.
-    public let basePath: String
+    public var basePath: String { core.basePath }
+    /// The sign-in's rules, shared with the other web framework integrations.
+    package let core: WebSignIn
     /// Where sign-ins in progress wait.
     package let pendingSignIns: PendingSignInCookie
 
@@ -69,25 +71,22 @@ public struct WebAppAuthentication<Context: WebAppRequestContext>: Sendable {
         responseMode: ResponseMode = .query, publicOrigin: URL? = nil, secureCookies: Bool? = nil,
         basePath: String = "/auth", signInCookieKey: SymmetricKey = SymmetricKey(size: .bits256)
     ) {
-        let secure = secureCookies ?? (publicOrigin?.scheme?.lowercased() == "https")
-        self.app = app
-        self.scopes = scopes
+        let core = WebSignIn(
+            app: app, scopes: scopes, responseMode: responseMode, publicOrigin: publicOrigin,
+            secureCookies: secureCookies, basePath: basePath, key: signInCookieKey)
+        self.core = core
         self.sessionStorage = sessionStorage
-        self.responseMode = responseMode
-        self.publicOrigin = publicOrigin
-        self.secureCookies = secure
-        self.basePath = basePath
         pendingSignIns = PendingSignInCookie(
-            name: "msal_signin", path: basePath.isEmpty ? "/" : basePath, secure: secure,
-            sameSite: responseMode == .formPost && secure ? .none : .lax, key: signInCookieKey)
+            seal: core.pending, path: core.pendingCookiePath, secure: core.secureCookies,
+            sameSite: core.pendingCookieIsCrossSite ? .none : .lax)
     }
 
     /// The session cookie's settings: `msal_session`, `HttpOnly`, `SameSite=Lax`, `Secure` with ``secureCookies``.
     public var sessionConfiguration: SessionMiddlewareConfiguration {
         SessionMiddlewareConfiguration(
             sessionCookieParameters: SessionCookieParameters(
-                name: "msal_session", path: "/", secure: secureCookies, sameSite: .lax),
-            defaultSessionExpiration: .seconds(8 * 3600))
+                name: WebSignIn.sessionCookieName, path: "/", secure: secureCookies, sameSite: .lax),
+            defaultSessionExpiration: WebSignIn.sessionLifetime)
     }
 
     /// hummingbird-auth's session middleware over ``sessionStorage`` with ``sessionConfiguration``: add it to the
@@ -134,71 +133,57 @@ public struct WebAppAuthentication<Context: WebAppRequestContext>: Sendable {
 
     /// The sign-in route's path, returning to `request`'s path and query.
     public func signInPath(returnTo request: Request) -> String {
-        let query = request.uri.query.map { "?\($0)" } ?? ""
-        return "\(basePath)/signin?" + FormEncoding.encode([("returnTo", request.uri.path + query)])
+        core.signInPath(returnTo: request.uri.path + (request.uri.query.map { "?\($0)" } ?? ""))
     }
 
     // MARK: Routes
 
     private func signIn(_ request: Request, _ context: Context) async throws -> Response {
-        let parameters = WebSignInParameters(
-            scopes: scopes, redirectURI: try origin(request) + "\(basePath)/redirect", responseMode: responseMode)
-        let flow = try await app.startSignIn(parameters)
-        let returnTo = ReturnPath.local(FormEncoding.decode(request.uri.query ?? "")["returnTo"]) ?? "/"
-        let pending = PendingSignIn(
-            flow: flow, returnTo: returnTo, previousSessionID: sessionID(request), started: Date())
-        var response = Response.redirect(to: flow.authorizationURL.absoluteString, type: .found)
-        response.setCookie(try pendingSignIns.cookie(pending))
+        let (authorizationURL, pending) = try await core.start(
+            origin: try origin(request), returnTo: FormEncoding.decode(request.uri.query ?? "")["returnTo"],
+            previousSessionID: sessionID(request))
+        var response = Response.redirect(to: authorizationURL.absoluteString, type: .found)
+        response.setCookie(pendingSignIns.cookie(sealed: pending))
         return response
     }
 
     private func redirect(_ request: Request, _ context: Context, parameters: [String: String]) async throws
         -> Response
     {
-        guard let pending = pendingSignIns.open(request.cookies[pendingSignIns.name]?.value) else {
-            throw HTTPError(.badRequest, message: "No sign-in is in progress in this browser; start again.")
-        }
-        let result: AuthenticationResult
-        do {
-            result = try await app.completeSignIn(pending.flow, response: parameters)
-        } catch let error as MSALError where error.internalCode == .invalidState {
-            // Not this sign-in's answer (a forged or stray redirect, an error without the sign-in's state): it
-            // changes nothing, and the sign-in in progress can still finish.
-            throw HTTPError(.badRequest, message: "This answer is not the sign-in's in progress.")
-        } catch let error as MSALError {
+        let completion = try await core.complete(
+            pendingCookie: request.cookies[pendingSignIns.name]?.value, parameters: parameters,
+            currentSessionID: sessionID(request))
+        switch completion {
+        case .noSignIn, .notThisSignIn:
+            throw HTTPError(.badRequest, message: completion.message)
+        case .failed(let error):
             context.logger.info("web sign-in failed", metadata: ["code": "\(error.code)"])
             var response = Response(
                 status: .unauthorized, headers: [.contentType: "text/plain; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: "The sign-in did not complete; start again.\n")))
+                body: ResponseBody(byteBuffer: ByteBuffer(string: completion.message)))
+            response.setCookie(pendingSignIns.removal)
+            return response
+        case .signedIn(let account, let returnTo, let endedSessionIDs, let antiForgeryToken):
+            for id in endedSessionIDs {
+                try await sessionStorage.remove(key: sessionConfiguration.keyPrefix + id)
+            }
+            var session = WebAppSession()
+            session.accountID = account.identifier
+            session.antiForgeryToken = antiForgeryToken
+            context.sessions.createSession(session)
+            var response = Response.redirect(to: returnTo, type: .found)
             response.setCookie(pendingSignIns.removal)
             return response
         }
-        // The browser's sessions from before end: the one it had when the sign-in started and the one it sends now
-        // (the same, unless a cross-site form_post left it behind). An id that leaked, or was planted, before the
-        // sign-in is worth nothing after it.
-        for id in Set([pending.previousSessionID, sessionID(request)].compactMap { $0 }) {
-            try await sessionStorage.remove(key: sessionConfiguration.keyPrefix + id)
-        }
-        var session = WebAppSession()
-        session.accountID = result.account.identifier
-        session.antiForgeryToken = Self.randomToken()
-        context.sessions.createSession(session)
-        var response = Response.redirect(to: pending.returnTo, type: .found)
-        response.setCookie(pendingSignIns.removal)
-        return response
     }
 
     // MARK: Support
 
     func origin(_ request: Request) throws -> String {
-        if let publicOrigin {
-            let text = publicOrigin.absoluteString
-            return text.hasSuffix("/") ? String(text.dropLast()) : text
-        }
-        guard let host = request.head.authority else {
+        guard let origin = core.origin(host: request.head.authority) else {
             throw HTTPError(.badRequest, message: "The request names no host.")
         }
-        return "http://\(host)"
+        return origin
     }
 
     /// The session id the browser sent, whether or not it names a session.
@@ -209,12 +194,6 @@ public struct WebAppAuthentication<Context: WebAppRequestContext>: Sendable {
     /// A posted form's fields.
     static func form(_ request: Request, _ context: Context) async throws -> [String: String] {
         try await URLEncodedFormDecoder().decode([String: String].self, from: request, context: context)
-    }
-
-    /// 32 bytes from the system's secure generator, base64url.
-    private static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MSAL
+import TestServers
 import Testing
 
 /// `AccessTokenValidator` against a forged identity provider: what it accepts and every way it refuses.

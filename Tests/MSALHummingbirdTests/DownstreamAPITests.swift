@@ -2,6 +2,7 @@ import Foundation
 import Locking
 import MSAL
 import MSALHummingbird
+import TestServers
 import Testing
 
 /// `DownstreamAPI` sends the user's on-behalf-of token only to its base URL's scheme, host and port.

@@ -5,6 +5,7 @@ import InMemoryLogging
 import Logging
 import MSAL
 import MSALHummingbird
+import TestServers
 import Testing
 
 /// The bearer-token and permission middleware on a Hummingbird router: RFC 6750 answers for every refusal, and the

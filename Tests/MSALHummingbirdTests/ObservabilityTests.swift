@@ -6,6 +6,7 @@ import IdentityEmulator
 import InMemoryTracing
 import MSAL
 import MetricsTestKit
+import TestServers
 import Testing
 import Tracing
 

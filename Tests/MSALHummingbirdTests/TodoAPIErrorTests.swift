@@ -3,6 +3,7 @@ import IdentityEmulator
 import InMemoryLogging
 import Logging
 import MSAL
+import TestServers
 import Testing
 import TodoAPI
 

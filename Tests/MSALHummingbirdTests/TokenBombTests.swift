@@ -1,6 +1,7 @@
 import Foundation
 import IdentityEmulator
 import MSAL
+import TestServers
 import Testing
 
 /// A protected API refuses JSON bombs in what it reads before trusting it (the bearer token, the authority's OpenID

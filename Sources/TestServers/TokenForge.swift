@@ -6,16 +6,16 @@ import _CryptoExtras
 
 /// An identity provider for validation tests: RSA keys it publishes (or not), the tokens it signs, and the
 /// OpenID configuration and key set a validator fetches, served by ``transport`` without a network.
-final class TokenForge: Sendable {
-    static let instance = "https://login.example.test"
-    static let api = "b7c4e1a9-6d2f-4e8b-a3c5-1f9d0e7b2a64"
-    static let otherAPI = "e3f9a6d2-1c8b-4a7e-b5d0-9c2e4f6a8b13"
-    static let tenant = "c1a2b3d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
-    static let otherTenant = "3f6c9a2e-7b14-4d8e-a5c2-91e0b7d4f386"
+package final class TokenForge: Sendable {
+    package static let instance = "https://login.example.test"
+    package static let api = "b7c4e1a9-6d2f-4e8b-a3c5-1f9d0e7b2a64"
+    package static let otherAPI = "e3f9a6d2-1c8b-4a7e-b5d0-9c2e4f6a8b13"
+    package static let tenant = "c1a2b3d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+    package static let otherTenant = "3f6c9a2e-7b14-4d8e-a5c2-91e0b7d4f386"
 
-    struct Key {
-        let id: String
-        let privateKey: _RSA.Signing.PrivateKey
+    package struct Key {
+        package let id: String
+        package let privateKey: _RSA.Signing.PrivateKey
     }
 
     private struct State {
@@ -25,33 +25,33 @@ final class TokenForge: Sendable {
         var requests: [HTTPRequest] = []
     }
 
-    let signing: Key
+    package let signing: Key
     private let state: Locked<State>
 
-    init() throws {
+    package init() throws {
         signing = Key(id: "key-1", privateKey: try _RSA.Signing.PrivateKey(keySize: .bits2048))
         state = Locked(State(published: [signing]))
     }
 
     /// How many times the key set was fetched.
-    var keySetFetches: Int { state.withLock { $0.keySetFetches } }
+    package var keySetFetches: Int { state.withLock { $0.keySetFetches } }
 
     /// The requests the validator sent, in order.
-    var requests: [HTTPRequest] { state.withLock { $0.requests } }
+    package var requests: [HTTPRequest] { state.withLock { $0.requests } }
 
     /// Publishes `key` besides the others (a rollover).
-    func publish(_ key: Key) { state.withLock { $0.published.append(key) } }
+    package func publish(_ key: Key) { state.withLock { $0.published.append(key) } }
 
     /// Makes discovery answer 500 (with `Retry-After: 0`, so the validator's one retry comes at once).
-    func failDiscovery() { state.withLock { $0.discoveryFails = true } }
+    package func failDiscovery() { state.withLock { $0.discoveryFails = true } }
 
     /// A new key, not yet published.
-    static func newKey(_ id: String) throws -> Key {
+    package static func newKey(_ id: String) throws -> Key {
         Key(id: id, privateKey: try _RSA.Signing.PrivateKey(keySize: .bits2048))
     }
 
     /// Claims of a delegated v2 token for the API, from the tenant, valid for an hour from `now`.
-    static func userClaims(now: Date, scopes: String = "ToDoList.Read") -> [String: Any] {
+    package static func userClaims(now: Date, scopes: String = "ToDoList.Read") -> [String: Any] {
         let seconds = Int(now.timeIntervalSince1970)
         return [
             "aud": api, "iss": "\(instance)/\(tenant)/v2.0", "tid": tenant, "oid": "user-oid", "sub": "user-sub",
@@ -61,7 +61,7 @@ final class TokenForge: Sendable {
     }
 
     /// Claims of an app-only v2 token for the API with `roles`.
-    static func appClaims(now: Date, roles: [String]) -> [String: Any] {
+    package static func appClaims(now: Date, roles: [String]) -> [String: Any] {
         let seconds = Int(now.timeIntervalSince1970)
         return [
             "aud": api, "iss": "\(instance)/\(tenant)/v2.0", "tid": tenant, "oid": "daemon-sp", "sub": "daemon-sp",
@@ -71,7 +71,7 @@ final class TokenForge: Sendable {
     }
 
     /// A JWS over `claims`: RS256 with `key` (the signing key unless told), or the header given.
-    func token(_ claims: [String: Any], key: Key? = nil, header: [String: Any]? = nil) throws -> String {
+    package func token(_ claims: [String: Any], key: Key? = nil, header: [String: Any]? = nil) throws -> String {
         let key = key ?? signing
         let header = header ?? ["typ": "JWT", "alg": "RS256", "kid": key.id]
         let input =
@@ -82,14 +82,14 @@ final class TokenForge: Sendable {
         return input + "." + Self.base64URL(signature.rawRepresentation)
     }
 
-    static func base64URL(_ data: Data) -> String {
+    package static func base64URL(_ data: Data) -> String {
         data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
     /// Answers `/{tenant}/v2.0/.well-known/openid-configuration` (the issuer with `{tenantid}` for `organizations`)
     /// and `/discovery/v2.0/keys`.
-    var transport: any HTTPTransport { ForgeTransport(forge: self) }
+    package var transport: any HTTPTransport { ForgeTransport(forge: self) }
 
     fileprivate func answer(_ request: HTTPRequest) throws -> (HTTPResponse, Data) {
         state.withLock { $0.requests.append(request) }
@@ -137,10 +137,13 @@ private struct ForgeTransport: HTTPTransport {
 }
 
 /// A clock tests move.
-final class ManualClock: TimeSource {
+package final class ManualClock: TimeSource {
     private let current = Locked(Date(timeIntervalSince1970: 1_795_000_000))
 
-    func now() -> Date { current.withLock { $0 } }
+    /// A clock at a fixed time.
+    package init() {}
 
-    func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
+    package func now() -> Date { current.withLock { $0 } }
+
+    package func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }

@@ -1,13 +1,15 @@
 import Foundation
-import Hummingbird
-import MSAL
+import HTTPTypes
 
-/// An RFC 6750 answer to a request the API refuses: 401 with `WWW-Authenticate: Bearer …` for a missing or invalid
+/// An RFC 6750 answer to a request a web API refuses: 401 with `WWW-Authenticate: Bearer …` for a missing or invalid
 /// token (or a claims challenge), 403 with `error="insufficient_scope"` for a token that lacks the permission, 503
 /// when the authority's keys cannot be fetched. The body is JSON with `error` and `error_description`; neither
 /// quotes the token, and a refused token's description is a fixed sentence: nothing the caller sent (its `alg`…)
 /// and nothing about this server (the authority's URLs, a proxy) reaches the client.
-public struct BearerChallenge: HTTPResponseError, Sendable {
+///
+/// The web framework integrations (MSALHummingbird, MSALVapor) answer with it as it is: the same status, the same
+/// `WWW-Authenticate`, the same body.
+public struct BearerChallenge: Error, Sendable {
     /// The HTTP status.
     public let status: HTTPResponse.Status
     /// The `WWW-Authenticate` parameters, in order (`error`, `error_description`, `scope`, `claims`…).
@@ -48,6 +50,17 @@ public struct BearerChallenge: HTTPResponseError, Sendable {
             ])
     }
 
+    /// The user has not consented to what the API needs on their behalf (a downstream API's `scopes`).
+    public static func consentRequired(_ scopes: [String]) -> BearerChallenge {
+        BearerChallenge(
+            status: .forbidden,
+            parameters: [
+                ("error", "consent_required"),
+                ("error_description", "The user has not consented to what this API needs on their behalf."),
+                ("scope", scopes.joined(separator: " ")),
+            ])
+    }
+
     /// A claims challenge (conditional access, continuous access evaluation): the client must get a new token
     /// with these claims. Entra's form: `error="insufficient_claims"` and the claims request in base64.
     ///
@@ -76,15 +89,17 @@ public struct BearerChallenge: HTTPResponseError, Sendable {
         return "Bearer " + quoted.joined(separator: ", ")
     }
 
-    /// The response: the status, `WWW-Authenticate`, and a JSON body with `error` and `error_description`.
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var body: [String: String] = [:]
-        for (name, value) in parameters where name == "error" || name == "error_description" { body[name] = value }
-        if body["error"] == nil { body["error"] = status == .unauthorized ? "unauthorized" : "forbidden" }
-        let json = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
-        return Response(
-            status: status,
-            headers: [.wwwAuthenticate: wwwAuthenticate, .contentType: "application/json", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
+    /// The response's header fields: `WWW-Authenticate`, `Content-Type: application/json`, `Cache-Control: no-store`.
+    public var headerFields: HTTPFields {
+        [.wwwAuthenticate: wwwAuthenticate, .contentType: "application/json", .cacheControl: "no-store"]
+    }
+
+    /// The response's body: JSON with `error` (the challenge's, else `unauthorized` or `forbidden`) and
+    /// `error_description` when the challenge has one, keys sorted.
+    public var body: Data {
+        var fields: [String: String] = [:]
+        for (name, value) in parameters where name == "error" || name == "error_description" { fields[name] = value }
+        if fields["error"] == nil { fields["error"] = status == .unauthorized ? "unauthorized" : "forbidden" }
+        return (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data("{}".utf8)
     }
 }

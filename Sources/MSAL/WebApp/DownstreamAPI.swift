@@ -1,13 +1,12 @@
 import Foundation
-import Hummingbird
-import MSAL
+import HTTPTypes
 
 /// A downstream API a web API calls on behalf of the user whose token it received: the on-behalf-of token (cached
 /// per incoming token by the confidential client) attached to each request.
 ///
 ///     let graph = DownstreamAPI(app: api1, baseURL: URL(string: "https://graph.microsoft.com/v1.0/")!,
 ///                               scopes: ["User.Read"])
-///     let profile = try await graph.call(.get, "me", for: context.requireAccessToken())
+///     let profile = try await graph.call(.get, "me", for: validatedToken)   // the token the API received
 ///
 /// Paths are relative to ``baseURL``: one with a scheme or a host of its own (`https://evil.example/x`,
 /// `//evil.example/x`) is refused, so the token goes only to the base URL's scheme, host and port.
@@ -51,25 +50,28 @@ public struct DownstreamAPI: Sendable {
             throw MSALError.internal(
                 .invalidParameter, "A downstream API path must be relative to its base URL, without a scheme or host.")
         }
-        let result: AuthenticationResult
+        let result = try await Self.token(app: app, scopes: scopes, onBehalfOf: token)
+        var headerFields: HTTPFields = [.authorization: "Bearer \(result.accessToken)"]
+        if body != nil { headerFields[.contentType] = "application/json" }
+        return try await transport.send(HTTPRequest(method: method, url: url, headerFields: headerFields), body: body)
+    }
+
+    /// `app`'s token for `scopes` on behalf of the caller of `token` (cached per incoming token).
+    ///
+    /// - Throws: ``BearerChallenge`` for the caller when the user must consent (403 `consent_required`) or satisfy a
+    ///   policy (401 `insufficient_claims` with the platform's claims); ``MSALError`` otherwise.
+    package static func token(
+        app: ConfidentialClientApplication, scopes: [String], onBehalfOf token: ValidatedAccessToken
+    ) async throws -> AuthenticationResult {
         do {
-            result = try await app.acquireTokenOnBehalfOf(
+            return try await app.acquireTokenOnBehalfOf(
                 OnBehalfOfParameters(userAssertion: token.rawValue, scopes: scopes))
         } catch let error as MSALError where error.code == .interactionRequired {
             if let claims = error.claimsChallenge {
                 throw BearerChallenge.claims(claims, clientID: app.configuration.clientID)
             }
-            throw BearerChallenge(
-                status: .forbidden,
-                parameters: [
-                    ("error", "consent_required"),
-                    ("error_description", "The user has not consented to what this API needs on their behalf."),
-                    ("scope", scopes.joined(separator: " ")),
-                ])
+            throw BearerChallenge.consentRequired(scopes)
         }
-        var headerFields: HTTPFields = [.authorization: "Bearer \(result.accessToken)"]
-        if body != nil { headerFields[.contentType] = "application/json" }
-        return try await transport.send(HTTPRequest(method: method, url: url, headerFields: headerFields), body: body)
     }
 
     /// `path` resolved against ``baseURL``; `nil` when it has a scheme (`https://…`, `https:…`) or an authority

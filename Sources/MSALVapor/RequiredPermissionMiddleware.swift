@@ -1,0 +1,47 @@
+import MSAL
+import Vapor
+
+/// Lets a request through when its caller's token carries one of the permissions the route accepts: a delegated
+/// scope (`scp`) for a token issued for a user, an app role (`roles`) for an app-only token, as
+/// Microsoft.Identity.Web's `RequiredScopeOrAppPermission` does. Otherwise 403 `insufficient_scope` (RFC 6750),
+/// naming what would do. Put it after ``AccessTokenAuthenticator`` and ``AccessTokenGuardMiddleware``, or use
+/// `routes.requiring(scopes:appRoles:)`.
+///
+///     let read = api.requiring(scopes: ["ToDoList.Read"], appRoles: ["ToDoList.Read.All"])
+public struct RequiredPermissionMiddleware: AsyncMiddleware {
+    /// Delegated permissions, any one of which a user's token must have.
+    public let scopes: Set<String>
+    /// App roles, any one of which an app-only token must have (empty: app-only tokens are refused).
+    public let appRoles: Set<String>
+
+    /// A check for any one of `scopes` (user tokens) or of `appRoles` (app-only tokens).
+    public init(scopes: Set<String> = [], appRoles: Set<String> = []) {
+        self.scopes = scopes
+        self.appRoles = appRoles
+    }
+
+    /// Calls `next` when the caller's token has a permission the route accepts; answers with the challenge
+    /// otherwise (401 when no caller is logged in).
+    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        do {
+            try request.msal.requirePermission(scopes: scopes, appRoles: appRoles)
+        } catch let challenge as BearerChallenge {
+            return try await challenge.encodeResponse(for: request)
+        }
+        return try await next.respond(to: request)
+    }
+}
+
+extension RoutesBuilder {
+    /// Routes for callers with a valid access token: ``AccessTokenAuthenticator`` (with `validator`, by default
+    /// `app.msal.accessTokens`) and ``AccessTokenGuardMiddleware``.
+    public func requiringAccessToken(_ validator: AccessTokenValidator? = nil) -> any RoutesBuilder {
+        grouped(AccessTokenAuthenticator(validator: validator), AccessTokenGuardMiddleware())
+    }
+
+    /// Routes for callers whose token carries one of `scopes` (user tokens) or of `appRoles` (app-only tokens):
+    /// ``RequiredPermissionMiddleware``.
+    public func requiring(scopes: Set<String> = [], appRoles: Set<String> = []) -> any RoutesBuilder {
+        grouped(RequiredPermissionMiddleware(scopes: scopes, appRoles: appRoles))
+    }
+}
