@@ -21,6 +21,23 @@ let package = Package(
         .executable(name: "todo-api", targets: ["todo-api"]),
         .executable(name: "webapp-sample", targets: ["webapp-sample"]),
     ],
+    // The integrations and the tools are package traits, so that an app resolves, fetches and builds only what it asks
+    // for: `traits: []` on its `.package` line for the core library alone, `traits: ["Hummingbird"]` and so on for an
+    // integration. Every reference to the packages of the integrations and the tools (hummingbird, hummingbird-auth,
+    // vapor, postgres-nio, swift-argument-parser, swift-service-lifecycle, swift-certificates, swift-asn1) carries the
+    // condition of its trait: one reference without it brings the package back into every app's resolution
+    // (scripts/check-core-only checks). The default, Tools, is everything, for this package's own demo and tests.
+    traits: [
+        .trait(name: "Hummingbird", description: "MSALHummingbird: identity for Hummingbird 2 web apps and APIs."),
+        .trait(name: "Vapor", description: "MSALVapor: identity for Vapor 4 web apps and APIs."),
+        .trait(name: "Postgres", description: "MSALPostgres: the token cache a fleet shares in PostgreSQL."),
+        .trait(name: "Emulator", description: "IdentityEmulator and identity-emulator: the local identity platform."),
+        .trait(
+            name: "Tools",
+            description: "The msal command, the samples, the benchmarks and the tests; every integration.",
+            enabledTraits: ["Hummingbird", "Vapor", "Postgres", "Emulator"]),
+        .default(enabledTraits: ["Tools"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -80,7 +97,7 @@ let package = Package(
             dependencies: [
                 "Locking",
                 "MSAL",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -97,7 +114,7 @@ let package = Package(
                 "WebText",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
             ],
             swiftSettings: strict
         ),
@@ -108,8 +125,9 @@ let package = Package(
                 "MSAL",
                 "WebText",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(
+                    name: "HummingbirdAuth", package: "hummingbird-auth", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -120,9 +138,10 @@ let package = Package(
             name: "SampleServers",
             dependencies: [
                 "ListeningPort",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: strict
         ),
@@ -134,9 +153,10 @@ let package = Package(
                 "MSAL",
                 "MSALHummingbird",
                 "SampleServers",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: strict
         ),
@@ -148,10 +168,11 @@ let package = Package(
                 "MSALHummingbird",
                 "SampleServers",
                 "WebText",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: strict
         ),
@@ -173,18 +194,21 @@ let package = Package(
                 "Locking",
                 "OutsideJSON",
                 "WebText",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Emulator"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Emulator"])),
+                .product(name: "HummingbirdTLS", package: "hummingbird", condition: .when(traits: ["Emulator"])),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Emulator"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["Emulator"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Emulator"])
+                ),
+                .product(
+                    name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Emulator"])),
             ],
             swiftSettings: strict
         ),
@@ -193,7 +217,8 @@ let package = Package(
             dependencies: [
                 "IdentityEmulator",
                 "ListeningPort",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Emulator"])),
             ],
             swiftSettings: strict
         ),
@@ -206,7 +231,7 @@ let package = Package(
                 "IdentityEmulator",
                 "TodoAPI",
                 "EmulatorAutomation",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -222,7 +247,7 @@ let package = Package(
             dependencies: [
                 "MSAL",
                 "EmulatorAutomation",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict
@@ -233,7 +258,7 @@ let package = Package(
                 "MSAL",
                 "TodoAPI",
                 "IdentityEmulator",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -245,7 +270,7 @@ let package = Package(
                 "WebAppSample",
                 "MSALPostgres",
                 "IdentityEmulator",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -255,7 +280,7 @@ let package = Package(
             dependencies: [
                 "MSAL",
                 "MSALPostgres",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: strict
         ),
@@ -264,7 +289,7 @@ let package = Package(
             dependencies: [
                 "EmulatorAutomation",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict
@@ -293,8 +318,9 @@ let package = Package(
                 "MSALHummingbird",
                 "TestServers",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Tools"])),
                 "IdentityEmulator",
                 "EmulatorAutomation",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -365,8 +391,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Tools"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["Tools"])),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             resources: [.copy("Fixtures")],
@@ -387,9 +413,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth", condition: .when(traits: ["Tools"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
@@ -408,7 +434,7 @@ let package = Package(
                 "IdentityEmulator",
                 "fleet-worker",
                 "TestServers",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Tools"])),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -425,7 +451,7 @@ let package = Package(
                 "TestServers",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Vapor"])),
             ],
             swiftSettings: strict
         ),
