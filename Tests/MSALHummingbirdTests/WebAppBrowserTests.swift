@@ -52,6 +52,7 @@ struct WebAppBrowserTests {
                         #expect(try await browser.pageSource.contains("Signed in as jane@example.com"))
 
                         try await browser.click("#signout")
+                        try await browser.waitFor("#anonymous")  // the click returns before the sign-out's page
                         #expect(try await browser.pageSource.contains("You are not signed in."))
                         try await browser.open(site.appendingPathComponent("profile"))
                         #expect(try await browser.pageSource.contains("id=\"signin\""), "signed out in Entra too")

@@ -26,12 +26,14 @@ struct WebAppSharedCacheTests {
                         try await WebDriver.withHeadlessChromium { browser in
                             try await browser.open(site.appendingPathComponent("profile"))
                             try await browser.signInJane()
+                            try await browser.waitFor("#displayName")
                             #expect(try await browser.pageSource.contains("Jane Customer"))
                             let row = try #require(try await store.load(Self.jane))
                             #expect(try Self.refreshTokens(row.data) == 1)
 
                             try await browser.open(site)
                             try await browser.click("#signout")
+                            try await browser.waitFor("#anonymous")  // the click returns before the sign-out's page
                             // Without tokens the partition expires at once: nothing of Jane's is left to load.
                             #expect(try await store.load(Self.jane) == nil)
                         }
