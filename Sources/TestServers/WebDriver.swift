@@ -58,8 +58,9 @@ package final class WebDriver: Sendable {
                 throw BrowserFailure("chromedriver did not start a session: \(created)")
             }
             let webDriver = WebDriver(driver: driver, base: base, session: session, http: http, profile: profile)
-            // Finding an element waits for it to appear (a page a click navigates to may not have loaded yet).
-            _ = try? await webDriver.command("POST", "timeouts", ["implicit": 30_000])
+            // Finding an element waits for it to appear (a page a click navigates to may not have loaded yet), as long
+            // as a slow machine needs: the bound only ends a test that has already failed.
+            _ = try? await webDriver.command("POST", "timeouts", ["implicit": 600_000])
             do {
                 let value = try await body(webDriver)
                 await webDriver.quit()
@@ -120,7 +121,7 @@ package final class WebDriver: Sendable {
     /// Returns once an element `selector` (CSS) finds is on the page: the page a click or a redirect leads to has
     /// loaded.
     ///
-    /// - Throws: ``BrowserFailure`` when none appears within the session's 30 s.
+    /// - Throws: ``BrowserFailure`` when none appears within the session's 10 minutes.
     package func waitFor(_ selector: String) async throws {
         _ = try await element(selector)
     }
