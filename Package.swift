@@ -398,9 +398,20 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
+        .target(
+            name: "WebSignInTesting",
+            dependencies: [
+                "EmulatorAutomation",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/WebSignInTesting",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "MSALHummingbirdTests",
             dependencies: [
+                "WebSignInTesting",
                 "Locking",
                 "MSAL",
                 "MSALHummingbird",
@@ -443,6 +454,7 @@ let package = Package(
         .testTarget(
             name: "MSALVaporTests",
             dependencies: [
+                "WebSignInTesting",
                 "MSAL",
                 "MSALPostgres",
                 "MSALVapor",

@@ -222,7 +222,7 @@ struct WebAppSignInTests {
             #expect(page.contains("Jane"))
 
             let home = String(buffer: try await site.request("/", cookies: [session]).body.collect(upTo: 1 << 20))
-            let token = try #require(WebAppSignOutTests.antiForgeryToken(in: home))
+            let token = try #require(WebAppSite.antiForgeryToken(in: home))
             let signOut = try await site.request("/auth/signout", cookies: [session], form: "csrf_token=\(token)")
             #expect(signOut.status == .seeOther)
             let endSession = try #require(

@@ -7,15 +7,6 @@ import Testing
 /// could make, signs nobody out.
 @Suite("Web-app sign-out", .timeLimit(.minutes(2)))
 struct WebAppSignOutTests {
-    /// The anti-forgery token in a page's sign-out form.
-    static func antiForgeryToken(in page: String) -> String? {
-        guard page.contains(#"<form method="post" action="/auth/signout">"#),
-            let start = page.range(of: #"name="csrf_token" value=""#)?.upperBound,
-            let end = page[start...].firstIndex(of: "\"")
-        else { return nil }
-        return String(page[start..<end])
-    }
-
     @Test("GET shows the button; a POST without the session's token is refused; with it, the session ends")
     func signOutNeedsPostAndToken() async throws {
         try await WebAppSite.with { site in
@@ -27,7 +18,7 @@ struct WebAppSignOutTests {
             #expect(page.headers.first(name: "Content-Security-Policy") == "frame-ancestors 'none'")
             let html = String(buffer: try await page.body.collect(upTo: 1 << 20))
             #expect(html.contains(#"<button type="submit" id="signout">Sign out</button>"#))
-            let token = try #require(Self.antiForgeryToken(in: html))
+            let token = try #require(WebAppSite.antiForgeryToken(in: html))
             #expect(token.count >= 43)
             #expect(try await site.signedIn(session), "a GET signs nobody out")
 
@@ -40,7 +31,7 @@ struct WebAppSignOutTests {
             let other = try await site.finishWithSSO(try await site.start(), user: user)
             let otherSession = "msal_session=" + (try #require(WebAppSite.cookie("msal_session", in: other)))
             let otherHome = try await site.request("/", cookies: [otherSession]).body.collect(upTo: 1 << 20)
-            let otherToken = try #require(Self.antiForgeryToken(in: String(buffer: otherHome)))
+            let otherToken = try #require(WebAppSite.antiForgeryToken(in: String(buffer: otherHome)))
             #expect(otherToken != token)
             let crossed = try await site.request("/auth/signout", cookies: [session], form: "csrf_token=\(otherToken)")
             #expect(crossed.status == .forbidden)

@@ -9,10 +9,12 @@ import TestServers
 import Testing
 import TodoAPI
 import WebAppSample
+import WebSignInTesting
 
 /// webapp-sample against the emulator over plain HTTP, and the steps of a sign-in at it. Cookies are sent by hand,
 /// so that each test says which session a request carries.
-struct WebAppSite {
+struct WebAppSite: WebSignInSite {
+    typealias Started = StartedSignIn
     typealias IDs = Directory.DemoIDs
 
     let url: URL
@@ -85,80 +87,6 @@ struct WebAppSite {
             graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"),
             todoListURL: todoList ?? emulator.baseURL.appendingPathComponent("api1/todolist"),
             todoScope: "api://\(IDs.api1)/ToDoList.ReadWrite")
-    }
-
-    /// Jane's username and password in the emulator's demo directory.
-    static let jane = (username: "jane@example.com", password: "Jane-Demo-Pass4")
-
-    /// `GET` (or `POST` with `form`) a path of the site, or a whole URL, with these cookies (`name=value`).
-    func request(_ target: String, cookies: [String] = [], form: String? = nil) async throws -> HTTPClientResponse {
-        var request = HTTPClientRequest(url: target.hasPrefix("/") ? url.absoluteString + target : target)
-        if !cookies.isEmpty { request.headers.add(name: "Cookie", value: cookies.joined(separator: "; ")) }
-        if let form {
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            request.body = .bytes(ByteBuffer(string: form))
-        }
-        return try await http.execute(request, timeout: .seconds(30))
-    }
-
-    /// The value a response sets for cookie `name`, `nil` when it sets none or removes it.
-    static func cookie(_ name: String, in response: HTTPClientResponse) -> String? {
-        for header in response.headers["Set-Cookie"] where header.hasPrefix("\(name)=") {
-            let value = header.split(separator: ";", omittingEmptySubsequences: false)[0].dropFirst(name.count + 1)
-            return value.isEmpty || header.contains("Max-Age=0") ? nil : String(value)
-        }
-        return nil
-    }
-
-    /// A sign-in started at the site: the authorize URL it sends the browser to, and its sealed sign-in cookie.
-    struct Started {
-        let authorize: URL
-        let signInCookie: String
-
-        /// The `state` the authorize URL carries.
-        var state: String? {
-            URLComponents(url: authorize, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?
-                .value
-        }
-    }
-
-    /// `GET /auth/signin`, with `returnTo` as it appears in the query (already percent-encoded).
-    func start(returnTo: String? = nil, cookies: [String] = []) async throws -> Started {
-        let response = try await request("/auth/signin" + (returnTo.map { "?returnTo=\($0)" } ?? ""), cookies: cookies)
-        #expect(response.status == .found)
-        return Started(
-            authorize: try #require(response.headers.first(name: "Location").flatMap(URL.init(string:))),
-            signInCookie: "msal_signin=" + (try #require(Self.cookie("msal_signin", in: response))))
-    }
-
-    /// Jane's first sign-in: she types her password on the emulator's page; the emulator then keeps her SSO
-    /// session in `user`'s cookies. Returns her session cookie (`msal_session=…`).
-    func signInJane(_ started: Started, as user: AutomatedUser) async throws -> String {
-        user.then(.signIn(username: Self.jane.username, password: Self.jane.password))
-        user.setCookie("msal_signin", String(started.signInCookie.dropFirst("msal_signin=".count)))
-        try await user.open(started.authorize)
-        return "msal_session=" + (try #require(user.cookie("msal_session")))
-    }
-
-    /// A sign-in finished through the emulator's SSO session (no page: it redirects straight back to the site):
-    /// the site's answer to its redirect, sent with the sign-in cookie and `cookies`.
-    func finishWithSSO(_ started: Started, user: AutomatedUser, cookies: [String] = []) async throws
-        -> HTTPClientResponse
-    {
-        let emulatorCookies = ["ESTSAUTH", "buid"].compactMap { name in user.cookie(name).map { "\(name)=\($0)" } }
-        let authorize = try await request(started.authorize.absoluteString, cookies: emulatorCookies)
-        #expect(authorize.status == .found, "the emulator signs Jane in again without a page")
-        let back = try #require(authorize.headers.first(name: "Location"))
-        #expect(back.hasPrefix(url.absoluteString + "/auth/redirect?"))
-        return try await request(back, cookies: [started.signInCookie] + cookies)
-    }
-
-    /// Whether `/profile` shows the page for this session (200), rather than sending it to a new sign-in (302).
-    func signedIn(_ session: String) async throws -> Bool {
-        let profile = try await request("/profile", cookies: [session])
-        #expect(profile.status == .ok || profile.headers.first(name: "Location")?.hasPrefix("/auth/signin?") == true)
-        return profile.status == .ok
     }
 }
 
