@@ -31,13 +31,7 @@ public struct BearerTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
         do {
             context.accessToken = try await validator.validate(token)
         } catch let rejection as AccessTokenRejection {
-            // The details (the authority's URLs, why they could not be reached) go to the log, not to the client.
-            context.logger.log(
-                level: rejection.reason == .keysUnavailable ? .warning : .info, "bearer token refused",
-                metadata: [
-                    "reason": "\(rejection.reason.rawValue)", "detail": "\(rejection.message)",
-                    "path": "\(request.uri.path)",
-                ])
+            rejection.log(to: context.logger, path: request.uri.path)
             throw BearerChallenge.invalidToken(rejection)
         }
         return try await next(request, context)

@@ -32,13 +32,7 @@ public struct AccessTokenAuthenticator: AsyncBearerAuthenticator {
         do {
             request.auth.login(AccessTokenPrincipal(token: try await validator.validate(bearer.token)))
         } catch let rejection as AccessTokenRejection {
-            // The details (the authority's URLs, why they could not be reached) go to the log, not to the client.
-            request.logger.log(
-                level: rejection.reason == .keysUnavailable ? .warning : .info, "bearer token refused",
-                metadata: [
-                    "reason": "\(rejection.reason.rawValue)", "detail": "\(rejection.message)",
-                    "path": "\(request.url.path)",
-                ])
+            rejection.log(to: request.logger, path: request.url.path)
             request.storage[RejectionKey.self] = rejection
         }
     }
