@@ -23,7 +23,7 @@ public final class PartitionedTokenCache: Sendable {
     /// as in MSAL Python's file; on-behalf-of and users' partitions, which it would not tell apart, stay partitions.
     public let appTokens: TokenCache?
     /// The bound on the bytes of partitions kept in memory.
-    public let maximumBytesInMemory: Int
+    public var maximumBytesInMemory: Int { resident.maximumBytes }
     /// How long a refresh waits for another process refreshing the same partition before it refreshes itself.
     public let refreshLockWait: Duration
     /// After the store fails, how long it is left alone before it is asked again.
@@ -54,8 +54,7 @@ public final class PartitionedTokenCache: Sendable {
     ) {
         self.store = store
         self.appTokens = appTokens
-        self.maximumBytesInMemory = max(1, maximumBytesInMemory)
-        resident = ResidentPartitions(maximumBytes: self.maximumBytesInMemory)
+        resident = ResidentPartitions(maximumBytes: max(1, maximumBytesInMemory))
         self.refreshLockWait = refreshLockWait
         self.storeRetryInterval = storeRetryInterval
         self.clock = clock
@@ -68,8 +67,7 @@ public final class PartitionedTokenCache: Sendable {
     init(configurationDefault: ()) {
         store = nil
         appTokens = nil
-        maximumBytesInMemory = 64 << 20
-        resident = ResidentPartitions(maximumBytes: maximumBytesInMemory)
+        resident = ResidentPartitions(maximumBytes: 64 << 20)
         refreshLockWait = .seconds(2)
         storeRetryInterval = .seconds(5)
         clock = SystemTimeSource()
