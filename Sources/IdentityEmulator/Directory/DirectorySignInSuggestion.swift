@@ -4,9 +4,7 @@ extension Directory {
     /// ``demo`` directory, `jane@example.com` in the External ID tenant and `MeganB@contoso.onmicrosoft.com` in
     /// Contoso. `nil` when the tenant has no such user.
     public func passwordUser(in tenant: String) -> User? {
-        let name = tenant.lowercased()
-        guard let tenant = tenants.first(where: { $0.id.lowercased() == name || $0.domain.lowercased() == name })
-        else { return nil }
+        guard let tenant = DirectoryIndex(self).tenant(id: tenant) else { return nil }
         return users.first { $0.tenant == tenant.id && $0.password != nil }
     }
 }
