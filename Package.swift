@@ -316,9 +316,11 @@ let package = Package(
                 "MSAL",
                 "MSALPostgres",
                 "MSALHummingbird",
+                "MSALVapor",
                 "TestServers",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Tools"])),
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Tools"])),
                 "IdentityEmulator",
