@@ -4,7 +4,8 @@ import IdentityEmulator
 /// `msal-bench`: release-mode benchmarks, one table, each figure next to its anchor.
 ///
 /// Run with `swift run -c release --static-swift-stdlib msal-bench [silent] [signin] [cli] [cache] [emulator]
-/// [confidential] [distributed] [webapi] [soak]` (all sections without arguments; bench/README.md).
+/// [confidential] [distributed] [webapi] [soak] [--framework hummingbird|vapor]` (all sections without arguments;
+/// `webapi` measures Hummingbird and Vapor, Hummingbird alone with `--framework hummingbird`; bench/README.md).
 @main
 struct MSALBench {
     static func main() async throws {
@@ -17,7 +18,14 @@ struct MSALBench {
         let all: Set<String> = [
             "silent", "signin", "cli", "cache", "emulator", "confidential", "distributed", "webapi", "soak",
         ]
-        let sections = Set(CommandLine.arguments.dropFirst()).isEmpty ? all : Set(CommandLine.arguments.dropFirst())
+        let options: BenchOptions
+        do {
+            options = try BenchOptions(arguments: arguments.dropFirst())
+        } catch {
+            FileHandle.standardError.write(Data("msal-bench: \(error)\n".utf8))
+            exit(2)
+        }
+        let sections = options.sections.isEmpty ? all : options.sections
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let duration = Duration.seconds(Int(ProcessInfo.processInfo.environment["MSAL_BENCH_SECONDS"] ?? "2") ?? 2)
         print("msal-bench — \(Date().formatted(.iso8601)), \(cores) cores, release build")
@@ -28,29 +36,7 @@ struct MSALBench {
         if sections.contains("silent") { rows += try await silentRows() }
         if sections.contains("confidential") { rows += try await confidentialRows() }
         if sections.contains("distributed") { rows += try await distributedRows(duration) }
-        if sections.contains("webapi") {
-            // More rounds than the other sections: the load generator shares the two cores with the server, so a
-            // single round's ratio varies widely.
-            let count = 15
-            let rounds = try await WebAPIBenchmark(duration: duration, connections: 32, rounds: count).run()
-            let open = rounds.map(\.open).sorted()
-            let protected = rounds.map(\.protected).sorted()
-            let ratios = rounds.map(\.ratio).sorted()
-            let failures = rounds.map(\.failures).reduce(0, +)
-            rows += [
-                (
-                    "trivial route, 32 connections on loopback", String(format: "%.0f /s", open[count / 2]),
-                    "anchor; median of \(count) rounds"
-                ),
-                (
-                    "same route behind the bearer-token middleware", String(format: "%.0f /s", protected[count / 2]),
-                    String(
-                        format: "%.0f%% of it, median of %d paired rounds (%.0f–%.0f%%; target ≥ 90%%)",
-                        100 * ratios[count / 2], count, 100 * ratios[0], 100 * ratios[count - 1])
-                        + (failures == 0 ? "" : ", \(failures) failed")
-                ),
-            ]
-        }
+        if sections.contains("webapi") { rows += try await webAPIRows(duration, frameworks: options.frameworks) }
         if sections.contains("signin") { rows += try await signInRows() }
         if sections.contains("cli") { rows += try await cliRows() }
         if sections.contains("emulator") {
@@ -83,6 +69,42 @@ struct MSALBench {
                     + row.1.padding(toLength: max(12, rows.map(\.1.count).max() ?? 0), withPad: " ", startingAt: 0)
                     + "  " + row.2)
         }
+    }
+
+    /// Requests per second on a trivial route and on the same route behind the integration's bearer-token check and
+    /// permission requirement, for each of `frameworks`.
+    static func webAPIRows(_ duration: Duration, frameworks: [WebFramework]) async throws -> [(String, String, String)]
+    {
+        // More rounds than the other sections: the load generator shares the two cores with the server, so a
+        // single round's ratio varies widely.
+        let count = 15
+        let results = try await WebAPIBenchmark(duration: duration, connections: 32, rounds: count).run(frameworks)
+        let anchor = results.first { $0.0 == .hummingbird }.map { $0.1.map(\.open).sorted()[count / 2] }
+        var rows: [(String, String, String)] = []
+        for (framework, rounds) in results {
+            let open = rounds.map(\.open).sorted()
+            let protected = rounds.map(\.protected).sorted()
+            let ratios = rounds.map(\.ratio).sorted()
+            let failures = rounds.map(\.failures).reduce(0, +)
+            let besideHummingbird =
+                framework == .hummingbird
+                ? "" : anchor.map { String(format: "; %.0f%% of Hummingbird's", 100 * open[count / 2] / $0) } ?? ""
+            rows += [
+                (
+                    "trivial route, 32 connections (\(framework.name))", String(format: "%.0f /s", open[count / 2]),
+                    "anchor; median of \(count) rounds" + besideHummingbird
+                ),
+                (
+                    "same route behind \(framework.bearerCheck) + scope requirement",
+                    String(format: "%.0f /s", protected[count / 2]),
+                    String(
+                        format: "%.0f%% of it, median of %d paired rounds (%.0f–%.0f%%; target ≥ 90%%)",
+                        100 * ratios[count / 2], count, 100 * ratios[0], 100 * ratios[count - 1])
+                        + (failures == 0 ? "" : ", \(failures) failed")
+                ),
+            ]
+        }
+        return rows
     }
 
     /// The emulator's resident memory over `MSAL_BENCH_SOAK_GRANTS` refresh grants (1,000,000 by default).

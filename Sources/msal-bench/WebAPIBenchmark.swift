@@ -1,17 +1,14 @@
 import Foundation
-import Hummingbird
 import IdentityEmulator
-import Logging
 import MSAL
-import MSALHummingbird
 import NIOCore
-import ServiceLifecycle
 
-/// Requests per second through the protected-API middleware (`BearerTokenMiddleware` and
-/// `RequiredPermissionMiddleware`) on a trivial handler, next to the same handler on the same server without it,
-/// driven by ``LoopbackLoad`` over `connections` keep-alive connections, every request carrying the same token. The two alternate for `rounds` rounds, so
-/// the machine's drift affects both sides of each round's ratio alike. The bearer token is a daemon's app token for
-/// API 1 from an in-process emulator, the same on every request (as a client reuses its token).
+/// Requests per second through an integration's protected-API middleware (bearer token and permission check) on a
+/// trivial handler, next to the same handler on the same server without it, for each ``WebFramework``: driven by
+/// ``LoopbackLoad`` over `connections` keep-alive connections, every request carrying the same token. The two
+/// alternate for `rounds` rounds, so the machine's drift affects both sides of each round's ratio alike. The bearer
+/// token is a daemon's app token for API 1 from an in-process emulator, the same on every request (as a client
+/// reuses its token) and for every framework.
 struct WebAPIBenchmark {
     let duration: Duration
     let connections: Int
@@ -24,14 +21,8 @@ struct WebAPIBenchmark {
         var ratio: Double { protected / open }
     }
 
-    struct Context: AccessTokenRequestContext {
-        var coreContext: CoreRequestContextStorage
-        var accessToken: ValidatedAccessToken?
-
-        init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
-    }
-
-    func run() async throws -> [Round] {
+    /// Each of `frameworks` in turn, with its rounds.
+    func run(_ frameworks: [WebFramework]) async throws -> [(WebFramework, [Round])] {
         let ids = Directory.DemoIDs.self
         return try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0, accessTokenLifetime: 3600)) {
             emulator in
@@ -40,32 +31,17 @@ struct WebAPIBenchmark {
                 authority: Authority(emulator.authority(ids.contosoTenant).absoluteString))
             let token = try await ConfidentialClientApplication(configuration: daemon)
                 .acquireTokenForClient(ClientCredentialParameters(scopes: ["api://\(ids.api1)/.default"])).accessToken
-            let validator = try AccessTokenValidator(
-                authority: emulator.authority("organizations").absoluteString,
-                audiences: [ids.api1, "api://\(ids.api1)"])
-            let router = Router(context: Context.self)
-            router.get("open") { _, _ in "ok" }
-            router.group("protected")
-                .add(middleware: BearerTokenMiddleware<Context>(validator: validator))
-                .add(middleware: RequiredPermissionMiddleware<Context>(appRoles: ["ToDoList.Read.All"]))
-                .get { _, _ in "ok" }
-            let (ports, portSignal) = AsyncStream<Int>.makeStream()
-            let app = Application(
-                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { channel in
-                    portSignal.yield(channel.localAddress?.port ?? 0)
-                    portSignal.finish()
-                })
-            let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "bench")))
-            return try await withThrowingTaskGroup(of: Void.self) { tasks in
-                tasks.addTask { try await group.run() }
-                var iterator = ports.makeAsyncIterator()
-                guard let port = await iterator.next() else { throw BenchError("the web API did not start") }
-                let rounds = try await measure(port: port, token: token)
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return rounds
+            var results: [(WebFramework, [Round])] = []
+            for framework in frameworks {
+                let validator = try AccessTokenValidator(
+                    authority: emulator.authority("organizations").absoluteString,
+                    audiences: [ids.api1, "api://\(ids.api1)"])
+                let rounds = try await framework.serve(validator: validator) { port in
+                    try await measure(port: port, token: token)
+                }
+                results.append((framework, rounds))
             }
+            return results
         }
     }
 
