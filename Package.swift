@@ -138,10 +138,13 @@ let package = Package(
             name: "SampleServers",
             dependencies: [
                 "ListeningPort",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Tools"])),
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: strict
         ),
@@ -152,11 +155,14 @@ let package = Package(
                 "Locking",
                 "MSAL",
                 "MSALHummingbird",
+                "MSALVapor",
                 "SampleServers",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Tools"])),
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: strict
         ),
@@ -166,13 +172,16 @@ let package = Package(
             dependencies: [
                 "MSAL",
                 "MSALHummingbird",
+                "MSALVapor",
                 "SampleServers",
                 "WebText",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Tools"])),
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: strict
         ),
@@ -256,6 +265,7 @@ let package = Package(
             name: "todo-api",
             dependencies: [
                 "MSAL",
+                "SampleServers",
                 "TodoAPI",
                 "IdentityEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
@@ -267,6 +277,7 @@ let package = Package(
             name: "webapp-sample",
             dependencies: [
                 "MSAL",
+                "SampleServers",
                 "WebAppSample",
                 "MSALPostgres",
                 "IdentityEmulator",
@@ -418,6 +429,7 @@ let package = Package(
                 "MSAL",
                 "MSALHummingbird",
                 "MSALPostgres",
+                "SampleServers",
                 "TodoAPI",
                 "WebAppSample",
                 "IdentityEmulator",

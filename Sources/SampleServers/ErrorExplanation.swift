@@ -1,9 +1,18 @@
 import Foundation
-import Hummingbird
+import HTTPTypes
+import Logging
+import NIOCore
 
 /// Why a sample could not serve a request: the status, a short name, a message for whoever sent it (what happened
 /// and what to do next) and the cause its log records.
 package struct ErrorExplanation: Sendable, Equatable {
+    /// How a sample words an explanation: the body of its answer and that body's content type.
+    package typealias Render = @Sendable (ErrorExplanation) -> (contentType: String, body: ByteBuffer)
+
+    /// How much of an error answer's body is read for its explanation: enough for any, and no more whatever the body
+    /// is.
+    package static let bodyLimit = 16 * 1024
+
     /// The status the request is answered with.
     package let status: HTTPResponse.Status
     /// A short name a program can match (`not_found`, `invalid_token`, `todo_api_unreachable`).
@@ -22,7 +31,7 @@ package struct ErrorExplanation: Sendable, Equatable {
     }
 
     /// An error answer given without a ``SampleFailure`` (Hummingbird's `HTTPError` and its 404 for an unknown
-    /// route, a bearer challenge, a plain-text refusal): the `error` and `error_description` (or `message`) of its
+    /// route, Vapor's `Abort`, a bearer challenge, a plain-text refusal): the `error` and `error_description` (or `message`) of its
     /// JSON body, Hummingbird's `{"error": {"message": …}}` included, or its text; a sentence for the status when
     /// the body says nothing.
     package init(status: HTTPResponse.Status, contentType: String?, body: ByteBuffer, method: String, path: String) {
@@ -54,6 +63,17 @@ package struct ErrorExplanation: Sendable, Equatable {
         self.error = Self.name(of: .internalServerError)
         message = Self.sentence(for: .internalServerError, method: "", path: "")
         cause = String(describing: error)
+    }
+
+    /// Records the failed request `method` `path` in `logger`: 4xx at `info`, 5xx at `error`, with the cause. `path`
+    /// is without its query, which may carry a code.
+    package func log(to logger: Logger, method: String, path: String) {
+        logger.log(
+            level: status.code >= 500 ? .error : .info, "request failed",
+            metadata: [
+                "status": "\(status.code)", "method": "\(method)", "path": "\(path)", "error": "\(error)",
+                "cause": "\(cause)",
+            ])
     }
 
     /// `not_found` for 404: the reason phrase in lower case, words joined by `_`.

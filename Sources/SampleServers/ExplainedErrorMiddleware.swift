@@ -1,19 +1,16 @@
 import Hummingbird
 import Logging
 
-/// Answers every 4xx and 5xx of the routes after it (the router's 404 for an unknown path included) with an
-/// ``ErrorExplanation`` in the sample's format (an HTML page for the web app, JSON for the API), and logs each one
-/// with its cause: 4xx at `info`, 5xx at `error`, the path without its query (which may carry a code). The original
-/// answer's fields that are not about its body (`WWW-Authenticate`, `Set-Cookie`, `Cache-Control`) are kept.
+/// Answers every 4xx and 5xx of the Hummingbird routes after it (the router's 404 for an unknown path included) with
+/// an ``ErrorExplanation`` in the sample's format (an HTML page for the web app, JSON for the API), and logs each one
+/// with its cause (``ErrorExplanation/log(to:method:path:)``). The original answer's fields that are not about its
+/// body (`WWW-Authenticate`, `Set-Cookie`, `Cache-Control`) are kept. ``ExplainedVaporErrors`` does the same on Vapor.
 package struct ExplainedErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// An explanation's body and its content type.
-    package typealias Render = @Sendable (ErrorExplanation) -> (contentType: String, body: ByteBuffer)
-
     /// How the sample words an explanation.
-    package let render: Render
+    package let render: ErrorExplanation.Render
 
     /// A middleware that answers with what `render` makes.
-    package init(render: @escaping Render) {
+    package init(render: @escaping ErrorExplanation.Render) {
         self.render = render
     }
 
@@ -36,12 +33,7 @@ package struct ExplainedErrorMiddleware<Context: RequestContext>: RouterMiddlewa
         } catch {
             explanation = ErrorExplanation(unexpected: error)
         }
-        context.logger.log(
-            level: explanation.status.code >= 500 ? .error : .info, "request failed",
-            metadata: [
-                "status": "\(explanation.status.code)", "method": "\(request.method)", "path": "\(request.uri.path)",
-                "error": "\(explanation.error)", "cause": "\(explanation.cause)",
-            ])
+        explanation.log(to: context.logger, method: "\(request.method)", path: request.uri.path)
         let (contentType, body) = render(explanation)
         headers[.contentType] = contentType
         return Response(status: explanation.status, headers: headers, body: ResponseBody(byteBuffer: body))
@@ -61,9 +53,8 @@ package struct ExplainedErrorMiddleware<Context: RequestContext>: RouterMiddlewa
     }
 }
 
-/// The first 16 KB of an error answer's body: enough for any explanation, and no more whatever the body is.
+/// The start of an error answer's body, up to ``ErrorExplanation/bodyLimit``.
 private final class CollectedBody {
-    static let limit = 16 * 1024
     var buffer = ByteBuffer()
 }
 
@@ -72,7 +63,7 @@ private struct BodyCollector: ResponseBodyWriter {
     let into: CollectedBody
 
     mutating func write(_ buffer: ByteBuffer) async throws {
-        let room = CollectedBody.limit - into.buffer.readableBytes
+        let room = ErrorExplanation.bodyLimit - into.buffer.readableBytes
         guard room > 0 else { return }
         into.buffer.writeImmutableBuffer(
             buffer.getSlice(at: buffer.readerIndex, length: min(room, buffer.readableBytes))!)

@@ -1,8 +1,8 @@
-import Hummingbird
+import HTTPTypes
 
 /// A request a sample could not serve, as its user reads it and as its log records it: a route throws this to say
 /// what happened and what to do next (``message``), and why (``cause``, for the log only).
-package struct SampleFailure: HTTPResponseError, Sendable {
+package struct SampleFailure: Error, Sendable {
     /// The status the request is answered with.
     package let status: HTTPResponse.Status
     /// A short name a program can match (`todo_api_unreachable`).
@@ -19,12 +19,5 @@ package struct SampleFailure: HTTPResponseError, Sendable {
         self.error = error
         self.message = message
         self.cause = cause
-    }
-
-    /// The message as plain text; the samples' ``ExplainedErrorMiddleware`` answers in their own format instead.
-    package func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(
-            status: status, headers: [.contentType: "text/plain; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: message + "\n")))
     }
 }

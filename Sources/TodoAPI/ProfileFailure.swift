@@ -1,6 +1,5 @@
 import Foundation
 import MSAL
-import MSALHummingbird
 import SampleServers
 
 /// Why `GET /api1/me` could not return the caller's Microsoft Graph profile, in the caller's terms.

@@ -1,5 +1,6 @@
 import Foundation
 import MSAL
+import SampleServers
 
 /// How the sample to-do service is set up: the tutorials' API 1 and API 2 as one process, each with its own app
 /// registration, its tokens checked against one authority.
@@ -30,6 +31,8 @@ public struct TodoAPIConfiguration: Sendable {
     public var api1Tenant: String
     /// Microsoft Graph's base, for `/api1/me` (`https://graph.microsoft.com/v1.0/`, or the emulator's).
     public var graphBaseURL: URL
+    /// The web framework that serves the APIs: Hummingbird unless told.
+    public var framework = SampleFramework.hummingbird
     /// Where to listen: `127.0.0.1` unless told.
     public var host = "127.0.0.1"
     /// The port; `0` picks a free one.

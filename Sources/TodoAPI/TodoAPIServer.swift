@@ -5,16 +5,15 @@ import MSAL
 import MSALHummingbird
 import SampleServers
 import ServiceLifecycle
+import Vapor
 
-/// The sample to-do service: API 1 and API 2 in one Hummingbird server.
+/// The sample to-do service: API 1 and API 2 in one server, on Hummingbird or Vapor.
 public enum TodoAPIServer {
-    /// The routes for `configuration`.
+    /// Each API's service for `configuration`: its token validator and, for API 1, Graph on the caller's behalf.
     ///
     /// - Throws: ``MSALError`` when API 1's confidential client cannot be made.
-    static func router(_ configuration: TodoAPIConfiguration) throws -> Router<TodoContext> {
-        let router = Router(context: TodoContext.self)
-        router.add(middleware: ExplainedErrorMiddleware<TodoContext>(render: TodoErrorBody.render))
-        for api in configuration.apis {
+    static func services(_ configuration: TodoAPIConfiguration) throws -> [TodoService] {
+        try configuration.apis.map { api in
             var validation = try AccessTokenValidator.Configuration(
                 authority: configuration.authority, audiences: [api.clientID, "api://\(api.clientID)"],
                 allowedTenants: configuration.allowedTenants)
@@ -26,10 +25,28 @@ public enum TodoAPIServer {
                     app: try onBehalfOfClient(api, credential: credential, configuration),
                     baseURL: configuration.graphBaseURL, scopes: ["User.Read"], transport: configuration.transport)
             }
-            TodoRoutes(api: api, validator: AccessTokenValidator(configuration: validation), graph: graph)
-                .add(to: router)
+            return TodoService(api: api, validator: AccessTokenValidator(configuration: validation), graph: graph)
         }
+    }
+
+    /// The Hummingbird routes for `configuration`.
+    ///
+    /// - Throws: ``MSALError`` when API 1's confidential client cannot be made.
+    static func router(_ configuration: TodoAPIConfiguration) throws -> Hummingbird.Router<TodoContext> {
+        let router = Hummingbird.Router(context: TodoContext.self)
+        router.add(middleware: ExplainedErrorMiddleware<TodoContext>(render: TodoErrorBody.render))
+        for service in try services(configuration) { service.add(to: router) }
         return router
+    }
+
+    /// Sets up `app` (a Vapor application) to serve `configuration`'s APIs: only the sample's own middleware, then
+    /// the routes.
+    ///
+    /// - Throws: ``MSALError`` when API 1's confidential client cannot be made.
+    package static func configure(_ app: Vapor.Application, _ configuration: TodoAPIConfiguration) throws {
+        app.middleware = Middlewares()
+        app.middleware.use(ExplainedVaporErrors(render: TodoErrorBody.render))
+        for service in try services(configuration) { service.add(to: app) }
     }
 
     private static func onBehalfOfClient(
@@ -51,10 +68,11 @@ public enum TodoAPIServer {
     ) -> SampleBanner {
         let withGraph = configuration.api1Credential != nil
         let routes = configuration.apis.flatMap {
-            TodoRoutes.banner(api: $0.name, graph: withGraph && $0.name == "api1")
+            TodoService.banner(api: $0.name, graph: withGraph && $0.name == "api1")
         }
         let tenants = configuration.allowedTenants.map { $0.sorted().joined(separator: ", ") } ?? "any"
         var details = [
+            configuration.framework.bannerLine,
             "Identity provider: \(configuration.authority.url.absoluteString) (tenants accepted: \(tenants))",
             "Access tokens must name an API as their audience: "
                 + configuration.apis.map { "\($0.name) api://\($0.clientID)" }.joined(separator: ", "),
@@ -84,7 +102,7 @@ public enum TodoAPIServer {
     ) async throws -> Result {
         try await SampleServer.withRunning(
             "todo-api", host: configuration.host, port: configuration.port, logger: logger,
-            services: { [try application(configuration, logger: logger, bound: $0)] }, body)
+            services: { [try server(configuration, logger: logger, bound: $0)] }, body)
     }
 
     /// Serves until SIGINT or SIGTERM, calling `onReady` with the base URL once listening.
@@ -95,16 +113,25 @@ public enum TodoAPIServer {
     ) async throws {
         try await SampleServer.run(
             host: configuration.host, port: configuration.port, logger: logger,
-            services: { [try application(configuration, logger: logger, bound: $0)] }, onReady: onReady)
+            services: { [try server(configuration, logger: logger, bound: $0)] }, onReady: onReady)
     }
 
-    private static func application(
+    /// The server for `configuration.framework`, as a service that reports the port it bound.
+    private static func server(
         _ configuration: TodoAPIConfiguration, logger: Logger, bound: @escaping @Sendable (Int) -> Void
-    ) throws -> some Service {
-        Application(
-            router: try router(configuration),
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
-            onServerRunning: { channel in bound(channel.localAddress?.port ?? configuration.port) },
-            logger: logger)
+    ) throws -> any Service {
+        switch configuration.framework {
+        case .hummingbird:
+            Hummingbird.Application(
+                router: try router(configuration),
+                configuration: ApplicationConfiguration(
+                    address: .hostname(configuration.host, port: configuration.port)),
+                onServerRunning: { channel in bound(channel.localAddress?.port ?? configuration.port) },
+                logger: logger)
+        case .vapor:
+            VaporService(host: configuration.host, port: configuration.port, logger: logger, bound: bound) { app in
+                try configure(app, configuration)
+            }
+        }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Hummingbird
+import NIOCore
 import SampleServers
 
 /// How the API answers a request it cannot serve: JSON with `error` and `error_description`, the shape of its

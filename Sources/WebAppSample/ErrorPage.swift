@@ -1,4 +1,4 @@
-import Hummingbird
+import NIOCore
 import SampleServers
 
 /// How the web app answers a request it cannot serve: a page of its own, with what happened and what to do next.

@@ -1,4 +1,3 @@
-import Hummingbird
 import WebText
 
 /// A page of the sample: the app's name (a link home) above the page's title and content, styled by
@@ -38,14 +37,10 @@ struct HTMLPage {
         """
     }
 
-    /// The page as an answer: not cached, and not to be framed by another site (its buttons change things).
-    func response(status: HTTPResponse.Status = .ok) -> Response {
-        Response(
-            status: status,
-            headers: [
-                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                .contentSecurityPolicy: "frame-ancestors 'none'",
-            ],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
-    }
+    /// The fields every page is answered with: not cached, and not to be framed by another site (its buttons change
+    /// things).
+    static let headers = [
+        ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+        ("Content-Security-Policy", "frame-ancestors 'none'"),
+    ]
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MSAL
+import SampleServers
 
 /// How the sample web app is set up.
 public struct WebAppSampleConfiguration: Sendable {
@@ -11,6 +12,8 @@ public struct WebAppSampleConfiguration: Sendable {
     public var todoListURL: URL
     /// API 1's scope for the to-dos: `ToDoList.ReadWrite` to list, add and delete them (`ToDoList.Read` lists only).
     public var todoScope: String
+    /// The web framework that serves the app: Hummingbird unless told.
+    public var framework = SampleFramework.hummingbird
     /// Where to listen: `127.0.0.1` unless told.
     public var host = "127.0.0.1"
     /// The port; `0` picks a free one.

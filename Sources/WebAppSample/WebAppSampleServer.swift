@@ -1,13 +1,10 @@
 import Foundation
-import Hummingbird
-import HummingbirdAuth
 import Logging
 import MSAL
-import MSALHummingbird
 import SampleServers
 import ServiceLifecycle
 
-/// The sample web app: users sign in through the identity platform, see their Graph profile and API 1's to-dos.
+/// The sample web app, on Hummingbird or Vapor: users sign in through the identity platform, see their Graph profile and API 1's to-dos.
 public enum WebAppSampleServer {
     /// What `webapp-sample` prints once it listens at `url`: what to open, its routes, the identity provider it
     /// signs users in with, the to-do API it calls, and `demoUser` (a user of the emulator's directory) to sign in
@@ -17,8 +14,9 @@ public enum WebAppSampleServer {
         details: [String] = []
     ) -> SampleBanner {
         SampleBanner(
-            name: "webapp-sample", url: url, routes: WebAppRoutes.banner,
+            name: "webapp-sample", url: url, routes: WebAppPages.banner,
             details: [
+                configuration.framework.bannerLine,
                 "Identity provider: \(configuration.client.authority.url.absoluteString) "
                     + "(client id \(configuration.client.clientID))",
                 "To-do API: \(configuration.todoListURL.absoluteString) (scope \(configuration.todoScope))",
@@ -50,23 +48,20 @@ public enum WebAppSampleServer {
             services: { try services(configuration, logger: logger, bound: $0) }, onReady: onReady)
     }
 
-    /// The session storage (whose service tidies expired sessions) and the application.
+    /// The services that serve `configuration` on its framework: Hummingbird's session storage and application, or
+    /// the Vapor application.
     private static func services(
         _ configuration: WebAppSampleConfiguration, logger: Logger, bound: @escaping @Sendable (Int) -> Void
     ) throws -> [any Service] {
-        let client = try ConfidentialClientApplication(configuration: configuration.client)
-        let storage = MemoryPersistDriver()
-        let auth = WebAppAuthentication<WebContext>(
-            app: client, scopes: ["User.Read"], sessionStorage: storage, responseMode: configuration.responseMode)
-        let router = Router(context: WebContext.self)
-        router.add(middleware: auth.sessionMiddleware)
-        router.add(middleware: ExplainedErrorMiddleware<WebContext>(render: ErrorPage.render))
-        WebAppRoutes(auth: auth, configuration: configuration).add(to: router)
-        let app = Application(
-            router: router,
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
-            onServerRunning: { channel in bound(channel.localAddress?.port ?? configuration.port) },
-            logger: logger)
-        return [storage, app]
+        switch configuration.framework {
+        case .hummingbird:
+            return try HummingbirdWebApp.services(configuration, logger: logger, bound: bound)
+        case .vapor:
+            return [
+                VaporService(host: configuration.host, port: configuration.port, logger: logger, bound: bound) { app in
+                    try VaporWebApp.configure(app, configuration)
+                }
+            ]
+        }
     }
 }

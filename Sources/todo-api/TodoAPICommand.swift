@@ -3,9 +3,10 @@ import Foundation
 import IdentityEmulator
 import Logging
 import MSAL
+import SampleServers
 import TodoAPI
 
-/// `todo-api`: the tutorials' API 1 and API 2 as one Hummingbird service, checking the bearer tokens the
+/// `todo-api`: the tutorials' API 1 and API 2 as one service on Hummingbird or Vapor, checking the bearer tokens the
 /// identity emulator (or Entra) issues for them.
 @main
 struct TodoAPICommand: AsyncParsableCommand {
@@ -16,7 +17,7 @@ struct TodoAPICommand: AsyncParsableCommand {
             Routes: GET/POST /apiN/todolist, DELETE /apiN/todolist/ID, and GET /api1/me (API 1 calls Microsoft \
             Graph on the caller's behalf). API 1's client secret comes from TODO_API1_SECRET; against an emulator on \
             loopback the demo directory's secret is used when it is unset. Example, with identity-emulator running:
-              swift run todo-api
+              swift run todo-api                      # or: swift run todo-api --framework vapor
               msal call http://127.0.0.1:8500/api1/todolist --scopes api://\(Directory.DemoIDs.api1)/ToDoList.Read
             """)
 
@@ -31,6 +32,8 @@ struct TodoAPICommand: AsyncParsableCommand {
     @Option(help: "Microsoft Graph's base URL (default: the identity provider's on loopback, else Graph's).")
     var graph: String?
     @Option(help: "The port to listen on, on 127.0.0.1 (0 picks a free one).") var port = 8500
+    @Option(help: "The web framework: hummingbird or vapor (the same routes and answers).") var framework =
+        "hummingbird"
 
     func run() async throws {
         let base = identityProvider.hasSuffix("/") ? String(identityProvider.dropLast()) : identityProvider
@@ -48,6 +51,10 @@ struct TodoAPICommand: AsyncParsableCommand {
             apis: [.init(name: "api1", clientID: api1), .init(name: "api2", clientID: api2)],
             api1Credential: secret.map { .secret($0) }, api1Tenant: api1Tenant, graphBaseURL: graphURL)
         configuration.port = port
+        guard let framework = SampleFramework(rawValue: framework) else {
+            throw ValidationError("--framework must be hummingbird or vapor.")
+        }
+        configuration.framework = framework
         var logger = Logger(label: "todo-api")
         logger.logLevel = .info
         if secret == nil { logger.notice("TODO_API1_SECRET is not set: /api1/me (on-behalf-of Graph) is off") }

@@ -4,9 +4,10 @@ import IdentityEmulator
 import Logging
 import MSAL
 import MSALPostgres
+import SampleServers
 import WebAppSample
 
-/// `webapp-sample`: a Hummingbird web app where users sign in with the identity platform and see their Microsoft
+/// `webapp-sample`: a web app (on Hummingbird or Vapor) where users sign in with the identity platform and see their Microsoft
 /// Graph profile and their to-dos from API 1.
 @main
 struct WebAppSampleCommand: AsyncParsableCommand {
@@ -17,7 +18,7 @@ struct WebAppSampleCommand: AsyncParsableCommand {
             The app's client secret comes from WEBAPP_CLIENT_SECRET; against an emulator on loopback the demo \
             directory's is used when it is unset. With WEBAPP_TOKEN_CACHE=postgres://… the users' tokens are kept \
             in PostgreSQL, shared by every instance of the app (in memory otherwise). With identity-emulator (and todo-api) running:
-              swift run webapp-sample      # then open http://127.0.0.1:8600 and sign in as the banner's demo user
+              swift run webapp-sample      # or --framework vapor; then open http://127.0.0.1:8600 and sign in as the banner's demo user
             """)
 
     @Option(help: "The identity provider's base URL.") var identityProvider = "http://127.0.0.1:8400"
@@ -30,6 +31,7 @@ struct WebAppSampleCommand: AsyncParsableCommand {
     @Option(help: "API 1's client id, for its ToDoList.ReadWrite scope.") var api1 = Directory.DemoIDs.api1
     @Option(help: "The port to listen on, on 127.0.0.1 (0 picks a free one).") var port = 8600
     @Option(help: "How the identity provider returns the code: query or form_post.") var responseMode = "query"
+    @Option(help: "The web framework: hummingbird or vapor (the same pages and answers).") var framework = "hummingbird"
 
     func run() async throws {
         let base = identityProvider.hasSuffix("/") ? String(identityProvider.dropLast()) : identityProvider
@@ -59,6 +61,10 @@ struct WebAppSampleCommand: AsyncParsableCommand {
             throw ValidationError("--response-mode must be query or form_post.")
         }
         configuration.responseMode = mode
+        guard let framework = SampleFramework(rawValue: framework) else {
+            throw ValidationError("--framework must be hummingbird or vapor.")
+        }
+        configuration.framework = framework
         let demoUser = loopback ? Directory.demo.passwordUser(in: tenant) : nil
         do {
             try await WebAppSampleServer.run(configuration, logger: logger) { [configuration] url in

@@ -36,7 +36,7 @@ struct DownstreamAPITypesTests {
 
     @Test("a Hummingbird handler behind the transport receives the HTTPRequest DownstreamAPI built, fields and body")
     func handlerReceivesTheRequest() async throws {
-        try await TodoAPIEndToEndTests.withServices { emulator, _, http in
+        try await TodoAPIEndToEndTests.withServices(.hummingbird) { emulator, _, http in
             let token = try await TodoAPIEndToEndTests.userToken(
                 emulator, http: http, scopes: ["api://\(IDs.api1)/ToDoList.Read"])
             let (validated, api1) = try await TodoAPIEndToEndTests.api1Receiving(token, emulator: emulator)

@@ -40,14 +40,17 @@ struct SampleBannerTests {
         return statuses
     }
 
-    @Test("webapp-sample: its URL, what to open, every route it serves, the authority, the to-do API, Jane")
-    func webAppBanner() async throws {
-        try await WebAppSite.with { site in
+    @Test(
+        "webapp-sample: its URL, what to open, every route it serves, the authority, the to-do API, Jane",
+        arguments: SampleFramework.allCases)
+    func webAppBanner(framework: SampleFramework) async throws {
+        try await WebAppSite.with(framework: framework) { site in
             let jane = try #require(Directory.demo.passwordUser(in: IDs.externalTenant))
             let banner = WebAppSampleServer.banner(
                 site.configuration, url: site.url, demoUser: (jane.userPrincipalName, try #require(jane.password)))
             let lines = banner.text.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(lines.first == "webapp-sample listening on \(site.url.absoluteString)")
+            #expect(banner.text.contains(framework.bannerLine))
             #expect(banner.text.contains("Open \(site.url.absoluteString)/ in a browser and sign in."))
             #expect(
                 banner.text.contains(
@@ -67,13 +70,16 @@ struct SampleBannerTests {
         }
     }
 
-    @Test("todo-api: its URL, each API's routes, the tenants it accepts, where /api1/me gets tokens, Jane")
-    func todoAPIBanner() async throws {
-        try await TodoAPIEndToEndTests.withServices { emulator, api, http in
-            let configuration = try TodoAPIEndToEndTests.configuration(emulator)
+    @Test(
+        "todo-api: its URL, each API's routes, the tenants it accepts, where /api1/me gets tokens, Jane",
+        arguments: SampleFramework.allCases)
+    func todoAPIBanner(framework: SampleFramework) async throws {
+        try await TodoAPIEndToEndTests.withServices(framework) { emulator, api, http in
+            let configuration = try TodoAPIEndToEndTests.configuration(emulator, framework: framework)
             let banner = TodoAPIServer.banner(
                 configuration, url: api, demoUser: ("jane@example.com", "Jane-Demo-Pass4"))
             #expect(banner.text.hasPrefix("todo-api listening on \(api.absoluteString)\n"))
+            #expect(banner.text.contains(framework.bannerLine))
             for path in ["/api1/todolist", "/api1/todolist/{id}", "/api1/me", "/api2/todolist", "/api2/todolist/{id}"] {
                 #expect(banner.text.contains(" \(path) "), "\(path)")
             }

@@ -6,34 +6,42 @@ import Logging
 import MSAL
 import MSALHummingbird
 import NIOCore
+import SampleServers
 import Testing
 import TodoAPI
 
-/// `todo-api` (the tutorials' API 1 and API 2 as a Hummingbird service) against the emulator's real tokens: a user
+/// `todo-api` (the tutorials' API 1 and API 2, on Hummingbird and on Vapor) against the emulator's real tokens: a user
 /// signed in as the CLI signs in, a daemon with the read-all role, a token for the other API, and API 1 calling
 /// Microsoft Graph on the user's behalf.
 @Suite("todo-api with the emulator's tokens", .timeLimit(.minutes(2)))
 struct TodoAPIEndToEndTests {
     typealias IDs = Directory.DemoIDs
 
-    /// todo-api as `swift run todo-api` serves it against `emulator`: accepting the External ID and Contoso tenants,
-    /// API 1 calling Graph on behalf of External ID users.
-    static func configuration(_ emulator: RunningEmulator) throws -> TodoAPIConfiguration {
-        try TodoAPIConfiguration(
+    /// todo-api as `swift run todo-api --framework F` serves it against `emulator`: accepting the External ID and
+    /// Contoso tenants, API 1 calling Graph on behalf of External ID users.
+    static func configuration(_ emulator: RunningEmulator, framework: SampleFramework = .hummingbird) throws
+        -> TodoAPIConfiguration
+    {
+        var configuration = try TodoAPIConfiguration(
             authority: Authority(emulator.authority("organizations").absoluteString),
             allowedTenants: [IDs.externalTenant, IDs.contosoTenant],
             apis: [.init(name: "api1", clientID: IDs.api1), .init(name: "api2", clientID: IDs.api2)],
             api1Credential: .secret(IDs.api1Secret), api1Tenant: IDs.externalTenant,
             graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"))
+        configuration.framework = framework
+        return configuration
     }
 
-    /// The emulator and todo-api (``configuration(_:)``, logging to `logger`), and an HTTP client.
+    /// The emulator and todo-api on `framework` (``configuration(_:framework:)``, logging to `logger`), and an HTTP
+    /// client.
     static func withServices(
-        logger: Logger = Logger(label: "todo-api"),
+        _ framework: SampleFramework, logger: Logger = Logger(label: "todo-api"),
         _ body: @Sendable (_ emulator: RunningEmulator, _ api: URL, _ http: HTTPClient) async throws -> Void
     ) async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
-            try await TodoAPIServer.withRunning(try configuration(emulator), logger: logger) { api in
+            try await TodoAPIServer.withRunning(
+                try configuration(emulator, framework: framework), logger: logger
+            ) { api in
                 let http = HTTPClient(
                     eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                     configuration: .init(redirectConfiguration: .disallow))
@@ -98,9 +106,11 @@ struct TodoAPIEndToEndTests {
         return (response.status.code, json, challenge)
     }
 
-    @Test("a signed-in user's token: read, add and remove to-dos in API 1; API 1 refuses their token for API 2")
-    func userToken() async throws {
-        try await Self.withServices { emulator, api, http in
+    @Test(
+        "a signed-in user's token: read, add and remove to-dos in API 1; API 1 refuses their token for API 2",
+        arguments: SampleFramework.allCases)
+    func userToken(framework: SampleFramework) async throws {
+        try await Self.withServices(framework) { emulator, api, http in
             let list = api.appendingPathComponent("api1/todolist")
             let writer = try await Self.userToken(
                 emulator, http: http, scopes: ["api://\(IDs.api1)/ToDoList.ReadWrite"])
@@ -130,9 +140,11 @@ struct TodoAPIEndToEndTests {
         }
     }
 
-    @Test("a daemon's app token: every list with its read-all role, no writing, refused by an API it has no role on")
-    func daemonToken() async throws {
-        try await Self.withServices { emulator, api, http in
+    @Test(
+        "a daemon's app token: every list with its read-all role, no writing, refused by an API it has no role on",
+        arguments: SampleFramework.allCases)
+    func daemonToken(framework: SampleFramework) async throws {
+        try await Self.withServices(framework) { emulator, api, http in
             let writer = try await Self.userToken(
                 emulator, http: http, scopes: ["api://\(IDs.api1)/ToDoList.ReadWrite"])
             _ = try await Self.send(
@@ -162,9 +174,11 @@ struct TodoAPIEndToEndTests {
         }
     }
 
-    @Test("API 1 calls Microsoft Graph on the user's behalf: the user's profile comes back")
-    func onBehalfOf() async throws {
-        try await Self.withServices { emulator, api, http in
+    @Test(
+        "API 1 calls Microsoft Graph on the user's behalf: the user's profile comes back",
+        arguments: SampleFramework.allCases)
+    func onBehalfOf(framework: SampleFramework) async throws {
+        try await Self.withServices(framework) { emulator, api, http in
             let token = try await Self.userToken(emulator, http: http, scopes: ["api://\(IDs.api1)/ToDoList.Read"])
             let me = try await Self.send(.get, api.appendingPathComponent("api1/me"), token: token)
             #expect(me.status == 200)
@@ -176,7 +190,7 @@ struct TodoAPIEndToEndTests {
 
     @Test("a downstream call the user has not consented to becomes a consent challenge for the caller")
     func consentChallenge() async throws {
-        try await Self.withServices { emulator, _, http in
+        try await Self.withServices(.hummingbird) { emulator, _, http in
             let token = try await Self.userToken(emulator, http: http, scopes: ["api://\(IDs.api1)/ToDoList.Read"])
             let (validated, api1) = try await Self.api1Receiving(token, emulator: emulator)
             // API 1 holds consent for API 2's ToDoList.Read only.

@@ -3,6 +3,7 @@ import IdentityEmulator
 import InMemoryLogging
 import Logging
 import MSAL
+import SampleServers
 import TestServers
 import Testing
 import TodoAPI
@@ -18,10 +19,12 @@ struct TodoAPIErrorTests {
         logs.entries.filter { $0.message == "request failed" }
     }
 
-    @Test("a workforce user's token at /api1/me: 403 naming API 1's tenant, the identity provider's refusal logged")
-    func workforceUserAtMe() async throws {
+    @Test(
+        "a workforce user's token at /api1/me: 403 naming API 1's tenant, the identity provider's refusal logged",
+        arguments: SampleFramework.allCases)
+    func workforceUserAtMe(framework: SampleFramework) async throws {
         let logs = InMemoryLogHandler()
-        try await TodoAPIEndToEndTests.withServices(logger: Logger(label: "todo-api") { _ in logs }) {
+        try await TodoAPIEndToEndTests.withServices(framework, logger: Logger(label: "todo-api") { _ in logs }) {
             emulator, api, _ in
             let megan = try #require(Directory.demo.passwordUser(in: IDs.contosoTenant))
             let token = try await PasswordGrant.token(
@@ -42,10 +45,12 @@ struct TodoAPIErrorTests {
         }
     }
 
-    @Test("no token, an unknown route, a bad id: JSON with error and error_description, the challenge kept, logged")
-    func refusals() async throws {
+    @Test(
+        "no token, an unknown route, a bad id: JSON with error and error_description, the challenge kept, logged",
+        arguments: SampleFramework.allCases)
+    func refusals(framework: SampleFramework) async throws {
         let logs = InMemoryLogHandler()
-        try await TodoAPIEndToEndTests.withServices(logger: Logger(label: "todo-api") { _ in logs }) {
+        try await TodoAPIEndToEndTests.withServices(framework, logger: Logger(label: "todo-api") { _ in logs }) {
             emulator, api, _ in
             let anonymous = try await TodoAPIEndToEndTests.send(
                 .get, api.appendingPathComponent("api1/todolist"), token: nil)

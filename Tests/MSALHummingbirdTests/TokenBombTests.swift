@@ -1,6 +1,7 @@
 import Foundation
 import IdentityEmulator
 import MSAL
+import SampleServers
 import TestServers
 import Testing
 
@@ -36,9 +37,11 @@ struct TokenBombTests {
         return AccessTokenValidator(configuration: configuration)
     }
 
-    @Test("todo-api answers a token nesting 20,000 levels with 401 invalid_token, then serves a valid token")
-    func bombAtTodoAPI() async throws {
-        try await TodoAPIEndToEndTests.withServices { emulator, api, _ in
+    @Test(
+        "todo-api answers a token nesting 20,000 levels with 401 invalid_token, then serves a valid token",
+        arguments: SampleFramework.allCases)
+    func bombAtTodoAPI(framework: SampleFramework) async throws {
+        try await TodoAPIEndToEndTests.withServices(framework) { emulator, api, _ in
             let list = api.appendingPathComponent("api1/todolist")
             let refused = try await TodoAPIEndToEndTests.send(.get, list, token: Self.bombToken)
             #expect(refused.status == 401)

@@ -1,23 +1,28 @@
 import Foundation
 import IdentityEmulator
 import MSAL
+import SampleServers
 import TestServers
 import Testing
 import TodoAPI
 import WebAppSample
 
-/// `webapp-sample` in a real browser: headless Chromium over WebDriver signs in through the emulator's pages, sees
+/// `webapp-sample`, on Hummingbird and on Vapor, in a real browser: headless Chromium over WebDriver signs in through the emulator's pages, sees
 /// the Graph profile and the to-dos that todo-api keeps, signs out and is signed out.
 @Suite("webapp-sample in a real browser", .timeLimit(.minutes(5)))
 struct WebAppBrowserTests {
     typealias IDs = Directory.DemoIDs
 
-    @Test("sign in, profile, a fresh sign-in when the platform wants one, to-dos through todo-api, sign out")
-    func signInAndOut() async throws {
+    @Test(
+        "sign in, profile, a fresh sign-in when the platform wants one, to-dos through todo-api, sign out",
+        arguments: SampleFramework.allCases)
+    func signInAndOut(framework: SampleFramework) async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
-            try await TodoAPIServer.withRunning(try TodoAPIEndToEndTests.configuration(emulator)) { api in
+            let todoAPI = try TodoAPIEndToEndTests.configuration(emulator, framework: framework)
+            try await TodoAPIServer.withRunning(todoAPI) { api in
                 try await Self.addTodo("Read the External ID tutorial", emulator: emulator, api: api)
-                let web = try WebAppSite.configuration(emulator, todoList: api.appendingPathComponent("api1/todolist"))
+                let web = try WebAppSite.configuration(
+                    emulator, todoList: api.appendingPathComponent("api1/todolist"), framework: framework)
                 try await WebAppSampleServer.withRunning(web) { site in
                     try await WebDriver.withHeadlessChromium { browser in
                         try await browser.open(site)
@@ -62,10 +67,12 @@ struct WebAppBrowserTests {
         }
     }
 
-    @Test("a form_post sign-in: the emulator's page posts the response to the app by itself, back to the page")
-    func formPostSignIn() async throws {
+    @Test(
+        "a form_post sign-in: the emulator's page posts the response to the app by itself, back to the page",
+        arguments: SampleFramework.allCases)
+    func formPostSignIn(framework: SampleFramework) async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
-            var web = try WebAppSite.configuration(emulator)
+            var web = try WebAppSite.configuration(emulator, framework: framework)
             web.responseMode = .formPost
             try await WebAppSampleServer.withRunning(web) { site in
                 try await WebDriver.withHeadlessChromium { browser in
@@ -80,10 +87,12 @@ struct WebAppBrowserTests {
         }
     }
 
-    @Test("after a real sign-in, return paths a browser could read as another site land on the app")
-    func hostileReturnPaths() async throws {
+    @Test(
+        "after a real sign-in, return paths a browser could read as another site land on the app",
+        arguments: SampleFramework.allCases)
+    func hostileReturnPaths(framework: SampleFramework) async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
-            let web = try WebAppSite.configuration(emulator)
+            let web = try WebAppSite.configuration(emulator, framework: framework)
             try await WebAppSampleServer.withRunning(web) { site in
                 try await WebDriver.withHeadlessChromium { browser in
                     func signIn(returnTo: String) throws -> URL {

@@ -4,6 +4,7 @@ import Foundation
 import IdentityEmulator
 import InMemoryLogging
 import Logging
+import SampleServers
 import Testing
 
 /// webapp-sample's to-do pages over plain HTTP: adding and deleting through todo-api with the session's
@@ -22,9 +23,11 @@ struct WebAppTodoTests {
         String(buffer: try await response.body.collect(upTo: 1 << 20))
     }
 
-    @Test("add and delete a to-do through todo-api; a form without the session's token changes nothing")
-    func addAndDelete() async throws {
-        try await WebAppSite.with(todoList: .todoAPI) { site in
+    @Test(
+        "add and delete a to-do through todo-api; a form without the session's token changes nothing",
+        arguments: SampleFramework.allCases)
+    func addAndDelete(framework: SampleFramework) async throws {
+        try await WebAppSite.with(framework: framework, todoList: .todoAPI) { site in
             let session = try await site.signInJane(
                 try await site.start(), as: AutomatedUser(http: site.http, choices: []))
             let empty = try await Self.html(try await site.request("/todos", cookies: [session]))
@@ -68,10 +71,14 @@ struct WebAppTodoTests {
         }
     }
 
-    @Test("the to-do API down: 502 with a page saying to start todo-api, the connection's failure in the log")
-    func apiDown() async throws {
+    @Test(
+        "the to-do API down: 502 with a page saying to start todo-api, the connection's failure in the log",
+        arguments: SampleFramework.allCases)
+    func apiDown(framework: SampleFramework) async throws {
         let logs = InMemoryLogHandler()
-        try await WebAppSite.with(todoList: .down, logger: Logger(label: "webapp-sample") { _ in logs }) { site in
+        try await WebAppSite.with(
+            framework: framework, todoList: .down, logger: Logger(label: "webapp-sample") { _ in logs }
+        ) { site in
             let session = try await site.signInJane(
                 try await site.start(), as: AutomatedUser(http: site.http, choices: []))
             let todos = try await site.request("/todos", cookies: [session])
@@ -89,9 +96,11 @@ struct WebAppTodoTests {
         }
     }
 
-    @Test("an unknown page and a sign-in that did not complete: pages of the app, styled, with a way home")
-    func errorPages() async throws {
-        try await WebAppSite.with { site in
+    @Test(
+        "an unknown page and a sign-in that did not complete: pages of the app, styled, with a way home",
+        arguments: SampleFramework.allCases)
+    func errorPages(framework: SampleFramework) async throws {
+        try await WebAppSite.with(framework: framework) { site in
             let missing = try await site.request("/nowhere")
             #expect(missing.status == .notFound)
             let page = try await Self.html(missing)

@@ -5,6 +5,7 @@ import IdentityEmulator
 import Logging
 import MSAL
 import NIOCore
+import SampleServers
 import TestServers
 import Testing
 import TodoAPI
@@ -32,26 +33,31 @@ struct WebAppSite: WebSignInSite {
         case down
     }
 
-    /// The emulator and the sample on ports of their own, and a client that follows no redirect. The sample logs to
-    /// `logger`.
+    /// The emulator and the sample on `framework`, on ports of their own (todo-api, when it is started, on the same
+    /// framework), and a client that follows no redirect. The sample logs to `logger`.
     static func with(
-        responseMode: ResponseMode = .query, todoList: TodoList = .emulator,
+        framework: SampleFramework = .hummingbird, responseMode: ResponseMode = .query, todoList: TodoList = .emulator,
         logger: Logger = Logger(label: "webapp-sample"), _ body: @Sendable (WebAppSite) async throws -> Void
     ) async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
             switch todoList {
             case .emulator:
-                try await serve(try configuration(emulator), responseMode: responseMode, logger: logger, body)
+                try await serve(
+                    try configuration(emulator, framework: framework), responseMode: responseMode, logger: logger,
+                    body)
             case .todoAPI:
-                try await TodoAPIServer.withRunning(try TodoAPIEndToEndTests.configuration(emulator)) { api in
-                    let web = try configuration(emulator, todoList: api.appendingPathComponent("api1/todolist"))
+                let todoAPI = try TodoAPIEndToEndTests.configuration(emulator, framework: framework)
+                try await TodoAPIServer.withRunning(todoAPI) { api in
+                    let web = try configuration(
+                        emulator, todoList: api.appendingPathComponent("api1/todolist"), framework: framework)
                     try await serve(web, responseMode: responseMode, logger: logger, body)
                 }
             case .down:
                 let closed = try #require(ClosedPort(try LoopbackPort.free()))
                 let list = try #require(URL(string: "http://127.0.0.1:\(closed.port)/api1/todolist"))
                 try await serve(
-                    try configuration(emulator, todoList: list), responseMode: responseMode, logger: logger, body)
+                    try configuration(emulator, todoList: list, framework: framework), responseMode: responseMode,
+                    logger: logger, body)
                 withExtendedLifetime(closed) {}
             }
         }
@@ -77,16 +83,20 @@ struct WebAppSite: WebSignInSite {
         }
     }
 
-    /// The sample as the External ID web app of `emulator`: Graph at the emulator, and the to-do list of API 1 at
-    /// `todoList` (the emulator's own when `nil`).
-    static func configuration(_ emulator: RunningEmulator, todoList: URL? = nil) throws -> WebAppSampleConfiguration {
-        WebAppSampleConfiguration(
+    /// The sample on `framework` as the External ID web app of `emulator`: Graph at the emulator, and the to-do list
+    /// of API 1 at `todoList` (the emulator's own when `nil`).
+    static func configuration(
+        _ emulator: RunningEmulator, todoList: URL? = nil, framework: SampleFramework = .hummingbird
+    ) throws -> WebAppSampleConfiguration {
+        var configuration = WebAppSampleConfiguration(
             client: try ConfidentialClientApplicationConfiguration(
                 clientID: IDs.webApp, credential: .secret(IDs.webAppSecret),
                 authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)),
             graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"),
             todoListURL: todoList ?? emulator.baseURL.appendingPathComponent("api1/todolist"),
             todoScope: "api://\(IDs.api1)/ToDoList.ReadWrite")
+        configuration.framework = framework
+        return configuration
     }
 }
 

@@ -1,16 +1,17 @@
 import Foundation
-import Hummingbird
 import MSAL
-import MSALHummingbird
 import SampleServers
 
-/// One API's routes, under `/{name}`:
+/// One API of the sample, whatever web framework serves it, under `/{name}`:
 ///
 /// - `GET todolist`: the caller's list (`ToDoList.Read` or `ToDoList.ReadWrite`), or, for a daemon with the
 ///   `ToDoList.Read.All` app role, every user's lists;
 /// - `POST todolist` with `{"description": "…"}` and `DELETE todolist/{id}`: `ToDoList.ReadWrite` (users only);
 /// - `GET me` (API 1 with a credential): the caller's Microsoft Graph profile, fetched on their behalf.
-struct TodoRoutes {
+///
+/// The frameworks' routes check the token and the permission, then call these with the validated token; a request
+/// that cannot be served throws a ``SampleFailure`` (or a ``BearerChallenge`` for the caller).
+struct TodoService: Sendable {
     static let readScopes: Set<String> = ["ToDoList.Read", "ToDoList.ReadWrite"]
     static let writeScopes: Set<String> = ["ToDoList.ReadWrite"]
     static let readAllRole = "ToDoList.Read.All"
@@ -37,28 +38,8 @@ struct TodoRoutes {
         return routes
     }
 
-    func add(to router: Router<TodoContext>) {
-        let group = router.group(RouterPath(stringLiteral: api.name))
-            .add(middleware: BearerTokenMiddleware<TodoContext>(validator: validator))
-        group.group("todolist")
-            .add(
-                middleware: RequiredPermissionMiddleware<TodoContext>(
-                    scopes: Self.readScopes, appRoles: [Self.readAllRole])
-            )
-            .get(use: list)
-        group.group("todolist")
-            .add(middleware: RequiredPermissionMiddleware<TodoContext>(scopes: Self.writeScopes))
-            .post(use: create)
-            .delete(":id", use: remove)
-        if graph != nil {
-            group.group("me")
-                .add(middleware: RequiredPermissionMiddleware<TodoContext>(scopes: Self.readScopes))
-                .get(use: profile)
-        }
-    }
-
-    private func list(_ request: Request, context: TodoContext) throws -> Response {
-        let token = try context.requireAccessToken()
+    /// `GET todolist`: the caller's list as JSON, or every list for a daemon.
+    func list(_ token: ValidatedAccessToken) throws -> Data {
         struct UserList: Encodable {
             let api: String
             let todos: [TodoItem]
@@ -74,58 +55,66 @@ struct TodoRoutes {
         return try Self.json(UserList(api: api.name, todos: store.list(owner: try Self.owner(token))))
     }
 
-    private func create(_ request: Request, context: TodoContext) async throws -> Response {
-        let token = try context.requireAccessToken()
+    /// `POST todolist`: adds the to-do `body` describes to the caller's list; the new item as JSON (201).
+    func create(_ body: Data, _ token: ValidatedAccessToken) throws -> Data {
         struct NewItem: Decodable { let description: String }
-        let item = try await request.decode(as: NewItem.self, context: context)
+        guard let item = try? JSONDecoder().decode(NewItem.self, from: body) else {
+            throw SampleFailure(
+                .badRequest, "invalid_request", message: #"Send the to-do as JSON: {"description": "…"}."#,
+                cause: "a to-do that is not JSON with a description")
+        }
         let description = item.description.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !description.isEmpty, description.count <= 1000 else {
-            throw HTTPError(.badRequest, message: "A to-do needs a description of 1 to 1,000 characters.")
+            throw SampleFailure(
+                .badRequest, "invalid_request", message: "A to-do needs a description of 1 to 1,000 characters.",
+                cause: "a to-do description of \(description.count) characters")
         }
-        var response = try Self.json(store.add(description, owner: try Self.owner(token)))
-        response.status = .created
-        return response
+        return try Self.json(store.add(description, owner: try Self.owner(token)))
     }
 
-    private func remove(_ request: Request, context: TodoContext) throws -> Response {
-        let token = try context.requireAccessToken()
-        guard let id = context.parameters.get("id", as: Int.self) else {
-            throw HTTPError(.badRequest, message: "The to-do's id must be a number.")
+    /// `DELETE todolist/{id}`: removes the to-do from the caller's list.
+    func remove(_ id: String?, _ token: ValidatedAccessToken) throws {
+        guard let id = id.flatMap({ Int($0) }) else {
+            throw SampleFailure(
+                .badRequest, "invalid_request", message: "The to-do's id must be a number.",
+                cause: "a to-do id that is not a number")
         }
         guard store.remove(id, owner: try Self.owner(token)) else {
-            throw HTTPError(.notFound, message: "There is no to-do \(id) in your list.")
+            throw SampleFailure(
+                .notFound, "not_found", message: "There is no to-do \(id) in your list.",
+                cause: "no to-do \(id) in the caller's list")
         }
-        return Response(status: .noContent)
     }
 
-    private func profile(_ request: Request, context: TodoContext) async throws -> Response {
-        guard let graph else { throw HTTPError(.notFound) }
+    /// `GET me`: the caller's Graph profile, as Graph gave it.
+    func profile(_ token: ValidatedAccessToken) async throws -> Data {
+        guard let graph else {
+            throw SampleFailure(
+                .notFound, "not_found", message: "There is nothing at GET /\(api.name)/me.", cause: "no Graph client")
+        }
         let answer: HTTPResponse
         let body: Data
         do {
-            (answer, body) = try await graph.call(.get, "me", for: try context.requireAccessToken())
+            (answer, body) = try await graph.call(.get, "me", for: token)
         } catch let error as MSALError {
             throw ProfileFailure.onBehalfOf(error, graph: graph)
         }
         guard answer.status.kind == .successful else { throw ProfileFailure.graphAnswered(answer, body) }
-        return Response(
-            status: .ok, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        return body
     }
 
     /// The user's object id, which keys their list.
     private static func owner(_ token: ValidatedAccessToken) throws -> String {
         guard let owner = token.objectID ?? (token.claims["sub"] as? String) else {
-            throw HTTPError(.forbidden, message: "The token names no user.")
+            throw SampleFailure(
+                .forbidden, "forbidden", message: "The token names no user.", cause: "a user token without oid or sub")
         }
         return owner
     }
 
-    private static func json(_ value: some Encodable) throws -> Response {
+    private static func json(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return Response(
-            status: .ok, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+        return try encoder.encode(value)
     }
 }

@@ -1,13 +1,10 @@
 import Foundation
-import Hummingbird
 import MSAL
-import MSALHummingbird
 import SampleServers
 
-/// The sample's pages: home (signed in or not), the Graph profile and API 1's to-dos (listed, added, deleted), with
-/// tokens acquired silently for the signed-in user, and the stylesheet they share.
-struct WebAppRoutes {
-    let auth: WebAppAuthentication<WebContext>
+/// The sample's pages, whatever web framework serves them: home (signed in or not) and the Graph profile, with
+/// tokens acquired silently for the signed-in user; the to-dos are ``TodoPages``.
+struct WebAppPages: Sendable {
     let configuration: WebAppSampleConfiguration
 
     /// The routes, as the banner lists them.
@@ -23,33 +20,30 @@ struct WebAppRoutes {
         SampleBanner.Route("GET", Stylesheet.path, "the pages' stylesheet"),
     ]
 
-    func add(to router: Router<WebContext>) {
-        auth.addRoutes(to: router)
-        router.get("/") { _, context in try await home(context) }
-        router.get(RouterPath(stringLiteral: Stylesheet.path)) { _, _ in Stylesheet.response }
-        router.get("profile") { request, context in try await profile(request, context) }
-        TodoPages(auth: auth, configuration: configuration).add(to: router)
-    }
+    /// The to-do pages.
+    var todos: TodoPages { TodoPages(configuration: configuration) }
 
-    private func home(_ context: WebContext) async throws -> Response {
+    /// `GET /`: who is signed in, with links to the pages and the sign-out button; or a sign-in link.
+    func home(_ session: some SignedInSession) async throws -> HTMLPage {
         var page = HTMLPage("Home")
-        if let user = try await auth.user(context) {
+        if let user = try await session.account() {
             page.paragraph("Signed in as \(user.username ?? user.identifier)", id: "user")
             page.link("Your profile", to: "/profile", id: "profile")
             page.link("Your to-dos", to: "/todos", id: "todos")
-            if let signOut = auth.signOutForm(context) { page.markup(signOut) }
+            if let signOut = session.signOutForm() { page.markup(signOut) }
         } else {
             page.paragraph("You are not signed in.", id: "anonymous")
             page.paragraph(
                 "Sign in with the identity provider to see your Microsoft Graph profile and your to-dos.",
                 class: "muted")
-            page.link("Sign in", to: "\(auth.basePath)/signin?returnTo=/", id: "signin")
+            page.link("Sign in", to: "\(session.signInBasePath)/signin?returnTo=/", id: "signin")
         }
-        return page.response()
+        return page
     }
 
-    private func profile(_ request: Request, _ context: WebContext) async throws -> Response {
-        let token = try await Self.token(auth, ["User.Read"], request, context)
+    /// `GET /profile`: the signed-in user's Graph profile.
+    func profile(_ session: some SignedInSession) async throws -> HTMLPage {
+        let token = try await Self.token(session, ["User.Read"])
         let graph = ServiceCall(
             name: "Microsoft Graph",
             whenUnreachable: "Check that it (or identity-emulator, which serves it) is running.",
@@ -60,17 +54,15 @@ struct WebAppRoutes {
         page.paragraph(me["displayName"] as? String ?? "", id: "displayName")
         page.paragraph((me["mail"] ?? me["userPrincipalName"]) as? String ?? "", id: "mail")
         page.link("Home", to: "/", id: "home")
-        return page.response()
+        return page
     }
 
     /// A token for `scopes` for the signed-in user; a new sign-in when there is none or the platform wants one.
     ///
-    /// - Throws: `SignInRedirect`; ``SampleFailure`` 502 when the identity provider cannot give one.
-    static func token(
-        _ auth: WebAppAuthentication<WebContext>, _ scopes: [String], _ request: Request, _ context: WebContext
-    ) async throws -> AuthenticationResult {
+    /// - Throws: the framework's sign-in redirect; ``SampleFailure`` 502 when the identity provider cannot give one.
+    static func token(_ session: some SignedInSession, _ scopes: [String]) async throws -> AuthenticationResult {
         do {
-            return try await auth.token(scopes: scopes, request: request, context: context)
+            return try await session.token(scopes: scopes)
         } catch let error as MSALError {
             throw SampleFailure(
                 .badGateway, "token_unavailable",
