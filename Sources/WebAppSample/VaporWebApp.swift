@@ -4,12 +4,12 @@ import SampleServers
 import Vapor
 
 /// The sample on Vapor: MSALVapor's `WebAppSignIn` signs users in, Vapor's sessions in memory.
-enum VaporWebApp {
+package enum VaporWebApp {
     /// Sets up `app`: only the sample's own middleware (Vapor's sessions, then the error pages), the sign-in routes
     /// and the pages.
     ///
     /// - Throws: ``MSALError`` when the web app's confidential client cannot be made.
-    static func configure(_ app: Application, _ configuration: WebAppSampleConfiguration) throws {
+    package static func configure(_ app: Application, _ configuration: WebAppSampleConfiguration) throws {
         let client = try ConfidentialClientApplication(configuration: configuration.client)
         app.middleware = Middlewares()
         app.sessions.use(.memory)

@@ -49,7 +49,8 @@ struct DemoCommandTests {
             "API 1: HTTP 200 for app", "the same token again from the cache", "(on-behalf-of): /me is Sam Codeonly",
             "Graph token from the cache", "managed identities", "vm-1 (IMDS)", "app-1 (App Service)",
             "a second step is needed", "lee@example.com is signed in", "registered noah.backup@example.com",
-            "Done: 15 steps passed",
+            "API 1 on Vapor: HTTP 200 for app", "without a token: HTTP 401, WWW-Authenticate: Bearer",
+            "Done: 16 steps passed",
         ] {
             #expect(output.contains(line), "missing '\(line)' in:\n\(output)")
         }

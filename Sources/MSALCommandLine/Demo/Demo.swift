@@ -39,9 +39,16 @@ struct Demo: AsyncParsableCommand {
                         todoAPI in
                         narrator.say(
                             "todo-api (API 1 and API 2) is running at \(todoAPI.absoluteString) (in this process).")
-                        return try await DemoStory(
-                            emulator: emulator, http: http, clock: clock, narrator: narrator, todoAPI: todoAPI
-                        ).run()
+                        var onVapor = try Self.todoAPI(emulator, clock: clock)
+                        onVapor.framework = .vapor
+                        return try await TodoAPIServer.withRunning(onVapor) { todoAPIOnVapor in
+                            narrator.say(
+                                "todo-api on Vapor is running at \(todoAPIOnVapor.absoluteString) (in this process).")
+                            return try await DemoStory(
+                                emulator: emulator, http: http, clock: clock, narrator: narrator, todoAPI: todoAPI,
+                                todoAPIOnVapor: todoAPIOnVapor
+                            ).run()
+                        }
                     }
                     try await http.shutdown()
                     return steps
@@ -60,7 +67,8 @@ struct Demo: AsyncParsableCommand {
         }
     }
 
-    /// todo-api on the emulator's tokens (External ID users and Contoso's daemon), on the demo's clock.
+    /// todo-api on the emulator's tokens (External ID users and Contoso's daemon), on the demo's clock, on Hummingbird
+    /// unless the caller changes its framework.
     static func todoAPI(_ emulator: RunningEmulator, clock: DemoClock) throws -> TodoAPIConfiguration {
         let ids = Directory.DemoIDs.self
         var configuration = try TodoAPIConfiguration(

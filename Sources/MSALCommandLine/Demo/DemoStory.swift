@@ -12,6 +12,8 @@ struct DemoStory {
     let narrator: Narrator
     /// todo-api (the tutorials' API 1 and API 2), running in this process beside the emulator.
     let todoAPI: URL
+    /// The same todo-api served by Vapor through MSALVapor.
+    let todoAPIOnVapor: URL
 
     private let ids = Directory.DemoIDs.self
 
@@ -107,8 +109,10 @@ struct DemoStory {
         try await NativeDemoSteps(emulator: emulator, http: http, clock: clock, narrator: narrator, todoAPI: todoAPI)
             .run(from: 9)
         let server = 9 + NativeDemoSteps.stepCount
-        try await ServerDemoSteps(emulator: emulator, http: http, clock: clock, narrator: narrator, todoAPI: todoAPI)
-            .run(from: server)
+        try await ServerDemoSteps(
+            emulator: emulator, http: http, clock: clock, narrator: narrator, todoAPI: todoAPI,
+            todoAPIOnVapor: todoAPIOnVapor
+        ).run(from: server)
         return server - 1 + ServerDemoSteps.stepCount
     }
 

@@ -4,9 +4,9 @@ import Foundation
 import IdentityEmulator
 import MSAL
 
-/// The server side of the demo: a daemon with a certificate calls API 1 with an app token; API 1, itself a
-/// confidential client, calls Microsoft Graph on behalf of the customer who called it; services on an Azure VM and
-/// in App Service get tokens as their managed identities, holding no secret.
+/// The server side of the demo: a daemon with a certificate calls API 1 with an app token, on Hummingbird and on
+/// Vapor; API 1, itself a confidential client, calls Microsoft Graph on behalf of the customer who called it; services
+/// on an Azure VM and in App Service get tokens as their managed identities, holding no secret.
 struct ServerDemoSteps {
     let emulator: RunningEmulator
     let http: HTTPClient
@@ -14,9 +14,11 @@ struct ServerDemoSteps {
     let narrator: Narrator
     /// todo-api (the tutorials' API 1 and API 2), running in this process beside the emulator.
     let todoAPI: URL
+    /// The same todo-api served by Vapor through MSALVapor.
+    let todoAPIOnVapor: URL
 
     private let ids = Directory.DemoIDs.self
-    static let stepCount = 3
+    static let stepCount = 4
 
     func run(from first: Int) async throws {
         let base = emulator.baseURL
@@ -42,7 +44,8 @@ struct ServerDemoSteps {
                 "API 1: HTTP 200 for app \(body?["app"] ?? "?"), every user's list (\((body?["lists"] as? [String: Any])?.count ?? 0)) with its read-all role"
             )
         }
-        try await narrator.step(first + 1, "API 1 calls Microsoft Graph /me on behalf of the customer who called it") {
+        try await onVapor(first + 1)
+        try await narrator.step(first + 2, "API 1 calls Microsoft Graph /me on behalf of the customer who called it") {
             let customer = "sam@example.com"
             let native = try NativeDemoSteps(
                 emulator: emulator, http: http, clock: clock, narrator: narrator, todoAPI: todoAPI
@@ -77,7 +80,33 @@ struct ServerDemoSteps {
                 "the next call with the same token: Graph token from the \(again.source == .cache ? "cache" : "network")"
             )
         }
-        try await managedIdentities(first + 2)
+        try await managedIdentities(first + 3)
+    }
+
+    /// The same API served by Vapor, its routes protected by MSALVapor's authenticator and permission requirements:
+    /// the daemon's token (from its cache) is accepted with its read-all role, a request without one is challenged.
+    private func onVapor(_ step: Int) async throws {
+        try await narrator.step(step, "The same API on Vapor: MSALVapor checks the daemon's token and its role") {
+            let daemon = try makeApp(
+                clientID: ids.confidentialClient, credential: .secret(ids.confidentialSecret), tenant: ids.contosoTenant
+            )
+            let token = try await daemon.acquireTokenForClient(
+                ClientCredentialParameters(scopes: ["api://\(ids.api1)/.default"]))
+            let list = todoAPIOnVapor.appendingPathComponent("api1/todolist")
+            let (response, data) = try await send(token.authorizationHeader, to: list)
+            guard response.status == .ok else {
+                throw DemoError("API 1 on Vapor answered HTTP \(response.status.code)")
+            }
+            let body = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            narrator.detail("API 1 on Vapor: HTTP 200 for app \(body?["app"] ?? "?") with its read-all role")
+            let (anonymous, _) = try await DefaultHTTPTransport().send(
+                HTTPRequest(method: .get, url: list), body: nil)
+            let challenge = anonymous.headerFields[.wwwAuthenticate] ?? "none"
+            guard anonymous.status == .unauthorized else {
+                throw DemoError("API 1 on Vapor answered HTTP \(anonymous.status.code) without a token")
+            }
+            narrator.detail("without a token: HTTP 401, WWW-Authenticate: \(challenge)")
+        }
     }
 
     /// IMDS on the VM `vm-1` (its system-assigned identity, for Graph) and App Service on `app-1` (the
