@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import IdentityEmulator
+import Logging
 import MSAL
 import TodoAPI
 
@@ -35,13 +36,20 @@ struct Demo: AsyncParsableCommand {
                     eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                     configuration: .init(redirectConfiguration: .disallow))
                 do {
-                    let steps = try await TodoAPIServer.withRunning(try Self.todoAPI(emulator, clock: clock)) {
-                        todoAPI in
+                    // The story is the narration: the services log only what goes wrong on their side.
+                    let logger = {
+                        var logger = Logger(label: "todo-api")
+                        logger.logLevel = .warning
+                        return logger
+                    }()
+                    let steps = try await TodoAPIServer.withRunning(
+                        try Self.todoAPI(emulator, clock: clock), logger: logger
+                    ) { todoAPI in
                         narrator.say(
                             "todo-api (API 1 and API 2) is running at \(todoAPI.absoluteString) (in this process).")
                         var onVapor = try Self.todoAPI(emulator, clock: clock)
                         onVapor.framework = .vapor
-                        return try await TodoAPIServer.withRunning(onVapor) { todoAPIOnVapor in
+                        return try await TodoAPIServer.withRunning(onVapor, logger: logger) { todoAPIOnVapor in
                             narrator.say(
                                 "todo-api on Vapor is running at \(todoAPIOnVapor.absoluteString) (in this process).")
                             return try await DemoStory(
