@@ -8,11 +8,12 @@ import Vapor
 ///
 /// As Vapor's authenticators do, it never throws for a missing or refused token: the route's
 /// ``AccessTokenGuardMiddleware`` answers those with the Bearer challenge (401, or 503 when the authority's keys
-/// cannot be fetched). A refused token's reason goes to the log, never the token.
+/// cannot be fetched). A refused token's reason goes to the log, never the token. A token that passed before (the
+/// validator remembers it until it expires) is accepted on the request's event loop, without starting a task.
 ///
 ///     app.msal.accessTokens = try AccessTokenValidator(authority: authority, audiences: [clientID])
 ///     let api = app.grouped(AccessTokenAuthenticator(), AccessTokenGuardMiddleware())
-public struct AccessTokenAuthenticator: AsyncBearerAuthenticator {
+public struct AccessTokenAuthenticator: BearerAuthenticator {
     /// The validator; `nil` uses `app.msal.accessTokens`.
     public let validator: AccessTokenValidator?
 
@@ -23,17 +24,23 @@ public struct AccessTokenAuthenticator: AsyncBearerAuthenticator {
 
     /// Validates `bearer` and logs its caller in, or keeps why it was refused for the guard.
     ///
-    /// - Throws: `Abort(.internalServerError)` when no validator is configured.
-    public func authenticate(bearer: BearerAuthorization, for request: Request) async throws {
+    /// - Returns: a future that fails with `Abort(.internalServerError)` when no validator is configured.
+    public func authenticate(bearer: BearerAuthorization, for request: Request) -> EventLoopFuture<Void> {
         guard let validator = validator ?? request.application.msal.accessTokens else {
-            throw Abort(
-                .internalServerError, reason: "No access token validator is configured (app.msal.accessTokens).")
+            return request.eventLoop.makeFailedFuture(
+                Abort(.internalServerError, reason: "No access token validator is configured (app.msal.accessTokens)."))
         }
-        do {
-            request.auth.login(AccessTokenPrincipal(token: try await validator.validate(bearer.token)))
-        } catch let rejection as AccessTokenRejection {
-            rejection.log(to: request.logger, path: request.url.path)
-            request.storage[RejectionKey.self] = rejection
+        if let known = validator.rememberedToken(bearer.token[...]) {
+            request.auth.login(AccessTokenPrincipal(token: known))
+            return request.eventLoop.makeSucceededVoidFuture()
+        }
+        return request.eventLoop.makeFutureWithTask {
+            do {
+                request.auth.login(AccessTokenPrincipal(token: try await validator.validate(bearer.token)))
+            } catch let rejection as AccessTokenRejection {
+                rejection.log(to: request.logger, path: request.url.path)
+                request.storage[RejectionKey.self] = rejection
+            }
         }
     }
 }

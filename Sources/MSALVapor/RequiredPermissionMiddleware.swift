@@ -8,7 +8,7 @@ import Vapor
 /// `routes.requiring(scopes:appRoles:)`.
 ///
 ///     let read = api.requiring(scopes: ["ToDoList.Read"], appRoles: ["ToDoList.Read.All"])
-public struct RequiredPermissionMiddleware: AsyncMiddleware {
+public struct RequiredPermissionMiddleware: Middleware {
     /// Delegated permissions, any one of which a user's token must have.
     public let scopes: Set<String>
     /// App roles, any one of which an app-only token must have (empty: app-only tokens are refused).
@@ -21,14 +21,16 @@ public struct RequiredPermissionMiddleware: AsyncMiddleware {
     }
 
     /// Calls `next` when the caller's token has a permission the route accepts; answers with the challenge
-    /// otherwise (401 when no caller is logged in).
-    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+    /// otherwise (401 when no caller is logged in). It runs on the request's event loop.
+    public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         do {
             try request.msal.requirePermission(scopes: scopes, appRoles: appRoles)
         } catch let challenge as BearerChallenge {
-            return try await challenge.encodeResponse(for: request)
+            return request.eventLoop.makeSucceededFuture(challenge.response)
+        } catch {
+            return request.eventLoop.makeFailedFuture(error)
         }
-        return try await next.respond(to: request)
+        return next.respond(to: request)
     }
 }
 

@@ -186,6 +186,23 @@ struct AccessTokenValidatorTests {
         try await expectRejected(token, .expired, by: validator)
     }
 
+    @Test("a token that passed is found without a suspension until it expires; one that did not pass, never")
+    func rememberedToken() async throws {
+        let validator = try validator()
+        let token = try forge.token(TokenForge.userClaims(now: clock.now()))
+        #expect(validator.rememberedToken(token[...]) == nil)
+        _ = try await validator.validate(token)
+        #expect(validator.rememberedToken(token[...])?.rawValue == token)
+        #expect(forge.keySetFetches == 1)
+        var claims = TokenForge.userClaims(now: clock.now())
+        claims["aud"] = "api://someone-else"
+        let refused = try forge.token(claims)
+        try await expectRejected(refused, .wrongAudience, by: validator)
+        #expect(validator.rememberedToken(refused[...]) == nil)
+        clock.advance(by: 3600 + 301)
+        #expect(validator.rememberedToken(token[...]) == nil)
+    }
+
     @Test("unknown key ids: one fetch of the keys per interval, however many arrive; a rolled-over key is found")
     func keyRefetchIsRateLimited() async throws {
         let validator = try validator()

@@ -97,6 +97,7 @@ public final class AccessTokenValidator: Sendable {
     ///
     /// - Throws: ``AccessTokenRejection`` naming the check that failed.
     package func validate(_ token: Substring) async throws -> ValidatedAccessToken {
+        if let known = rememberedToken(token) { return known }
         do {
             let validated = try await check(token)
             Telemetry.tokenValidation("accepted")
@@ -107,14 +108,25 @@ public final class AccessTokenValidator: Sendable {
         }
     }
 
+    /// The token, when it passed before and has not expired since: the hash and the lookup are the check, with no
+    /// suspension, so a framework can answer it on the thread that read the request. `nil` when it must be validated.
+    package func rememberedToken(_ token: Substring) -> ValidatedAccessToken? {
+        // Remembered only until it expires (with the skew), and `nbf` had passed when it was first checked.
+        guard let known = remembered.token(Self.hash(token), now: configuration.clock.now()) else { return nil }
+        Telemetry.tokenValidation("accepted")
+        return known
+    }
+
+    /// The token's SHA-256, hashed in place without a copy of the token.
+    private static func hash(_ token: Substring) -> SHA256.Digest {
+        token.utf8.withContiguousStorageIfAvailable { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+            ?? SHA256.hash(data: Data(token.utf8))
+    }
+
+    /// Validates a token that is not remembered, and remembers it when it passes.
     private func check(_ token: Substring) async throws -> ValidatedAccessToken {
         let now = configuration.clock.now()
-        // Hashed in place, without a copy of the token: for a remembered token the hash and the lookup are the check.
-        let hash =
-            token.utf8.withContiguousStorageIfAvailable { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
-            ?? SHA256.hash(data: Data(token.utf8))
-        // Remembered only until it expires (with the skew), and `nbf` had passed when it was first checked.
-        if let known = remembered.token(hash, now: now) { return known }
+        let hash = Self.hash(token)
         let token = String(token)
         let jwt: JWT
         do {
