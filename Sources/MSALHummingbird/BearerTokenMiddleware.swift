@@ -26,7 +26,9 @@ public struct BearerTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        guard let token = Self.bearerToken(request) else { throw BearerChallenge.missingToken }
+        guard let token = AuthorizationHeader.bearerToken(request.headers[.authorization]) else {
+            throw BearerChallenge.missingToken
+        }
         var context = context
         do {
             context.accessToken = try await validator.validate(token)
@@ -35,23 +37,5 @@ public struct BearerTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
             throw BearerChallenge.invalidToken(rejection)
         }
         return try await next(request, context)
-    }
-
-    /// The token of an `Authorization: Bearer` header (the scheme in any case, RFC 7235).
-    ///
-    /// Read byte by byte rather than with Foundation's `trimmingCharacters`, which goes through UTF-16: this runs on
-    /// every request, and checking a remembered token is only a hash and a lookup.
-    static func bearerToken(_ request: Request) -> Substring? {
-        guard let header = request.headers[.authorization] else { return nil }
-        let bytes = header.utf8
-        let space = UInt8(ascii: " ")
-        guard let schemeEnd = bytes.firstIndex(of: space),
-            bytes.distance(from: bytes.startIndex, to: schemeEnd) == 6,
-            zip(bytes[..<schemeEnd], "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 })
-        else { return nil }
-        guard let start = bytes[schemeEnd...].firstIndex(where: { $0 != space }),
-            let end = bytes.lastIndex(where: { $0 != space })
-        else { return nil }
-        return header[start...end]
     }
 }

@@ -13,7 +13,7 @@ import Vapor
 ///
 ///     app.msal.accessTokens = try AccessTokenValidator(authority: authority, audiences: [clientID])
 ///     let api = app.grouped(AccessTokenAuthenticator(), AccessTokenGuardMiddleware())
-public struct AccessTokenAuthenticator: BearerAuthenticator {
+public struct AccessTokenAuthenticator: RequestAuthenticator {
     /// The validator; `nil` uses `app.msal.accessTokens`.
     public let validator: AccessTokenValidator?
 
@@ -22,21 +22,25 @@ public struct AccessTokenAuthenticator: BearerAuthenticator {
         self.validator = validator
     }
 
-    /// Validates `bearer` and logs its caller in, or keeps why it was refused for the guard.
+    /// Validates the request's `Authorization: Bearer` token and logs its caller in, or keeps why it was refused for
+    /// the guard.
     ///
     /// - Returns: a future that fails with `Abort(.internalServerError)` when no validator is configured.
-    public func authenticate(bearer: BearerAuthorization, for request: Request) -> EventLoopFuture<Void> {
+    public func authenticate(request: Request) -> EventLoopFuture<Void> {
+        guard let token = AuthorizationHeader.bearerToken(request.headers.first(name: .authorization)) else {
+            return request.eventLoop.makeSucceededVoidFuture()
+        }
         guard let validator = validator ?? request.application.msal.accessTokens else {
             return request.eventLoop.makeFailedFuture(
                 Abort(.internalServerError, reason: "No access token validator is configured (app.msal.accessTokens)."))
         }
-        if let known = validator.rememberedToken(bearer.token[...]) {
+        if let known = validator.rememberedToken(token) {
             request.auth.login(AccessTokenPrincipal(token: known))
             return request.eventLoop.makeSucceededVoidFuture()
         }
         return request.eventLoop.makeFutureWithTask {
             do {
-                request.auth.login(AccessTokenPrincipal(token: try await validator.validate(bearer.token)))
+                request.auth.login(AccessTokenPrincipal(token: try await validator.validate(token)))
             } catch let rejection as AccessTokenRejection {
                 rejection.log(to: request.logger, path: request.url.path)
                 request.storage[RejectionKey.self] = rejection
