@@ -27,8 +27,14 @@ public struct AccessTokenAuthenticator: RequestAuthenticator {
     ///
     /// - Returns: a future that fails with `Abort(.internalServerError)` when no validator is configured.
     public func authenticate(request: Request) -> EventLoopFuture<Void> {
+        authenticateAtOnce(request) ?? request.eventLoop.makeSucceededVoidFuture()
+    }
+
+    /// Authenticates `request` on its event loop when it can (no token, or one the validator remembers): `nil` once
+    /// done; otherwise the future of the token's validation in a task, or of the missing validator's error.
+    func authenticateAtOnce(_ request: Request) -> EventLoopFuture<Void>? {
         guard let token = AuthorizationHeader.bearerToken(request.headers.first(name: .authorization)) else {
-            return request.eventLoop.makeSucceededVoidFuture()
+            return nil
         }
         guard let validator = validator ?? request.application.msal.accessTokens else {
             return request.eventLoop.makeFailedFuture(
@@ -36,7 +42,7 @@ public struct AccessTokenAuthenticator: RequestAuthenticator {
         }
         if let known = validator.rememberedToken(token) {
             request.auth.login(AccessTokenPrincipal(token: known))
-            return request.eventLoop.makeSucceededVoidFuture()
+            return nil
         }
         return request.eventLoop.makeFutureWithTask {
             do {

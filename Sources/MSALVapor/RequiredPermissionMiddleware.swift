@@ -36,9 +36,9 @@ public struct RequiredPermissionMiddleware: Middleware {
 
 extension RoutesBuilder {
     /// Routes for callers with a valid access token: ``AccessTokenAuthenticator`` (with `validator`, by default
-    /// `app.msal.accessTokens`) and ``AccessTokenGuardMiddleware``.
+    /// `app.msal.accessTokens`) and ``AccessTokenGuardMiddleware``, as one middleware.
     public func requiringAccessToken(_ validator: AccessTokenValidator? = nil) -> any RoutesBuilder {
-        grouped(AccessTokenAuthenticator(validator: validator), AccessTokenGuardMiddleware())
+        grouped(AccessTokenRequirement(authenticator: AccessTokenAuthenticator(validator: validator)))
     }
 
     /// Routes for callers whose token carries one of `scopes` (user tokens) or of `appRoles` (app-only tokens):
