@@ -199,6 +199,15 @@ struct AccessTokenValidatorTests {
         let refused = try forge.token(claims)
         try await expectRejected(refused, .wrongAudience, by: validator)
         #expect(validator.rememberedToken(refused[...]) == nil)
+        // Remembered by its signature, recognised by its whole text: the same signature on other claims is no match.
+        var other = TokenForge.userClaims(now: clock.now())
+        other["oid"] = "someone-else"
+        let forged =
+            try forge.token(other).split(separator: ".")[0...1].joined(separator: ".") + "."
+            + token.split(separator: ".")[2]
+        #expect(validator.rememberedToken(forged[...]) == nil)
+        try await expectRejected(forged, .badSignature, by: validator)
+        #expect(validator.rememberedToken(token[...])?.objectID == "user-oid")
         clock.advance(by: 3600 + 301)
         #expect(validator.rememberedToken(token[...]) == nil)
     }

@@ -112,15 +112,21 @@ public final class AccessTokenValidator: Sendable {
     /// suspension, so a framework can answer it on the thread that read the request. `nil` when it must be validated.
     package func rememberedToken(_ token: Substring) -> ValidatedAccessToken? {
         // Remembered only until it expires (with the skew), and `nbf` had passed when it was first checked.
-        guard let known = remembered.token(Self.hash(token), now: configuration.clock.now()) else { return nil }
+        guard let known = remembered.token(Self.hash(token), text: token, now: configuration.clock.now()) else {
+            return nil
+        }
         Telemetry.tokenValidation("accepted")
         return known
     }
 
-    /// The token's SHA-256, hashed in place without a copy of the token.
+    /// The key a token is remembered under: the SHA-256 of its signature (what follows its last `.`; all of it when
+    /// it has none), hashed in place without a copy. The signature is a quarter of a token or less, and
+    /// ``RememberedTokens`` recognises a token by its whole text.
     private static func hash(_ token: Substring) -> SHA256.Digest {
-        token.utf8.withContiguousStorageIfAvailable { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
-            ?? SHA256.hash(data: Data(token.utf8))
+        let signature =
+            token.utf8.lastIndex(of: UInt8(ascii: ".")).map { token[token.utf8.index(after: $0)...] } ?? token
+        return signature.utf8.withContiguousStorageIfAvailable { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+            ?? SHA256.hash(data: Data(signature.utf8))
     }
 
     /// Validates a token that is not remembered, and remembers it when it passes.

@@ -2,8 +2,10 @@ import Crypto
 import Foundation
 import Locking
 
-/// Tokens that passed validation, by their SHA-256, until they expire: at most `capacity`. When full, the expired
-/// ones go, and if that frees nothing, all of them (each is validated again on its next use).
+/// Tokens that passed validation, until they expire: at most `capacity`. Each is found by a hash of part of it (the
+/// validator's: its signature's SHA-256) and recognised by its whole text, so two tokens that share that part are
+/// never taken for each other. When full, the expired ones go, and if that frees nothing, all of them (each is
+/// validated again on its next use).
 final class RememberedTokens: Sendable {
     private struct Entry {
         let token: ValidatedAccessToken
@@ -15,12 +17,12 @@ final class RememberedTokens: Sendable {
 
     init(capacity: Int) { self.capacity = max(0, capacity) }
 
-    /// The token remembered under `hash`, if it is still within its lifetime and skew.
-    func token(_ hash: SHA256Digest, now: Date) -> ValidatedAccessToken? {
-        entries.withLock { entries in
-            guard let entry = entries[hash], entry.until > now else { return nil }
-            return entry.token
+    /// The token remembered under `hash` whose text is `text`, if it is still within its lifetime and skew.
+    func token(_ hash: SHA256Digest, text: Substring, now: Date) -> ValidatedAccessToken? {
+        guard let entry = entries.withLock({ $0[hash] }), entry.until > now, entry.token.rawValue[...] == text else {
+            return nil
         }
+        return entry.token
     }
 
     func remember(_ token: ValidatedAccessToken, hash: SHA256Digest, until: Date, now: Date) {
