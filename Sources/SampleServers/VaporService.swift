@@ -32,8 +32,6 @@ package struct VaporService: Service {
         // Not the process's arguments: they are the sample's own, not Vapor's commands.
         let app = try await Application.make(Environment(name: "production", arguments: ["vapor"]))
         app.logger = logger
-        // The sample's own middleware decides how errors read; Vapor's default ErrorMiddleware would answer first.
-        app.middleware = Middlewares()
         do {
             try await configure(app)
             try await app.server.start(address: .hostname(host, port: port))

@@ -39,8 +39,8 @@ public enum TodoAPIServer {
         return router
     }
 
-    /// Sets up `app` (a Vapor application) to serve `configuration`'s APIs: only the sample's own middleware, then
-    /// the routes.
+    /// Sets up `app` (a Vapor application) to serve `configuration`'s APIs: only the sample's own middleware (Vapor's
+    /// default ErrorMiddleware would answer errors before it), then the routes.
     ///
     /// - Throws: ``MSALError`` when API 1's confidential client cannot be made.
     package static func configure(_ app: Vapor.Application, _ configuration: TodoAPIConfiguration) throws {

@@ -5,8 +5,8 @@ import Vapor
 
 /// The sample on Vapor: MSALVapor's `WebAppSignIn` signs users in, Vapor's sessions in memory.
 package enum VaporWebApp {
-    /// Sets up `app`: only the sample's own middleware (Vapor's sessions, then the error pages), the sign-in routes
-    /// and the pages.
+    /// Sets up `app`: only the sample's own middleware (Vapor's sessions, then the error pages, in place of Vapor's
+    /// default ErrorMiddleware), the sign-in routes and the pages.
     ///
     /// - Throws: ``MSALError`` when the web app's confidential client cannot be made.
     package static func configure(_ app: Application, _ configuration: WebAppSampleConfiguration) throws {
