@@ -97,10 +97,14 @@ struct TokenIssuer: Sendable {
 
     /// A delegated access token. Graph gets v1.0 claims, other APIs v2.0 ones.
     ///
-    /// - Parameter clientClass: `appidacr`/`azpacr`: `"0"` public client, `"1"` secret, `"2"` certificate.
+    /// - Parameters:
+    ///   - clientClass: `appidacr`/`azpacr`: `"0"` public client, `"1"` secret, `"2"` certificate.
+    ///   - extra: claims a test asked for (``ClaimsForNextTokens``, `POST /_emulator/tokens`), replacing those of
+    ///     the same name.
     func accessToken(
         origin: String, membership: Membership, client: Application, resource: Application,
-        scp: String, now: Date, lifetime: Int, capabilityCP1: Bool, uti: String, clientClass: String
+        scp: String, now: Date, lifetime: Int, capabilityCP1: Bool, uti: String, clientClass: String,
+        extra: [(String, JSONValue)] = []
     ) throws -> String {
         let iat = now.epochSeconds
         let isGraph = resource.identifierUri?.lowercased() == "https://graph.microsoft.com"
@@ -150,7 +154,7 @@ struct TokenIssuer: Sendable {
             ]
         }
         if capabilityCP1 { claims.append(("xms_cc", .array([.string("cp1")]))) }
-        return try JWT.sign(.object(claims), with: keys.current)
+        return try JWT.sign(.object(Self.merging(claims, extra)), with: keys.current)
     }
 
     /// An app-only access token (client credentials): `idtyp` `app`, the granted application permissions as
@@ -160,9 +164,11 @@ struct TokenIssuer: Sendable {
     /// - Parameters:
     ///   - clientClass: `"1"` after a secret, `"2"` after a certificate or federated credential.
     ///   - managedIdentity: for a managed identity's token: its object id is the `oid`, its resource id `xms_mirid`.
+    ///   - extra: claims a test asked for, replacing those of the same name.
     func appToken(
         origin: String, tenantID: String, client: Application, resource: Application, roles: [String],
-        clientClass: String, now: Date, lifetime: Int, uti: String, managedIdentity: AzureManagedIdentity? = nil
+        clientClass: String, now: Date, lifetime: Int, uti: String, managedIdentity: AzureManagedIdentity? = nil,
+        extra: [(String, JSONValue)] = []
     ) throws -> String {
         let iat = now.epochSeconds
         let principal = managedIdentity?.objectId ?? Self.servicePrincipalID(client.clientId)
@@ -202,7 +208,20 @@ struct TokenIssuer: Sendable {
             ("uti", .string(uti)),
             ("ver", .string(isGraph ? "1.0" : "2.0")),
         ]
-        return try JWT.sign(.object(claims), with: keys.current)
+        return try JWT.sign(.object(Self.merging(claims, extra)), with: keys.current)
+    }
+
+    /// `claims` with `extra`'s: each replaces the claim of its name in place, or is added at the end.
+    static func merging(_ claims: [(String, JSONValue)], _ extra: [(String, JSONValue)]) -> [(String, JSONValue)] {
+        var merged = claims
+        for (name, value) in extra {
+            if let index = merged.firstIndex(where: { $0.0 == name }) {
+                merged[index].1 = value
+            } else {
+                merged.append((name, value))
+            }
+        }
+        return merged
     }
 
     /// A stable GUID-shaped object id for an app's service principal.

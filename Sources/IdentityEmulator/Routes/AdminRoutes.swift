@@ -13,6 +13,8 @@ import OutsideJSON
 /// - `GET|POST|DELETE scenarios`: inject faults into the next requests to a route
 /// - `POST keys/rotate`: roll the token-signing key over (the previous key stays published)
 /// - `GET stats`: how many grants, sessions, codes and log entries the emulator holds, and its resident memory
+/// - `POST tokens`, `POST claims`: tokens for tests without a sign-in, and claims for the next tokens
+///   (``TokensOnDemand``)
 struct AdminRoutes: Sendable {
     let core: EmulatorCore
 
@@ -105,6 +107,7 @@ struct AdminRoutes: Sendable {
             await core.state.clearScenarios()
             return Response(status: .noContent)
         }
+        TokensOnDemand(core: core).register(on: admin)
     }
 
     /// The offset a `POST clock` body asks for: `{"offsetSeconds": N}`, within ±100 years.

@@ -51,13 +51,14 @@ struct TokenMinting: Sendable {
         }
         let uti = core.state.opaque(16)
         let issuer = core.issuer
+        let extra = await core.state.takeQueuedClaims(userID: membership.user.id, clientID: c.client.clientId)
         let accessToken: String
         let idToken: String?
         do {
             accessToken = try issuer.accessToken(
                 origin: origin, membership: membership, client: c.client, resource: resource,
                 scp: scp.joined(separator: " "), now: now, lifetime: lifetime, capabilityCP1: cp1, uti: uti,
-                clientClass: c.credential?.authenticationClass ?? "0")
+                clientClass: c.credential?.authenticationClass ?? "0", extra: extra)
             idToken =
                 scopes.wantsIDToken
                 ? try issuer.idToken(
@@ -99,12 +100,14 @@ struct TokenMinting: Sendable {
         let now = core.state.now
         let lifetime = core.accessTokenLifetime ?? 3599
         let uti = core.state.opaque(16)
+        let extra = await core.state.takeQueuedClaims(userID: nil, clientID: c.client.clientId)
         let token: String
         do {
             token = try core.issuer.appToken(
                 origin: core.issuerOrigin, tenantID: tenantID, client: c.client, resource: resource,
                 roles: c.index.grantedRoles(of: c.client, on: resource),
-                clientClass: c.credential?.authenticationClass ?? "1", now: now, lifetime: lifetime, uti: uti)
+                clientClass: c.credential?.authenticationClass ?? "1", now: now, lifetime: lifetime, uti: uti,
+                extra: extra)
         } catch {
             throw .serverError
         }

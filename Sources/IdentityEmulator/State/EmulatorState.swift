@@ -28,6 +28,7 @@ actor EmulatorState {
     /// costs no hop onto the actor.
     private nonisolated let served = Locked(RecentLog<ServedRequest>(capacity: 10_000))
     private var scenarios: [Scenario] = []
+    private var nextTokenClaims = ClaimsForNextTokens()
     private var adminConsent: [String: Set<String>] = [:]
     private var nativeFlows = ExpiringMap<NativeFlow>()
     private var assertions = AssertionLedger()
@@ -67,6 +68,7 @@ actor EmulatorState {
         outbox = RecentLog(capacity: 10_000)
         served.withLock { $0 = RecentLog(capacity: 10_000) }
         scenarios = []
+        nextTokenClaims = ClaimsForNextTokens()
         adminConsent = [:]
         nativeFlows = ExpiringMap()
         assertions = AssertionLedger()
@@ -306,6 +308,17 @@ actor EmulatorState {
                     method: method, path: path, grantType: grantType, clientID: clientID,
                     correlationID: correlationID, status: status, at: at))
         }
+    }
+
+    /// Queues `claims` for the next `count` access tokens of the user `userID` (an object id) or of `clientID`.
+    func queueClaims(userID: String?, clientID: String?, claims: [(String, JSONValue)], count: Int) {
+        nextTokenClaims.add(userID: userID, clientID: clientID, claims: claims, count: count)
+    }
+
+    /// The claims queued for an access token issued to `clientID` (for the user `userID`, when it is a user's).
+    func takeQueuedClaims(userID: String?, clientID: String) -> [(String, JSONValue)] {
+        guard nextTokenClaims.count > 0 else { return [] }
+        return nextTokenClaims.take(userID: userID, clientID: clientID)
     }
 
     func addScenario(_ scenario: Scenario) {

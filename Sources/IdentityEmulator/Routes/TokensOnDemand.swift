@@ -1,0 +1,162 @@
+import Foundation
+import Hummingbird
+import OutsideJSON
+
+/// Tokens for API tests without a sign-in, under `/_emulator/` (loopback only, JSON bodies):
+///
+/// - `POST tokens`: an access token for an API (`api`: its client id or app id URI) in `tenant`, as a `user` (user
+///   principal name or object id; `client` names the app that asked, the API itself by default) with `scopes`, or
+///   as an `app` (a client id) with `roles` (its granted ones by default); `groups` and any other `claims` added or
+///   replaced; `lifetimeSeconds` (an hour by default). Signed with the emulator's keys, shaped as the token endpoint
+///   shapes it: no consent or grant is needed, and nothing is remembered.
+/// - `POST claims`: claims added to (or changed in) the next `count` access tokens the token endpoint issues to a
+///   `user` or a `client` (``ClaimsForNextTokens``).
+struct TokensOnDemand: Sendable {
+    let core: EmulatorCore
+
+    /// What `POST tokens` asks for.
+    struct TokenOrder: Decodable {
+        var tenant: String
+        var api: String
+        var user: String?
+        var app: String?
+        var client: String?
+        var scopes: [String]?
+        var roles: [String]?
+        var groups: [String]?
+        var claims: JSONValue?
+        var lifetimeSeconds: Int?
+    }
+
+    func register(on admin: RouterGroup<EmulatorRequestContext>) {
+        admin.post("tokens") { request, context in
+            var request = request
+            let body = try await request.collectBody(upTo: context.maxUploadSize)
+            do {
+                return HTTPExchange.json(
+                    try mint(try JSONLimits.message.decode(TokenOrder.self, from: Data(buffer: body))))
+            } catch let error as AdminBodyError {
+                return HTTPExchange.json(.object([("error", .string(error.description))]), status: .badRequest)
+            } catch let refusal as JSONRefusal {
+                return HTTPExchange.json(.object([("error", .string("the body \(refusal)"))]), status: .badRequest)
+            } catch is DecodingError {
+                return HTTPExchange.json(.object([("error", .string(Self.tokenUsage))]), status: .badRequest)
+            }
+        }
+        admin.post("claims") { request, context in
+            var request = request
+            let body = try await request.collectBody(upTo: context.maxUploadSize)
+            do {
+                let order = try JSONLimits.message.decode(ClaimsForNextTokens.Order.self, from: Data(buffer: body))
+                return HTTPExchange.json(try await queue(order), status: .created)
+            } catch let error as AdminBodyError {
+                return HTTPExchange.json(.object([("error", .string(error.description))]), status: .badRequest)
+            } catch let refusal as JSONRefusal {
+                return HTTPExchange.json(.object([("error", .string("the body \(refusal)"))]), status: .badRequest)
+            } catch is DecodingError {
+                return HTTPExchange.json(.object([("error", .string(Self.claimsUsage))]), status: .badRequest)
+            }
+        }
+    }
+
+    static let tokenUsage =
+        #"expected {"tenant": id or domain, "api": client id or app id URI, "user": UPN or object id | "app": client id, "#
+        + #""client"?, "scopes"?: [..], "roles"?: [..], "groups"?: [..], "claims"?: {..}, "lifetimeSeconds"?}"#
+    static let claimsUsage =
+        #"expected {"user": UPN or object id and/or "client": client id, "claims": {..}, "count"?: number}"#
+
+    /// Signs the token `order` describes.
+    ///
+    /// - Throws: ``AdminBodyError`` naming what is unknown or missing.
+    func mint(_ order: TokenOrder) throws -> JSONValue {
+        let index = core.state.index
+        guard let tenant = index.tenant(id: order.tenant) else {
+            throw AdminBodyError("no tenant \(order.tenant) in the directory")
+        }
+        guard let api = index.api(identifier: order.api) ?? index.application(clientID: order.api) else {
+            throw AdminBodyError("no application \(order.api) in the directory")
+        }
+        let lifetime = order.lifetimeSeconds ?? 3600
+        guard (60...86_400).contains(lifetime) else {
+            throw AdminBodyError("lifetimeSeconds must be between 60 and 86400")
+        }
+        var extra: [(String, JSONValue)] = []
+        if let groups = order.groups { extra.append(("groups", .array(groups.map(JSONValue.string)))) }
+        if let claims = order.claims {
+            guard case .object(let members) = claims else { throw AdminBodyError("claims must be a JSON object") }
+            extra += members
+        }
+        let now = core.state.now
+        let token: String
+        switch (order.user, order.app) {
+        case (let name?, nil):
+            guard let user = index.user(named: name) ?? index.user(objectID: name) else {
+                throw AdminBodyError("no user \(name) in the directory")
+            }
+            guard let membership = index.membership(of: user, tenantID: tenant.id) else {
+                throw AdminBodyError("\(user.userPrincipalName) is not a member of tenant \(tenant.id)")
+            }
+            let clientID = order.client ?? api.clientId
+            guard let client = index.application(clientID: clientID) else {
+                throw AdminBodyError("no application \(clientID) in the directory")
+            }
+            if let roles = order.roles { extra.insert(("roles", .array(roles.map(JSONValue.string))), at: 0) }
+            token = try signed {
+                try core.issuer.accessToken(
+                    origin: core.issuerOrigin, membership: membership, client: client, resource: api,
+                    scp: (order.scopes ?? []).joined(separator: " "), now: now, lifetime: lifetime,
+                    capabilityCP1: false, uti: core.state.opaque(16), clientClass: "0", extra: extra)
+            }
+        case (nil, let clientID?):
+            guard let client = index.application(clientID: clientID) else {
+                throw AdminBodyError("no application \(clientID) in the directory")
+            }
+            token = try signed {
+                try core.issuer.appToken(
+                    origin: core.issuerOrigin, tenantID: tenant.id, client: client, resource: api,
+                    roles: order.roles ?? index.grantedRoles(of: client, on: api), clientClass: "1", now: now,
+                    lifetime: lifetime, uti: core.state.opaque(16), extra: extra)
+            }
+        default:
+            throw AdminBodyError("name either a user or an app, not both or neither")
+        }
+        return .object([
+            ("token_type", .string("Bearer")), ("expires_in", .int(lifetime)),
+            ("expires_on", .int(now.epochSeconds + lifetime)), ("access_token", .string(token)),
+        ])
+    }
+
+    /// Queues the claims of `order`.
+    ///
+    /// - Throws: ``AdminBodyError`` naming what is unknown or missing.
+    func queue(_ order: ClaimsForNextTokens.Order) async throws -> JSONValue {
+        let index = core.state.index
+        guard order.user != nil || order.client != nil else { throw AdminBodyError(Self.claimsUsage) }
+        var userID: String?
+        if let name = order.user {
+            guard let user = index.user(named: name) ?? index.user(objectID: name) else {
+                throw AdminBodyError("no user \(name) in the directory")
+            }
+            userID = user.id
+        }
+        if let client = order.client, index.application(clientID: client) == nil {
+            throw AdminBodyError("no application \(client) in the directory")
+        }
+        guard case .object(let claims) = order.claims, !claims.isEmpty else {
+            throw AdminBodyError("claims must be a JSON object with at least one claim")
+        }
+        let count = order.count ?? 1
+        guard (1...10_000).contains(count) else { throw AdminBodyError("count must be between 1 and 10000") }
+        await core.state.queueClaims(userID: userID, clientID: order.client, claims: claims, count: count)
+        return .object([("queued", .array(claims.map { .string($0.0) })), ("count", .int(count))])
+    }
+
+    /// Signs with the emulator's keys, or says why it could not.
+    private func signed(_ sign: () throws -> String) throws -> String {
+        do {
+            return try sign()
+        } catch {
+            throw AdminBodyError("the token could not be signed: \(error)")
+        }
+    }
+}
