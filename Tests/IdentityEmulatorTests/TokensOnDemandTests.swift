@@ -40,6 +40,48 @@ struct TokensOnDemandTests {
         }
     }
 
+    @Test("past 200 groups: the overage form pointing at Graph's getMemberObjects, which answers the whole list")
+    func groupsOverage() async throws {
+        try await TestEmulator.with { emulator in
+            let ids = emulator.ids
+            let groups = (1...250).map { "group-\($0)" }
+            let list = "[" + groups.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+            let jane = #""tenant": "\#(ids.externalTenant)", "user": "jane@example.com""#
+            let api = try JWTInspection.claims(
+                try #require(
+                    try await Self.mint(emulator, #"{\#(jane), "api": "\#(ids.api1)", "groups": \#(list)}"#)
+                        .string("access_token")))
+            #expect(api["groups"] == nil)
+            let oid = try #require(api["oid"] as? String)
+            #expect((api["_claim_names"] as? [String: any Sendable])?["groups"] as? String == "src1")
+            let sources = api["_claim_sources"] as? [String: any Sendable]
+            let endpoint = try #require((sources?["src1"] as? [String: any Sendable])?["endpoint"] as? String)
+            #expect(endpoint == "\(emulator.base)/v1.0/users/\(oid)/getMemberObjects")
+
+            let graph = try #require(
+                try await Self.mint(
+                    emulator, #"{\#(jane), "api": "https://graph.microsoft.com", "scopes": ["User.Read"]}"#
+                ).string("access_token"))
+            for path in [endpoint, "/v1.0/me/getMemberObjects"] {
+                let answer = try await emulator.post(
+                    path, json: #"{"securityEnabledOnly": false}"#, headers: [("Authorization", "Bearer \(graph)")])
+                #expect(answer.status == 200, "\(path)")
+                #expect(try answer.json["value"] as? [String] == groups, "\(path)")
+            }
+            #expect(try await emulator.post(endpoint, json: "{}").status == 401)
+
+            // At the limit, the groups themselves.
+            let inline = try JWTInspection.claims(
+                try #require(
+                    try await Self.mint(
+                        emulator,
+                        #"{\#(jane), "api": "\#(ids.api1)", "groups": [\#(groups.prefix(200).map { "\"\($0)\"" }.joined(separator: ","))]}"#
+                    ).string("access_token")))
+            #expect((inline["groups"] as? [String])?.count == 200)
+            #expect(inline["_claim_names"] == nil)
+        }
+    }
+
     @Test("an app's token: its granted roles by default, or the roles asked for")
     func appToken() async throws {
         try await TestEmulator.with { emulator in

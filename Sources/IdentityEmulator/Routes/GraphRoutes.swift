@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 
 /// Microsoft Graph `GET /v1.0/me`, with Graph's headers, default property set and errors, including
-/// the continuous access evaluation (CAE) claims challenge after a revocation.
+/// the continuous access evaluation (CAE) claims challenge after a revocation; `getMemberObjects`
+/// (``MemberObjectsRoute``).
 struct GraphRoutes: Sendable {
     let core: EmulatorCore
 
@@ -17,6 +18,7 @@ struct GraphRoutes: Sendable {
         let userInfo = UserInfoRoute(graph: self)
         router.get("oidc/userinfo") { request, _ in await userInfo.answer(request) }
         router.post("oidc/userinfo") { request, _ in await userInfo.answer(request) }
+        MemberObjectsRoute(graph: self).register(on: router)
     }
 
     func me(_ request: Request) async -> Response {

@@ -6,8 +6,9 @@ import OutsideJSON
 ///
 /// - `POST tokens`: an access token for an API (`api`: its client id or app id URI) in `tenant`, as a `user` (user
 ///   principal name or object id; `client` names the app that asked, the API itself by default) with `scopes`, or
-///   as an `app` (a client id) with `roles` (its granted ones by default); `groups` and any other `claims` added or
-///   replaced; `lifetimeSeconds` (an hour by default). Signed with the emulator's keys, shaped as the token endpoint
+///   as an `app` (a client id) with `roles` (its granted ones by default); `groups` (past 200, the overage form,
+///   the list then served by Graph's `getMemberObjects`) and any other `claims` added or replaced;
+///   `lifetimeSeconds` (an hour by default). Signed with the emulator's keys, shaped as the token endpoint
 ///   shapes it: no consent or grant is needed, and nothing is remembered.
 /// - `POST claims`: claims added to (or changed in) the next `count` access tokens the token endpoint issues to a
 ///   `user` or a `client` (``ClaimsForNextTokens``).
@@ -34,7 +35,7 @@ struct TokensOnDemand: Sendable {
             let body = try await request.collectBody(upTo: context.maxUploadSize)
             do {
                 return HTTPExchange.json(
-                    try mint(try JSONLimits.message.decode(TokenOrder.self, from: Data(buffer: body))))
+                    try await mint(try JSONLimits.message.decode(TokenOrder.self, from: Data(buffer: body))))
             } catch let error as AdminBodyError {
                 return HTTPExchange.json(.object([("error", .string(error.description))]), status: .badRequest)
             } catch let refusal as JSONRefusal {
@@ -68,7 +69,7 @@ struct TokensOnDemand: Sendable {
     /// Signs the token `order` describes.
     ///
     /// - Throws: ``AdminBodyError`` naming what is unknown or missing.
-    func mint(_ order: TokenOrder) throws -> JSONValue {
+    func mint(_ order: TokenOrder) async throws -> JSONValue {
         let index = core.state.index
         guard let tenant = index.tenant(id: order.tenant) else {
             throw AdminBodyError("no tenant \(order.tenant) in the directory")
@@ -81,7 +82,6 @@ struct TokensOnDemand: Sendable {
             throw AdminBodyError("lifetimeSeconds must be between 60 and 86400")
         }
         var extra: [(String, JSONValue)] = []
-        if let groups = order.groups { extra.append(("groups", .array(groups.map(JSONValue.string)))) }
         if let claims = order.claims {
             guard case .object(let members) = claims else { throw AdminBodyError("claims must be a JSON object") }
             extra += members
@@ -101,6 +101,7 @@ struct TokensOnDemand: Sendable {
                 throw AdminBodyError("no application \(clientID) in the directory")
             }
             if let roles = order.roles { extra.insert(("roles", .array(roles.map(JSONValue.string))), at: 0) }
+            extra.insert(contentsOf: await groups(order.groups, objectID: membership.objectID), at: 0)
             token = try signed {
                 try core.issuer.accessToken(
                     origin: core.issuerOrigin, membership: membership, client: client, resource: api,
@@ -111,6 +112,8 @@ struct TokensOnDemand: Sendable {
             guard let client = index.application(clientID: clientID) else {
                 throw AdminBodyError("no application \(clientID) in the directory")
             }
+            let principal = TokenIssuer.servicePrincipalID(client.clientId)
+            extra.insert(contentsOf: await groups(order.groups, objectID: principal), at: 0)
             token = try signed {
                 try core.issuer.appToken(
                     origin: core.issuerOrigin, tenantID: tenant.id, client: client, resource: api,
@@ -142,13 +145,27 @@ struct TokensOnDemand: Sendable {
         if let client = order.client, index.application(clientID: client) == nil {
             throw AdminBodyError("no application \(client) in the directory")
         }
-        guard case .object(let claims) = order.claims, !claims.isEmpty else {
+        guard case .object(var claims) = order.claims, !claims.isEmpty else {
             throw AdminBodyError("claims must be a JSON object with at least one claim")
+        }
+        if let userID, let index = claims.firstIndex(where: { $0.0 == "groups" }),
+            case .array(let values) = claims[index].1
+        {
+            claims.replaceSubrange(
+                index...index, with: await groups(values.compactMap(\.stringValue), objectID: userID))
         }
         let count = order.count ?? 1
         guard (1...10_000).contains(count) else { throw AdminBodyError("count must be between 1 and 10000") }
         await core.state.queueClaims(userID: userID, clientID: order.client, claims: claims, count: count)
         return .object([("queued", .array(claims.map { .string($0.0) })), ("count", .int(count))])
+    }
+
+    /// The groups claims for `objectID` (the overage form past ``GroupsClaim/limit``), the groups recorded for
+    /// Graph's `getMemberObjects`; none when `groups` is `nil`.
+    private func groups(_ groups: [String]?, objectID: String) async -> [(String, JSONValue)] {
+        guard let groups else { return [] }
+        await core.state.setGroups(groups, objectID: objectID)
+        return GroupsClaim.claims(groups, objectID: objectID, origin: core.issuerOrigin)
     }
 
     /// Signs with the emulator's keys, or says why it could not.

@@ -29,6 +29,8 @@ actor EmulatorState {
     private nonisolated let served = Locked(RecentLog<ServedRequest>(capacity: 10_000))
     private var scenarios: [Scenario] = []
     private var nextTokenClaims = ClaimsForNextTokens()
+    /// Group memberships given to tokens on demand, by object id (lowercased), for Graph's `getMemberObjects`.
+    private var groupMemberships: [String: [String]] = [:]
     private var adminConsent: [String: Set<String>] = [:]
     private var nativeFlows = ExpiringMap<NativeFlow>()
     private var assertions = AssertionLedger()
@@ -69,6 +71,7 @@ actor EmulatorState {
         served.withLock { $0 = RecentLog(capacity: 10_000) }
         scenarios = []
         nextTokenClaims = ClaimsForNextTokens()
+        groupMemberships = [:]
         adminConsent = [:]
         nativeFlows = ExpiringMap()
         assertions = AssertionLedger()
@@ -319,6 +322,16 @@ actor EmulatorState {
     func takeQueuedClaims(userID: String?, clientID: String) -> [(String, JSONValue)] {
         guard nextTokenClaims.count > 0 else { return [] }
         return nextTokenClaims.take(userID: userID, clientID: clientID)
+    }
+
+    /// Records the groups a test gave the directory object `objectID`, for Graph's `getMemberObjects`.
+    func setGroups(_ groups: [String], objectID: String) {
+        groupMemberships[objectID.lowercased()] = groups
+    }
+
+    /// The groups a test gave `objectID` (none unless one did).
+    func groups(objectID: String) -> [String] {
+        groupMemberships[objectID.lowercased()] ?? []
     }
 
     func addScenario(_ scenario: Scenario) {

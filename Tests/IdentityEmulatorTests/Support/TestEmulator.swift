@@ -62,8 +62,8 @@ final class TestEmulator: Sendable {
             .POST, path, body: Form.encode(form), contentType: "application/x-www-form-urlencoded", headers: headers)
     }
 
-    func post(_ path: String, json: String) async throws -> HTTPResult {
-        try await send(.POST, path, body: json, contentType: "application/json", headers: [])
+    func post(_ path: String, json: String, headers: [(String, String)] = []) async throws -> HTTPResult {
+        try await send(.POST, path, body: json, contentType: "application/json", headers: headers)
     }
 
     func delete(_ path: String) async throws -> HTTPResult {
