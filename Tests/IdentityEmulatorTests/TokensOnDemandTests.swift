@@ -82,6 +82,26 @@ struct TokensOnDemandTests {
         }
     }
 
+    @Test("an ID token for an app, the user signed in, with a claim changed; an unknown type is refused")
+    func idToken() async throws {
+        try await TestEmulator.with { emulator in
+            let ids = emulator.ids
+            let order =
+                #"{"tenant": "\#(ids.externalTenant)", "api": "\#(ids.webApp)", "user": "jane@example.com", "#
+                + #""claims": {"name": "Jane Tester"}, "type": "id"}"#
+            let token = try #require(try await Self.mint(emulator, order).string("id_token"))
+            #expect(try JWTInspection.verifies(token, jwks: try await emulator.get("/common/discovery/v2.0/keys").json))
+            let claims = try JWTInspection.claims(token)
+            #expect(claims["aud"] as? String == ids.webApp)
+            #expect(claims["iss"] as? String == "\(emulator.base)/\(ids.externalTenant)/v2.0")
+            #expect(claims["preferred_username"] as? String == "jane@example.com")
+            #expect(claims["name"] as? String == "Jane Tester")
+            let bogus = try await Self.mint(emulator, order.replacingOccurrences(of: #""id"}"#, with: #""pop"}"#))
+            #expect(bogus.status == 400)
+            #expect(try bogus.string("error") == "type must be access or id")
+        }
+    }
+
     @Test("an app's token: its granted roles by default, or the roles asked for")
     func appToken() async throws {
         try await TestEmulator.with { emulator in

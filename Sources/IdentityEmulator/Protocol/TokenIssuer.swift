@@ -28,10 +28,11 @@ struct TokenIssuer: Sendable {
 
     private static let subjects = StringMemo()
 
-    /// An ID token with the v2.0 claims of the reference, in its order.
+    /// An ID token with the v2.0 claims of the reference, in its order; `extra` (claims a test asked for) replace those
+    /// of the same name.
     func idToken(
         origin: String, membership: Membership, clientID: String, nonce: String?, scopes: ScopeSet,
-        now: Date, fault: Scenario.Fault?, otherUser: Membership?
+        now: Date, fault: Scenario.Fault?, otherUser: Membership?, extra: [(String, JSONValue)] = []
     ) throws -> String {
         let subject = fault == .idTokenOtherUser ? (otherUser ?? membership) : membership
         var iat = now.epochSeconds
@@ -39,9 +40,11 @@ struct TokenIssuer: Sendable {
         if fault == .idTokenIssuedInFuture { iat += 3600 }
         let (profile, email) = (scopes.oidc.contains("profile"), scopes.oidc.contains("email"))
         let payload = {
-            idTokenClaims(
-                origin: origin, subject: subject, clientID: clientID, nonce: nonce, profile: profile, email: email,
-                iat: iat, fault: fault)
+            JSONValue.object(
+                Self.merging(
+                    idTokenClaims(
+                        origin: origin, subject: subject, clientID: clientID, nonce: nonce, profile: profile,
+                        email: email, iat: iat, fault: fault), extra))
         }
         let key = keys.current
         switch fault {
@@ -57,6 +60,8 @@ struct TokenIssuer: Sendable {
         case .idTokenWrongNonce, .idTokenMissingNonce, .idTokenWrongAudience, .idTokenWrongIssuer:
             return try JWT.sign(payload(), with: key)
         default:
+            // Claims a test asked for make a token of its own.
+            guard extra.isEmpty else { return try JWT.sign(payload(), with: key) }
             // Everything the claims depend on (the user's names and mail follow from the object id).
             let memoKey =
                 "\(key.kid)|\(origin)|\(subject.tenant.id)|\(subject.objectID)|\(clientID)|\(nonce ?? "-")|\(profile)|\(email)|\(iat)"
@@ -67,7 +72,7 @@ struct TokenIssuer: Sendable {
     private func idTokenClaims(
         origin: String, subject: Membership, clientID: String, nonce: String?, profile: Bool, email: Bool,
         iat: Int, fault: Scenario.Fault?
-    ) -> JSONValue {
+    ) -> [(String, JSONValue)] {
         let issuer =
             fault == .idTokenWrongIssuer
             ? "https://login.not-the-emulator.example/\(subject.tenant.id)/v2.0"
@@ -92,7 +97,7 @@ struct TokenIssuer: Sendable {
             claims.append(("nonce", .string(fault == .idTokenWrongNonce ? "not-\(nonce)" : nonce)))
         }
         claims.append(("aio", .string(Self.opaqueClaim("aio", subject.objectID, iat))))
-        return .object(claims)
+        return claims
     }
 
     /// A delegated access token. Graph gets v1.0 claims, other APIs v2.0 ones.

@@ -8,8 +8,9 @@ import OutsideJSON
 ///   principal name or object id; `client` names the app that asked, the API itself by default) with `scopes`, or
 ///   as an `app` (a client id) with `roles` (its granted ones by default); `groups` (past 200, the overage form,
 ///   the list then served by Graph's `getMemberObjects`) and any other `claims` added or replaced;
-///   `lifetimeSeconds` (an hour by default). Signed with the emulator's keys, shaped as the token endpoint
-///   shapes it: no consent or grant is needed, and nothing is remembered.
+///   `lifetimeSeconds` (an hour by default); with `"type": "id"`, an ID token for the app `api` names instead.
+///   Signed with the emulator's keys, shaped as the token endpoint shapes it: no consent or grant is needed, and
+///   nothing is remembered but the groups given.
 /// - `POST claims`: claims added to (or changed in) the next `count` access tokens the token endpoint issues to a
 ///   `user` or a `client` (``ClaimsForNextTokens``).
 struct TokensOnDemand: Sendable {
@@ -27,6 +28,8 @@ struct TokensOnDemand: Sendable {
         var groups: [String]?
         var claims: JSONValue?
         var lifetimeSeconds: Int?
+        /// `access` (the default) or `id`: an ID token for the app `api` names, signed in as `user`.
+        var type: String?
     }
 
     func register(on admin: RouterGroup<EmulatorRequestContext>) {
@@ -62,7 +65,7 @@ struct TokensOnDemand: Sendable {
 
     static let tokenUsage =
         #"expected {"tenant": id or domain, "api": client id or app id URI, "user": UPN or object id | "app": client id, "#
-        + #""client"?, "scopes"?: [..], "roles"?: [..], "groups"?: [..], "claims"?: {..}, "lifetimeSeconds"?}"#
+        + #""client"?, "scopes"?: [..], "roles"?: [..], "groups"?: [..], "claims"?: {..}, "lifetimeSeconds"?, "type"?}"#
     static let claimsUsage =
         #"expected {"user": UPN or object id and/or "client": client id, "claims": {..}, "count"?: number}"#
 
@@ -87,6 +90,10 @@ struct TokensOnDemand: Sendable {
             extra += members
         }
         let now = core.state.now
+        if order.type == "id" { return try idToken(order, for: api, extra: extra, now: now) }
+        guard order.type == nil || order.type == "access" else {
+            throw AdminBodyError("type must be access or id")
+        }
         let token: String
         switch (order.user, order.app) {
         case (let name?, nil):
@@ -127,6 +134,34 @@ struct TokensOnDemand: Sendable {
             ("token_type", .string("Bearer")), ("expires_in", .int(lifetime)),
             ("expires_on", .int(now.epochSeconds + lifetime)), ("access_token", .string(token)),
         ])
+    }
+
+    /// An ID token for `app` (its audience), for the user `order` names: an hour long, as the token endpoint's.
+    ///
+    /// - Throws: ``AdminBodyError`` naming what is unknown or missing.
+    private func idToken(_ order: TokenOrder, for app: Application, extra: [(String, JSONValue)], now: Date) throws
+        -> JSONValue
+    {
+        let index = core.state.index
+        guard let name = order.user, order.app == nil else { throw AdminBodyError("an ID token names a user") }
+        guard let user = index.user(named: name) ?? index.user(objectID: name),
+            let tenant = index.tenant(id: order.tenant),
+            let membership = index.membership(of: user, tenantID: tenant.id)
+        else {
+            throw AdminBodyError("no user \(name) in tenant \(order.tenant)")
+        }
+        let scopes: ScopeSet
+        do {
+            scopes = try ScopeSet(parsing: "openid profile email", index: index)
+        } catch {
+            throw AdminBodyError("the ID token's scopes could not be read")
+        }
+        let token = try signed {
+            try core.issuer.idToken(
+                origin: core.issuerOrigin, membership: membership, clientID: app.clientId, nonce: nil, scopes: scopes,
+                now: now, fault: nil, otherUser: nil, extra: extra)
+        }
+        return .object([("id_token", .string(token)), ("expires_in", .int(3600))])
     }
 
     /// Queues the claims of `order`.
