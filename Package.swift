@@ -64,6 +64,9 @@ let package = Package(
         // The size and nesting limits every parser of JSON from outside the process checks first, in MSAL and in the
         // emulator alike.
         .target(name: "OutsideJSON", swiftSettings: strict),
+        // Files replaced so that readers see the old bytes or the new (0600): the token cache, the CLI's settings,
+        // the emulator's state.
+        .target(name: "AtomicFiles", swiftSettings: strict),
         // HTML escaping and percent-decoding, for the web app integration, its sample and the emulator's pages alike.
         .target(name: "WebText", swiftSettings: strict),
         // The port a server listens on, checked and its bind failures explained, for the emulator and the samples alike.
@@ -73,6 +76,7 @@ let package = Package(
         .target(
             name: "MSAL",
             dependencies: [
+                "AtomicFiles",
                 "Locking",
                 "OutsideJSON",
                 "WebText",
@@ -199,6 +203,7 @@ let package = Package(
         .target(
             name: "IdentityEmulator",
             dependencies: [
+                "AtomicFiles",
                 "ListeningPort",
                 "Locking",
                 "OutsideJSON",
@@ -234,6 +239,7 @@ let package = Package(
         .target(
             name: "MSALCommandLine",
             dependencies: [
+                "AtomicFiles",
                 "Locking",
                 "MSAL",
                 "MSALPostgres",

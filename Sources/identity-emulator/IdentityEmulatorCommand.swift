@@ -22,6 +22,14 @@ struct IdentityEmulatorCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "A file that keeps the directory as changed (sign-ups, password resets, MFA methods, imports) across runs.",
+            discussion:
+                "Read at start when it exists (in place of --config or the demo directory), written after each change."
+        ))
+    var state: String?
+
+    @Option(
+        help: ArgumentHelp(
             "The origin clients reach the emulator at, when not the listening address (a host name, a proxy).",
             discussion:
                 "Every issuer names it; requests naming another host than it or a loopback alias of the port get 421."))
@@ -59,6 +67,7 @@ struct IdentityEmulatorCommand: AsyncParsableCommand {
             tlsDirectory: tls ? URL(fileURLWithPath: tlsDirectory) : nil, publicURL: try publicOrigin(),
             seed: seed, accessTokenLifetime: tokenLifetime)
         configuration.arcKeyFolder = URL(fileURLWithPath: arcKeyFolder, isDirectory: true)
+        configuration.stateFile = state.map { URL(fileURLWithPath: $0) }
         do {
             try await IdentityEmulator.run(configuration) { running in
                 FileHandle.standardOutput.write(Data((Banner(running).text + "\n").utf8))

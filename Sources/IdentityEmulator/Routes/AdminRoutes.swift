@@ -4,7 +4,8 @@ import OutsideJSON
 
 /// The admin and test API under `/_emulator/`, answered only to loopback peers.
 ///
-/// - `GET directory`: tenants, users (with demo passwords) and applications
+/// - `GET directory` (or `export`): tenants, users (with demo passwords) and applications, as a directory file
+/// - `POST import`: serve the directory file in the body from now on (kept in the state file, if any)
 /// - `POST reset`: forget sessions, grants, consent, outbox, log and scenarios
 /// - `POST users/{upn or id}/revoke`: revoke a user's refresh tokens and sessions
 /// - `GET|POST clock` (`{"offsetSeconds": N}`): shift the emulator's clock
@@ -20,11 +21,29 @@ struct AdminRoutes: Sendable {
 
     func register(on router: Router<EmulatorRequestContext>) {
         let admin = router.group("_emulator").add(middleware: LoopbackOnlyMiddleware())
-        admin.get("directory") { _, _ in
-            let directory = core.state.index.directory
-            let data = (try? Self.encoder.encode(directory)) ?? Data("{}".utf8)
-            return HTTPExchange.text(
-                String(decoding: data, as: UTF8.self), contentType: "application/json; charset=utf-8")
+        // The directory as served now, as a directory file (`--config`, `--state`, `POST import` read it).
+        for path in ["directory", "export"] {
+            admin.get(RouterPath(stringLiteral: path)) { _, _ in
+                let directory = core.state.index.directory
+                let data = (try? Self.encoder.encode(directory)) ?? Data("{}".utf8)
+                return HTTPExchange.text(
+                    String(decoding: data, as: UTF8.self), contentType: "application/json; charset=utf-8")
+            }
+        }
+        admin.post("import") { request, context in
+            var request = request
+            let body = try await request.collectBody(upTo: context.maxUploadSize)
+            do {
+                let directory = try Directory.decode(Data(buffer: body))
+                await core.state.importDirectory(directory)
+                return HTTPExchange.json(
+                    .object([
+                        ("tenants", .int(directory.tenants.count)), ("users", .int(directory.users.count)),
+                        ("applications", .int(directory.applications.count)),
+                    ]))
+            } catch let error as DirectoryConfigurationError {
+                return HTTPExchange.json(.object([("error", .string(error.description))]), status: .badRequest)
+            }
         }
         admin.post("reset") { _, _ in
             await core.state.reset()

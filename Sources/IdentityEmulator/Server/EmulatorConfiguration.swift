@@ -29,6 +29,10 @@ public struct EmulatorConfiguration: Sendable {
     public var requestHeadTimeout: Duration = .seconds(10)
     /// How long an idle keep-alive connection, or a request body that stops arriving, is kept.
     public var idleTimeout: Duration = .seconds(60)
+    /// A file that keeps the directory as changed (users signed up, passwords reset, MFA methods registered,
+    /// `POST /_emulator/import`) across restarts: when it exists it is served in place of ``directory``; it is
+    /// written at start and after each change (`0600`, atomically).
+    public var stateFile: URL?
     public var logger: Logger
 
     public init(

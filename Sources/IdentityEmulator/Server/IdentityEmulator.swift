@@ -49,7 +49,20 @@ public enum IdentityEmulator {
         _ body: @Sendable (RunningEmulator) async throws -> Result
     ) async throws -> Result {
         if let problem = ListeningPort.problem(configuration.port) { throw StartError(description: "port \(problem)") }
-        try configuration.directory.validate()
+        let stateFile = configuration.stateFile.map { DirectoryStateFile(url: $0, logger: configuration.logger) }
+        let directory: Directory
+        do {
+            directory = try stateFile?.load() ?? configuration.directory
+        } catch {
+            throw StartError(description: "\(configuration.stateFile?.path ?? ""): \(error)")
+        }
+        try directory.validate()
+        do {
+            try stateFile?.write(directory)
+        } catch {
+            throw StartError(
+                description: "the state file \(configuration.stateFile?.path ?? "") cannot be written: \(error)")
+        }
         let now = configuration.clock.now(offset: 0)
         let key = try SigningKey.generate(now: now)
         // TLS certificates face real clients, so they follow the real clock, not the emulator's.
@@ -61,7 +74,8 @@ public enum IdentityEmulator {
             publicURL: configuration.publicURL)
         let core = EmulatorCore(
             state: EmulatorState(
-                directory: configuration.directory, clock: configuration.clock, seed: configuration.seed),
+                directory: directory, clock: configuration.clock, seed: configuration.seed,
+                onChange: stateFile.map { file in { @Sendable directory in file.save(directory) } }),
             issuer: TokenIssuer(keys: SigningKeyRing(key)), secure: authority != nil,
             accessTokenLifetime: configuration.accessTokenLifetime,
             address: address, arcKeys: ArcKeyFiles(folder: configuration.arcKeyFolder))
@@ -122,7 +136,7 @@ public enum IdentityEmulator {
                 baseURL: URL(string: "\(scheme)://\(host):\(port)")!, issuerOrigin: URL(string: address.origin)!,
                 port: port,
                 caCertificatePEM: authority?.caCertificatePEM, caCertificateFile: caFile,
-                directory: configuration.directory,
+                directory: directory,
                 serverCertificateThumbprint: authority.map {
                     Insecure.SHA1.hash(data: $0.serverCertificateDER).map { String(format: "%02X", $0) }.joined()
                 })

@@ -39,10 +39,16 @@ actor EmulatorState {
     /// Wrong-password counts and locked accounts.
     nonisolated let lockout = PasswordLockout()
 
-    init(directory: Directory, clock: EmulatorClock, seed: UInt64?) {
+    /// Called with the directory after each change to it (the state file's writer).
+    private let onChange: (@Sendable (Directory) -> Void)?
+
+    init(
+        directory: Directory, clock: EmulatorClock, seed: UInt64?, onChange: (@Sendable (Directory) -> Void)? = nil
+    ) {
         initialDirectory = directory
         self.clock = clock
         self.seed = seed
+        self.onChange = onChange
         self.directory = Locked(DirectoryIndex(directory))
         generator = Locked(seed.map(SeededRandom.init(seed:)) ?? SeededRandom())
     }
@@ -56,6 +62,7 @@ actor EmulatorState {
     /// Forgets everything but the directory given at start (`POST /_emulator/reset`).
     func reset() {
         directory.withLock { $0 = DirectoryIndex(initialDirectory) }
+        onChange?(initialDirectory)
         lockout.reset()
         generator.withLock { $0 = seed.map(SeededRandom.init(seed:)) ?? SeededRandom() }
         offset.withLock { $0 = 0 }
@@ -391,6 +398,7 @@ actor EmulatorState {
             return true
         }
         adminConsent = [:]
+        if added { onChange?(index.directory) }
         return added
     }
 
@@ -402,5 +410,18 @@ actor EmulatorState {
             change(&updated.users[i])
             index = DirectoryIndex(updated)
         }
+        onChange?(index.directory)
+    }
+
+    /// Serves `directory` from now on (`POST /_emulator/import`), as if the emulator had started with it: its users'
+    /// sessions, grants and consent start afresh.
+    func importDirectory(_ imported: Directory) {
+        directory.withLock { $0 = DirectoryIndex(imported) }
+        sessions = ExpiringMap()
+        refreshTokens = RefreshTokenLedger()
+        userConsents = [:]
+        adminConsent = [:]
+        revokedAt = [:]
+        onChange?(imported)
     }
 }

@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 
 /// The token cache's folder must be the user's own and writable by nobody else: another user who can write there can

@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 
 /// Keeps the token cache in a file, shareable with MSAL Python, Azure CLI and MSAL.NET:

@@ -2,8 +2,8 @@ import Foundation
 
 extension POSIXError {
     /// The error `errno` names now (`EIO` for a number Foundation does not know).
-    static var current: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    package static var current: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
 
     /// The C library's words for the error (`strerror`), e.g. "Permission denied".
-    var reason: String { String(cString: strerror(code.rawValue)) }
+    package var reason: String { String(cString: strerror(code.rawValue)) }
 }
