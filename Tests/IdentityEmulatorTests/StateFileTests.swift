@@ -19,6 +19,9 @@ struct StateFileTests {
         return try JSONSerialization.data(withJSONObject: directory)
     }
 
+    /// Runs the emulator with `file` as its state file.
+    static func keeping(_ file: URL) -> (inout EmulatorConfiguration) -> Void { { $0.stateFile = file } }
+
     @Test("an imported directory is served at once, kept in the state file (0600), and served again after a restart")
     func survivesRestart() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -26,7 +29,7 @@ struct StateFileTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("state.json")
-        try await TestEmulator.with({ $0.stateFile = file }) { emulator in
+        try await TestEmulator.with(Self.keeping(file)) { emulator in
             // Written at start: the directory it serves.
             #expect(try Directory.load(contentsOf: file).users.count == Directory.demo.users.count)
             let exported = try await emulator.get("/_emulator/export")
@@ -42,7 +45,7 @@ struct StateFileTests {
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
             #expect(try String(contentsOf: file, encoding: .utf8).contains("casey@contoso.onmicrosoft.com"))
         }
-        try await TestEmulator.with({ $0.stateFile = file }) { emulator in
+        try await TestEmulator.with(Self.keeping(file)) { emulator in
             let casey = try await emulator.passwordGrant(
                 user: "casey@contoso.onmicrosoft.com", password: "Casey-Test-Pass7")
             #expect(casey.status == 200, "\(casey.body)")
@@ -58,7 +61,7 @@ struct StateFileTests {
         let file = folder.appendingPathComponent("state.json")
         try Data("{\"tenants\": [".utf8).write(to: file)
         let error = await #expect(throws: IdentityEmulator.StartError.self) {
-            try await TestEmulator.with({ $0.stateFile = file }) { _ in }
+            try await TestEmulator.with(Self.keeping(file)) { _ in }
         }
         #expect(error?.description.contains(file.path) == true, "\(error?.description ?? "")")
         #expect(error?.description.contains("not valid JSON") == true, "\(error?.description ?? "")")
