@@ -24,8 +24,7 @@ struct AdminRoutes: Sendable {
         // The directory as served now, as a directory file (`--config`, `--state`, `POST import` read it).
         for path in ["directory", "export"] {
             admin.get(RouterPath(stringLiteral: path)) { _, _ in
-                let directory = core.state.index.directory
-                let data = (try? Self.encoder.encode(directory)) ?? Data("{}".utf8)
+                let data = (try? core.state.index.directory.fileContents()) ?? Data("{}".utf8)
                 return HTTPExchange.text(
                     String(decoding: data, as: UTF8.self), contentType: "application/json; charset=utf-8")
             }

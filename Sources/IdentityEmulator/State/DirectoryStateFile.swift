@@ -21,7 +21,7 @@ struct DirectoryStateFile: Sendable {
     ///
     /// - Throws: why it could not be written.
     func write(_ directory: Directory) throws {
-        try AtomicFile.write(try Self.encoder.encode(directory) + Data("\n".utf8), to: url.path)
+        try AtomicFile.write(try directory.fileContents(), to: url.path)
     }
 
     /// Replaces the file with `directory`, logging a failure: the change stays in memory either way.
@@ -32,8 +32,18 @@ struct DirectoryStateFile: Sendable {
             logger.error("the state file could not be written", metadata: ["path": "\(url.path)", "error": "\(error)"])
         }
     }
+}
 
-    private static let encoder: JSONEncoder = {
+extension Directory {
+    /// The directory as a directory file (`--config`, `--state` and `POST /_emulator/import` read it): indented JSON
+    /// with sorted keys and a final line break.
+    ///
+    /// - Throws: an encoding error (none for a directory that was decoded or validated).
+    func fileContents() throws -> Data {
+        try Self.fileEncoder.encode(self) + Data("\n".utf8)
+    }
+
+    private static let fileEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return encoder
