@@ -31,9 +31,9 @@ package struct ErrorExplanation: Sendable, Equatable {
     }
 
     /// An error answer given without a ``SampleFailure`` (Hummingbird's `HTTPError` and its 404 for an unknown
-    /// route, Vapor's `Abort`, a bearer challenge, a plain-text refusal): the `error` and `error_description` (or `message`) of its
-    /// JSON body, Hummingbird's `{"error": {"message": …}}` included, or its text; a sentence for the status when
-    /// the body says nothing.
+    /// route, Vapor's `Abort`, a bearer challenge, a plain-text refusal): the `error` and `error_description` (or
+    /// `message`) of its JSON body, Hummingbird's `{"error": {"message": …}}` included, or its text; a sentence for
+    /// the status when the body says nothing.
     package init(status: HTTPResponse.Status, contentType: String?, body: ByteBuffer, method: String, path: String) {
         self.status = status
         var name: String?
