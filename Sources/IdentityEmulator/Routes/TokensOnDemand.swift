@@ -33,33 +33,35 @@ struct TokensOnDemand: Sendable {
     }
 
     func register(on admin: RouterGroup<EmulatorRequestContext>) {
-        admin.post("tokens") { request, context in
-            var request = request
-            let body = try await request.collectBody(upTo: context.maxUploadSize)
-            do {
-                return HTTPExchange.json(
-                    try await mint(try JSONLimits.message.decode(TokenOrder.self, from: Data(buffer: body))))
-            } catch let error as AdminBodyError {
-                return HTTPExchange.json(.object([("error", .string(error.description))]), status: .badRequest)
-            } catch let refusal as JSONRefusal {
-                return HTTPExchange.json(.object([("error", .string("the body \(refusal)"))]), status: .badRequest)
-            } catch is DecodingError {
-                return HTTPExchange.json(.object([("error", .string(Self.tokenUsage))]), status: .badRequest)
-            }
+        Self.post("tokens", on: admin, usage: Self.tokenUsage, status: .ok) { (order: TokenOrder) in
+            try await mint(order)
         }
-        admin.post("claims") { request, context in
+        Self.post("claims", on: admin, usage: Self.claimsUsage, status: .created) {
+            (order: ClaimsForNextTokens.Order) in try await queue(order)
+        }
+    }
+
+    /// `POST path`: its JSON body decoded as an `Order` and answered with what `handle` makes; a body that is not
+    /// one, or an order `handle` refuses (``AdminBodyError``), is answered 400 saying why.
+    private static func post<Order: Decodable>(
+        _ path: String, on admin: RouterGroup<EmulatorRequestContext>, usage: String, status: HTTPResponse.Status,
+        _ handle: @escaping @Sendable (Order) async throws -> JSONValue
+    ) {
+        admin.post(RouterPath(stringLiteral: path)) { request, context in
             var request = request
             let body = try await request.collectBody(upTo: context.maxUploadSize)
+            let refusal: String
             do {
-                let order = try JSONLimits.message.decode(ClaimsForNextTokens.Order.self, from: Data(buffer: body))
-                return HTTPExchange.json(try await queue(order), status: .created)
+                let order = try JSONLimits.message.decode(Order.self, from: Data(buffer: body))
+                return HTTPExchange.json(try await handle(order), status: status)
             } catch let error as AdminBodyError {
-                return HTTPExchange.json(.object([("error", .string(error.description))]), status: .badRequest)
-            } catch let refusal as JSONRefusal {
-                return HTTPExchange.json(.object([("error", .string("the body \(refusal)"))]), status: .badRequest)
+                refusal = error.description
+            } catch let error as JSONRefusal {
+                refusal = "the body \(error)"
             } catch is DecodingError {
-                return HTTPExchange.json(.object([("error", .string(Self.claimsUsage))]), status: .badRequest)
+                refusal = usage
             }
+            return HTTPExchange.json(.object([("error", .string(refusal))]), status: .badRequest)
         }
     }
 
