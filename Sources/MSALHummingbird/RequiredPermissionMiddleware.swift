@@ -23,13 +23,8 @@ public struct RequiredPermissionMiddleware<Context: AccessTokenRequestContext>: 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        let token = try context.requireAccessToken()
-        if let challenge = RequiredPermission(scopes: scopes, appRoles: appRoles).challenge(for: token) {
-            context.logger.info(
-                "token lacks the route's permission",
-                metadata: ["app_only": "\(token.isAppOnly)", "path": "\(request.uri.path)"])
-            throw challenge
-        }
+        try RequiredPermission(scopes: scopes, appRoles: appRoles).check(
+            try context.requireAccessToken(), logger: context.logger, path: request.uri.path)
         return try await next(request, context)
     }
 }

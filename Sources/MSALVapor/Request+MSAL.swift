@@ -30,13 +30,8 @@ extension Request {
         /// - Throws: ``BearerChallenge``: 403 `insufficient_scope` naming what would do; 401 when no caller is
         ///   logged in.
         public func requirePermission(scopes: Set<String> = [], appRoles: Set<String> = []) throws {
-            let caller = try caller
-            if let challenge = RequiredPermission(scopes: scopes, appRoles: appRoles).challenge(for: caller.token) {
-                request.logger.info(
-                    "token lacks the route's permission",
-                    metadata: ["app_only": "\(caller.isAppOnly)", "path": "\(request.url.path)"])
-                throw challenge
-            }
+            try RequiredPermission(scopes: scopes, appRoles: appRoles).check(
+                try caller.token, logger: request.logger, path: request.url.path)
         }
 
         /// A token for `scopes` on behalf of the caller (cached per incoming token by `app.msal.client`).

@@ -1,3 +1,5 @@
+import Logging
+
 /// The permissions a protected route accepts, as Microsoft.Identity.Web's `RequiredScopeOrAppPermission` checks
 /// them: a delegated scope (`scp`) for a token issued for a user, an app role (`roles`) for an app-only token.
 /// The web framework integrations' permission middleware apply it.
@@ -23,5 +25,16 @@ package struct RequiredPermission: Sendable, Equatable {
     package func challenge(for token: ValidatedAccessToken) -> BearerChallenge? {
         guard !allows(token) else { return nil }
         return .insufficientScope((token.isAppOnly ? appRoles : scopes).sorted().joined(separator: " "))
+    }
+
+    /// Returns when `token` carries a permission the route at `path` accepts; otherwise records the refusal in
+    /// `logger` (never the token) and throws its challenge.
+    ///
+    /// - Throws: ``BearerChallenge`` (403 `insufficient_scope`).
+    package func check(_ token: ValidatedAccessToken, logger: Logger, path: String) throws {
+        guard let challenge = challenge(for: token) else { return }
+        logger.info(
+            "token lacks the route's permission", metadata: ["app_only": "\(token.isAppOnly)", "path": "\(path)"])
+        throw challenge
     }
 }
