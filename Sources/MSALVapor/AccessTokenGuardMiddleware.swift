@@ -13,9 +13,22 @@ public struct AccessTokenGuardMiddleware: Middleware {
 
     /// Answers with the challenge, or lets the request through.
     public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
-        guard request.auth.has(AccessTokenPrincipal.self) else {
+        Self.admit(request, requiring: nil, to: next)
+    }
+
+    /// Calls `next` when a caller is logged in whose token carries `permission` (any token when `nil`), turning a
+    /// ``BearerChallenge`` it throws into its response; otherwise answers with the challenge.
+    static func admit(
+        _ request: Request, requiring permission: RequiredPermission?, to next: any Responder
+    ) -> EventLoopFuture<Response> {
+        guard let caller = request.auth.get(AccessTokenPrincipal.self) else {
             let challenge = request.storage[RejectionKey.self].map(BearerChallenge.invalidToken) ?? .missingToken
             return request.eventLoop.makeSucceededFuture(challenge.response)
+        }
+        do {
+            try permission?.check(caller.token, logger: request.logger, path: request.url.path)
+        } catch {
+            return request.eventLoop.makeSucceededFuture(error.response)
         }
         return next.respond(to: request).flatMapErrorThrowing { error in
             guard let challenge = error as? BearerChallenge else { throw error }

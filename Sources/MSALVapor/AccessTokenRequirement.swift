@@ -1,16 +1,18 @@
+import MSAL
 import Vapor
 
-/// ``AccessTokenAuthenticator`` then ``AccessTokenGuardMiddleware`` as one middleware, which
-/// `requiringAccessToken(_:)` installs: a remembered token is accepted and the route called with no future or
-/// middleware in between.
+/// ``AccessTokenAuthenticator``, ``AccessTokenGuardMiddleware`` and, when the route names permissions,
+/// ``RequiredPermissionMiddleware`` as one middleware, which `requiringAccessToken(_:scopes:appRoles:)` installs: a
+/// remembered token is accepted, its permission checked and the route called with no future or middleware in between.
 struct AccessTokenRequirement: Middleware {
     let authenticator: AccessTokenAuthenticator
-    let accessGuard = AccessTokenGuardMiddleware()
+    /// What the caller's token must carry; `nil`: any token the validator accepts.
+    let permission: RequiredPermission?
 
     func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         guard let validation = authenticator.authenticateAtOnce(request) else {
-            return accessGuard.respond(to: request, chainingTo: next)
+            return AccessTokenGuardMiddleware.admit(request, requiring: permission, to: next)
         }
-        return validation.flatMap { accessGuard.respond(to: request, chainingTo: next) }
+        return validation.flatMap { AccessTokenGuardMiddleware.admit(request, requiring: permission, to: next) }
     }
 }

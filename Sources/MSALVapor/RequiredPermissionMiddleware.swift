@@ -35,14 +35,25 @@ public struct RequiredPermissionMiddleware: Middleware {
 }
 
 extension RoutesBuilder {
-    /// Routes for callers with a valid access token: ``AccessTokenAuthenticator`` (with `validator`, by default
-    /// `app.msal.accessTokens`) and ``AccessTokenGuardMiddleware``, as one middleware.
-    public func requiringAccessToken(_ validator: AccessTokenValidator? = nil) -> any RoutesBuilder {
-        grouped(AccessTokenRequirement(authenticator: AccessTokenAuthenticator(validator: validator)))
+    /// Routes for callers with a valid access token carrying one of `scopes` (user tokens) or of `appRoles` (app-only
+    /// tokens); with neither, any token `validator` accepts. ``AccessTokenAuthenticator`` (with `validator`, by
+    /// default `app.msal.accessTokens`), ``AccessTokenGuardMiddleware`` and ``RequiredPermissionMiddleware`` as one
+    /// middleware.
+    ///
+    ///     let api = app.grouped("api").requiringAccessToken()
+    ///     let read = app.grouped("api").requiringAccessToken(scopes: ["ToDoList.Read"], appRoles: ["ToDoList.Read.All"])
+    public func requiringAccessToken(
+        _ validator: AccessTokenValidator? = nil, scopes: Set<String> = [], appRoles: Set<String> = []
+    ) -> any RoutesBuilder {
+        let permission =
+            scopes.isEmpty && appRoles.isEmpty ? nil : RequiredPermission(scopes: scopes, appRoles: appRoles)
+        return grouped(
+            AccessTokenRequirement(
+                authenticator: AccessTokenAuthenticator(validator: validator), permission: permission))
     }
 
     /// Routes for callers whose token carries one of `scopes` (user tokens) or of `appRoles` (app-only tokens):
-    /// ``RequiredPermissionMiddleware``.
+    /// ``RequiredPermissionMiddleware``, for a group inside `requiringAccessToken(_:scopes:appRoles:)`.
     public func requiring(scopes: Set<String> = [], appRoles: Set<String> = []) -> any RoutesBuilder {
         grouped(RequiredPermissionMiddleware(scopes: scopes, appRoles: appRoles))
     }

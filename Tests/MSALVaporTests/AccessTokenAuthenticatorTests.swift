@@ -14,7 +14,8 @@ struct AccessTokenAuthenticatorTests {
 
     init() throws { forge = try TokenForge() }
 
-    /// `GET /read` needs `ToDoList.Read` or the app role `ToDoList.Read.All`; `GET /write` needs `ToDoList.ReadWrite`;
+    /// `GET /read` needs `ToDoList.Read` or the app role `ToDoList.Read.All`; `GET /write` needs `ToDoList.ReadWrite`
+    /// (the authenticator, guard and permission as one middleware);
     /// `GET /caller` needs only a valid token and answers with what the principal holds; `GET /claims` throws a
     /// claims challenge.
     func withAPI(_ test: (Vapor.Application) async throws -> Void) async throws {
@@ -29,7 +30,9 @@ struct AccessTokenAuthenticatorTests {
             api.requiring(scopes: ["ToDoList.Read"], appRoles: ["ToDoList.Read.All"]).get("read") { req in
                 try req.msal.caller.objectID ?? ""
             }
-            api.requiring(scopes: ["ToDoList.ReadWrite"]).get("write") { req in try req.msal.caller.objectID ?? "" }
+            app.requiringAccessToken(scopes: ["ToDoList.ReadWrite"]).get("write") { req in
+                try req.msal.caller.objectID ?? ""
+            }
             api.get("caller") { req in
                 let caller = try req.auth.require(AccessTokenPrincipal.self)
                 return [
@@ -121,8 +124,11 @@ struct AccessTokenAuthenticatorTests {
         let daemon = try forge.token(TokenForge.appClaims(now: clock.now(), roles: ["ToDoList.Read.All"]))
         let stranger = try forge.token(TokenForge.appClaims(now: clock.now(), roles: ["Other.Role"]))
         try await withAPI { app in
+            #expect(try await get(app, "/write", token: nil).status == .unauthorized)
             let forbidden = try await get(app, "/write", token: reader)
             #expect(forbidden.status == .forbidden)
+            // The second time the token is remembered, and checked without a task: the same answer.
+            #expect(try await get(app, "/write", token: reader).status == .forbidden)
             #expect(
                 forbidden.headers.first(name: .wwwAuthenticate)
                     == #"Bearer error="insufficient_scope", error_description="The token has none of the permissions this route accepts.", scope="ToDoList.ReadWrite""#

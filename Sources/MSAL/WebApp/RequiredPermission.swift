@@ -31,7 +31,7 @@ package struct RequiredPermission: Sendable, Equatable {
     /// `logger` (never the token) and throws its challenge.
     ///
     /// - Throws: ``BearerChallenge`` (403 `insufficient_scope`).
-    package func check(_ token: ValidatedAccessToken, logger: Logger, path: String) throws {
+    package func check(_ token: ValidatedAccessToken, logger: Logger, path: String) throws(BearerChallenge) {
         guard let challenge = challenge(for: token) else { return }
         logger.info(
             "token lacks the route's permission", metadata: ["app_only": "\(token.isAppOnly)", "path": "\(path)"])
