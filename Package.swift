@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "MSALHummingbird", targets: ["MSALHummingbird"]),
         .library(name: "MSALVapor", targets: ["MSALVapor"]),
         .library(name: "IdentityEmulator", targets: ["IdentityEmulator"]),
+        .library(name: "IdentityEmulatorTesting", targets: ["IdentityEmulatorTesting"]),
         .executable(name: "identity-emulator", targets: ["identity-emulator"]),
         .executable(name: "msal", targets: ["msal-cli"]),
         .executable(name: "emulator-browser", targets: ["emulator-browser"]),
@@ -86,6 +87,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -186,6 +188,19 @@ let package = Package(
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Tools"])),
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Tools"])),
+            ],
+            swiftSettings: strict
+        ),
+        // Test fixtures for apps: an in-process emulator per test, sign-ins without a browser, tokens on demand.
+        .target(
+            name: "IdentityEmulatorTesting",
+            dependencies: [
+                "IdentityEmulator",
+                "EmulatorAutomation",
+                "MSAL",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strict
         ),
@@ -356,6 +371,7 @@ let package = Package(
                 "OutsideJSON",
                 "EmulatorAutomation",
                 "IdentityEmulator",
+                "IdentityEmulatorTesting",
                 "TestServers",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -439,6 +455,7 @@ let package = Package(
                 "TodoAPI",
                 "WebAppSample",
                 "IdentityEmulator",
+                "IdentityEmulatorTesting",
                 "EmulatorAutomation",
                 "TestServers",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -482,6 +499,7 @@ let package = Package(
                 "TodoAPI",
                 "WebAppSample",
                 "IdentityEmulator",
+                "IdentityEmulatorTesting",
                 "EmulatorAutomation",
                 "TestServers",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -16,7 +16,9 @@ struct Banner {
         lines.append("")
         if let ca = running.caCertificateFile {
             lines += [
-                "TLS CA certificate: \(ca.path)",
+                "TLS CA certificate: \(ca.path)"
+                    + (running.caCertificateIsNew
+                        ? " (new: `identity-emulator trust` says how to trust it)" : " (kept from an earlier start)"),
                 "  curl --cacert \(ca.path) \(base)/common/v2.0/.well-known/openid-configuration", "",
             ]
         }

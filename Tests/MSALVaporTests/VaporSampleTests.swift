@@ -1,8 +1,8 @@
 import Foundation
 import IdentityEmulator
+import IdentityEmulatorTesting
 import MSAL
 import SampleServers
-import TestServers
 import Testing
 import TodoAPI
 import VaporTesting
@@ -20,9 +20,9 @@ struct VaporSampleTests {
 
     @Test("todo-api: a user reads, adds and deletes; no token, a missing scope and an unknown route are explained")
     func todoAPI() async throws {
-        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+        try await withIdentityEmulator { emulator in
             var configuration = try TodoAPIConfiguration(
-                authority: Authority(emulator.authority("organizations").absoluteString),
+                authority: emulator.authority("organizations"),
                 allowedTenants: [IDs.externalTenant], apis: [.init(name: "api1", clientID: IDs.api1)],
                 api1Credential: nil, api1Tenant: IDs.externalTenant,
                 graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"))
@@ -35,18 +35,16 @@ struct VaporSampleTests {
                 #expect(anonymous.headers.first(name: .wwwAuthenticate) == "Bearer")
                 #expect(Self.json(anonymous)["error"] as? String == "unauthorized")
 
-                let reader = try await PasswordGrant.token(
-                    emulator, username: "jane@example.com", password: "Jane-Demo-Pass4", tenant: IDs.externalTenant,
-                    scope: "api://\(IDs.api1)/ToDoList.Read")
+                let reader = try await emulator.accessToken(
+                    api: IDs.api1, user: "jane@example.com", scopes: ["ToDoList.Read"], tenant: IDs.externalTenant)
                 let bearer: HTTPHeaders = ["Authorization": "Bearer \(reader)", "Content-Type": "application/json"]
                 let refused = try await tester.sendRequest(
                     .POST, "api1/todolist", headers: bearer, body: ByteBuffer(string: #"{"description":"x"}"#))
                 #expect(refused.status == .forbidden)
                 #expect(refused.headers.first(name: .wwwAuthenticate)?.contains("insufficient_scope") == true)
 
-                let writer = try await PasswordGrant.token(
-                    emulator, username: "jane@example.com", password: "Jane-Demo-Pass4", tenant: IDs.externalTenant,
-                    scope: "api://\(IDs.api1)/ToDoList.ReadWrite")
+                let writer = try await emulator.accessToken(
+                    api: IDs.api1, user: "jane@example.com", scopes: ["ToDoList.ReadWrite"], tenant: IDs.externalTenant)
                 let writing: HTTPHeaders = ["Authorization": "Bearer \(writer)", "Content-Type": "application/json"]
                 let created = try await tester.sendRequest(
                     .POST, "api1/todolist", headers: writing, body: ByteBuffer(string: #"{"description":"Buy milk"}"#))
@@ -74,11 +72,11 @@ struct VaporSampleTests {
 
     @Test("webapp-sample: home anonymous, a page that needs a token starts a sign-in back to it, the stylesheet")
     func webApp() async throws {
-        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+        try await withIdentityEmulator { emulator in
             var configuration = WebAppSampleConfiguration(
                 client: try ConfidentialClientApplicationConfiguration(
                     clientID: IDs.webApp, credential: .secret(IDs.webAppSecret),
-                    authority: Authority(emulator.authority(IDs.externalTenant).absoluteString)),
+                    authority: emulator.authority(IDs.externalTenant)),
                 graphBaseURL: emulator.baseURL.appendingPathComponent("v1.0/"),
                 todoListURL: emulator.baseURL.appendingPathComponent("api1/todolist"),
                 todoScope: "api://\(IDs.api1)/ToDoList.ReadWrite")

@@ -63,8 +63,11 @@ public struct RunningEmulator: Sendable {
     public let port: Int
     /// The local CA's certificate when serving HTTPS, for clients to trust.
     public let caCertificatePEM: String?
-    /// The file the CA certificate was written to.
+    /// The file the CA certificate is kept in.
     public let caCertificateFile: URL?
+    /// Whether the CA was made at this start (none was kept, it was near its end, or it was made for another public
+    /// URL): clients that trusted the one before must trust this one.
+    public let caCertificateIsNew: Bool
     public let directory: Directory
     /// The SHA-1 thumbprint of the HTTPS server certificate (upper-case hexadecimal), what Service Fabric gives its
     /// applications in `IDENTITY_SERVER_THUMBPRINT`; `nil` over plain HTTP.

@@ -66,9 +66,10 @@ public enum IdentityEmulator {
         let now = configuration.clock.now(offset: 0)
         let key = try SigningKey.generate(now: now)
         // TLS certificates face real clients, so they follow the real clock, not the emulator's.
-        let authority = try configuration.tlsDirectory.map { _ in
-            try LocalCertificateAuthority.generate(now: Date(), extraName: configuration.publicURL?.host)
+        let kept = try configuration.tlsDirectory.map { folder in
+            try LocalCertificateAuthority.kept(in: folder, now: Date(), extraName: configuration.publicURL?.host)
         }
+        let authority = kept?.0
         let address = ServedAddress(
             scheme: authority == nil ? "http" : "https", host: configuration.host,
             publicURL: configuration.publicURL)
@@ -79,13 +80,7 @@ public enum IdentityEmulator {
             issuer: TokenIssuer(keys: SigningKeyRing(key)), secure: authority != nil,
             accessTokenLifetime: configuration.accessTokenLifetime,
             address: address, arcKeys: ArcKeyFiles(folder: configuration.arcKeyFolder))
-        var caFile: URL?
-        if let authority, let folder = configuration.tlsDirectory {
-            try Self.ensurePrivateFolder(folder)
-            let file = folder.appendingPathComponent("identity-emulator-ca.pem")
-            try Data(authority.caCertificatePEM.utf8).write(to: file, options: .atomic)
-            caFile = file
-        }
+        let caFile = configuration.tlsDirectory?.appendingPathComponent(LocalCertificateAuthority.certificateFileName)
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let http1 = HTTPServerBuilder.http1(
             configuration: .init(
@@ -136,6 +131,7 @@ public enum IdentityEmulator {
                 baseURL: URL(string: "\(scheme)://\(host):\(port)")!, issuerOrigin: URL(string: address.origin)!,
                 port: port,
                 caCertificatePEM: authority?.caCertificatePEM, caCertificateFile: caFile,
+                caCertificateIsNew: kept?.isNew ?? false,
                 directory: directory,
                 serverCertificateThumbprint: authority.map {
                     Insecure.SHA1.hash(data: $0.serverCertificateDER).map { String(format: "%02X", $0) }.joined()
@@ -154,8 +150,8 @@ public enum IdentityEmulator {
     }
 
     /// Creates `folder` `0700`, or checks that an existing one belongs to this user and nobody else can
-    /// write to it: clients trust the CA file written there, so another local user must not be able
-    /// to put theirs in its place (the default folder is under the shared temporary directory).
+    /// write to it: clients trust the CA file kept there, so another local user must not be able
+    /// to put theirs in its place (`--tls-directory` may name a folder in the shared temporary directory).
     static func ensurePrivateFolder(_ folder: URL) throws {
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

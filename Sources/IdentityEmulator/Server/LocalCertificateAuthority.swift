@@ -18,42 +18,55 @@ struct LocalCertificateAuthority: Sendable {
     let caCertificate: Certificate
     let caKey: P256.Signing.PrivateKey
 
+    /// A new CA and a server certificate it issued.
+    ///
     /// - Parameter extraName: another name the server certificate is for (a `--public-url` host).
     static func generate(now: Date, extraName: String? = nil) throws -> LocalCertificateAuthority {
-        let caKey = P256.Signing.PrivateKey()
-        let caName = try DistinguishedName {
-            OrganizationName("identity-emulator")
-            CommonName("identity-emulator local CA")
-        }
-        let caPublicKey = Certificate.PublicKey(caKey.publicKey)
-        let caKeyID = SubjectKeyIdentifier(hash: caPublicKey).keyIdentifier
-        let ca = try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: caPublicKey,
-            notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(365 * 86_400),
-            issuer: caName, subject: caName, signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-                Critical(Self.nameConstraints(extraName: extraName))
-                SubjectKeyIdentifier(keyIdentifier: caKeyID)
-            },
-            issuerPrivateKey: Certificate.PrivateKey(caKey))
+        let (ca, caKey) = try makeCA(now: now, extraName: extraName)
+        return try LocalCertificateAuthority(caCertificate: ca, caKey: caKey, now: now, extraName: extraName)
+    }
 
+    /// A server certificate for the loopback names (and `extraName`) issued by `caCertificate`.
+    init(caCertificate: Certificate, caKey: P256.Signing.PrivateKey, now: Date, extraName: String?) throws {
         let serverKey = P256.Signing.PrivateKey()
         let names =
             [
                 GeneralName.dnsName("localhost"), .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
                 .ipAddress(ASN1OctetString(contentBytes: ArraySlice(Self.ipv6Loopback))),
             ] + (extraName.map { [Self.subjectAlternativeName($0)] } ?? [])
-        let server = try issue(
-            names: names, key: serverKey, caName: caName, caKey: caKey, caKeyID: caKeyID, now: now)
+        let server = try Self.issue(
+            names: names, key: serverKey, caName: caCertificate.subject, caKey: caKey,
+            caKeyID: SubjectKeyIdentifier(hash: caCertificate.publicKey).keyIdentifier, now: now)
         var serializer = DER.Serializer()
         try serializer.serialize(server)
-        return LocalCertificateAuthority(
-            // A PEM file ends with a line break, so that another certificate appended to it starts on a line of its own.
-            caCertificatePEM: try ca.serializeAsPEM().pemString + "\n",
-            serverCertificateDER: serializer.serializedBytes,
-            serverKeyDER: Array(serverKey.derRepresentation), caCertificate: ca, caKey: caKey)
+        // A PEM file ends with a line break, so that another certificate appended to it starts on a line of its own.
+        caCertificatePEM = try caCertificate.serializeAsPEM().pemString + "\n"
+        serverCertificateDER = serializer.serializedBytes
+        serverKeyDER = Array(serverKey.derRepresentation)
+        self.caCertificate = caCertificate
+        self.caKey = caKey
+    }
+
+    /// A CA certificate valid for ten years, constrained to the loopback names and `extraName`, and its key.
+    static func makeCA(now: Date, extraName: String?) throws -> (Certificate, P256.Signing.PrivateKey) {
+        let caKey = P256.Signing.PrivateKey()
+        let caName = try DistinguishedName {
+            OrganizationName("identity-emulator")
+            CommonName("identity-emulator local CA")
+        }
+        let caPublicKey = Certificate.PublicKey(caKey.publicKey)
+        let ca = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: caPublicKey,
+            notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(10 * 365 * 86_400),
+            issuer: caName, subject: caName, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                Critical(nameConstraints(extraName: extraName))
+                SubjectKeyIdentifier(hash: caPublicKey)
+            },
+            issuerPrivateKey: Certificate.PrivateKey(caKey))
+        return (ca, caKey)
     }
 
     /// A server certificate for `names` and `key` signed by this CA (whatever its constraint permits: for tests).
@@ -90,7 +103,7 @@ struct LocalCertificateAuthority: Sendable {
     /// BoringSSL, which NIOSSL and so every Swift client here verifies with, refuses any chain whose CA
     /// constrains IP addresses ("unsupported constraint type"), and a DNS constraint is what keeps the CA from
     /// vouching for `login.microsoftonline.com`.
-    private static func nameConstraints(extraName: String?) -> NameConstraints {
+    static func nameConstraints(extraName: String?) -> NameConstraints {
         var domains = ["localhost"]
         if case .dnsName(let name)? = extraName.map(Self.subjectAlternativeName) { domains.append(name) }
         return NameConstraints(permittedDNSDomains: domains)

@@ -13,6 +13,8 @@ import Foundation
 ///   (stored properties need a value, e.g. `var account: Account!`). GitHub and DocC show neither the comment nor
 ///   its lines.
 /// - A block that imports `PackageDescription` is a package manifest and is compiled as one.
+/// - A block that imports `Testing` is a test file, compiled as written (its declarations at the top level); the
+///   same code is one of the package's tests, so it runs too.
 struct DocumentationSnippet: Equatable, CustomStringConvertible {
     /// The Markdown file's path, as given to ``extract(from:file:)``.
     var file: String
@@ -86,9 +88,12 @@ struct DocumentationSnippet: Equatable, CustomStringConvertible {
 
     /// The Swift file that type-checks the block, as a member of a class named `name`; `#sourceLocation` makes the
     /// compiler's diagnostics name the Markdown file and its lines.
+    /// Whether the block is a test file (`import Testing`).
+    var isTestFile: Bool { code.contains { $0.trimmingCharacters(in: .whitespaces) == "import Testing" } }
+
     func swiftFile(named name: String) -> String {
         let location = { (line: Int) in "#sourceLocation(file: \"\(file)\", line: \(line))" }
-        if isManifest { return ([location(line)] + code).joined(separator: "\n") + "\n" }
+        if isManifest || isTestFile { return ([location(line)] + code).joined(separator: "\n") + "\n" }
         let isImport = { (line: String) in line.hasPrefix("import ") || line.hasPrefix("@testable import ") }
         let imports = ["import Foundation", "import MSAL"] + (context + code).filter(isImport)
         let blank = { (line: String) in isImport(line) ? "" : line }

@@ -85,6 +85,27 @@ struct DocumentationSnippetTests {
         #expect(outcome.output.contains("M.md:5:"), "\(outcome.output)")
     }
 
+    @Test("a test file in the documentation is one of the package's tests, word for word, so it runs")
+    func testFilesRun() throws {
+        var tests: [String] = []
+        let root = SnippetCompiler.packageRoot
+        let files = FileManager.default.enumerator(atPath: root.appendingPathComponent("Tests").path)
+        while let path = files?.nextObject() as? String {
+            guard path.hasSuffix(".swift") else { continue }
+            tests.append(try String(contentsOf: root.appendingPathComponent("Tests/\(path)"), encoding: .utf8))
+        }
+        var found = 0
+        for document in Self.documents {
+            let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+            for snippet in DocumentationSnippet.extract(from: text, file: document) where snippet.isTestFile {
+                found += 1
+                let code = snippet.code.joined(separator: "\n")
+                #expect(tests.contains { $0.contains(code) }, "\(snippet) is not the code of a test under Tests/")
+            }
+        }
+        #expect(found >= 2, "the README shows how to test a Hummingbird and a Vapor route")
+    }
+
     @Test("every swift block of the README, the DocC catalog and docs/ compiles")
     func everyDocumentCompiles() async throws {
         var snippets: [DocumentationSnippet] = []
