@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MSAL
+import WebText
 
 extension WebAppAuthentication {
     /// The name of the form field that carries the session's anti-forgery token.

@@ -1,6 +1,7 @@
 import Foundation
 import MSAL
 import Vapor
+import WebText
 
 extension Request {
     /// Identity for this request: its caller, tokens for it, the signed-in user's tokens, the web app's forms.

@@ -106,13 +106,16 @@ public struct User: Codable, Sendable {
     /// Native authentication: the customer's registered strong-authentication methods (email or SMS codes).
     /// A customer who needs MFA but has none registers one just in time (`/register/v1.0/…`).
     public var strongAuthMethods: [StrongAuthMethod]?
+    /// `false` for a disabled account (Graph's `accountEnabled`), which cannot sign in: AADSTS50057. Enabled when
+    /// absent.
+    public var accountEnabled: Bool?
 
     public init(
         id: String, tenant: String, userPrincipalName: String, password: String?, displayName: String,
         givenName: String? = nil, surname: String? = nil, jobTitle: String? = nil, mail: String? = nil,
         mobilePhone: String? = nil, officeLocation: String? = nil, preferredLanguage: String? = nil,
         country: String? = nil, city: String? = nil, businessPhones: [String] = [], guestOf: [Guest] = [],
-        mfaRequired: Bool? = nil, strongAuthMethods: [StrongAuthMethod]? = nil
+        mfaRequired: Bool? = nil, strongAuthMethods: [StrongAuthMethod]? = nil, accountEnabled: Bool? = nil
     ) {
         self.id = id
         self.tenant = tenant
@@ -132,12 +135,13 @@ public struct User: Codable, Sendable {
         self.guestOf = guestOf
         self.mfaRequired = mfaRequired
         self.strongAuthMethods = strongAuthMethods
+        self.accountEnabled = accountEnabled
     }
 
     enum CodingKeys: String, CodingKey {
         case id, tenant, userPrincipalName, password, displayName, givenName, surname, jobTitle, mail
         case mobilePhone, officeLocation, preferredLanguage, country, city, businessPhones, guestOf
-        case mfaRequired, strongAuthMethods
+        case mfaRequired, strongAuthMethods, accountEnabled
     }
 
     public init(from decoder: any Decoder) throws {
@@ -160,6 +164,7 @@ public struct User: Codable, Sendable {
         guestOf = try c.decodeIfPresent([Guest].self, forKey: .guestOf) ?? []
         mfaRequired = try c.decodeIfPresent(Bool.self, forKey: .mfaRequired)
         strongAuthMethods = try c.decodeIfPresent([StrongAuthMethod].self, forKey: .strongAuthMethods)
+        accountEnabled = try c.decodeIfPresent(Bool.self, forKey: .accountEnabled)
     }
 }
 

@@ -35,16 +35,24 @@ enum JWT {
         return header["kid"]?.stringValue
     }
 
-    /// Decodes a token and checks its RS256 signature; returns the payload.
-    ///
-    /// - Throws: ``Rejection``.
-    static func verify(_ token: String, with key: SigningKey) throws -> JSONValue {
+    /// A compact JWS's header and payload (a JSON object), decoded without checking its signature; `nil` when the
+    /// token is not one.
+    static func decode(_ token: String) -> (header: JSONValue, payload: JSONValue)? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
             let headerData = Base64URL.decode(parts[0]), let header = try? JSONValue.parse(headerData),
             let payloadData = Base64URL.decode(parts[1]), let payload = try? JSONValue.parse(payloadData),
             case .object = payload
-        else { throw Rejection.malformed }
+        else { return nil }
+        return (header, payload)
+    }
+
+    /// Decodes a token and checks its RS256 signature; returns the payload.
+    ///
+    /// - Throws: ``Rejection``.
+    static func verify(_ token: String, with key: SigningKey) throws -> JSONValue {
+        guard let (header, payload) = decode(token) else { throw Rejection.malformed }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard header["alg"]?.stringValue == "RS256", header["kid"]?.stringValue == key.kid,
             let signature = Base64URL.decode(parts[2]),
             key.verify(signature, over: Array("\(parts[0]).\(parts[1])".utf8))

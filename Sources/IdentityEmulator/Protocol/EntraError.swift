@@ -144,6 +144,10 @@ extension EntraError {
             suberror: "bad_token")
     }
 
+    /// AADSTS50057: the account was disabled (``User/accountEnabled`` false).
+    static let accountDisabled = EntraError(
+        error: "invalid_grant", code: 50057, message: "The user account is disabled.")
+
     /// AADSTS50053: too many wrong passwords in a row (smart lockout).
     static let accountLocked = EntraError(
         error: "invalid_grant", code: 50053,

@@ -16,6 +16,8 @@ import OutsideJSON
 /// - `GET stats`: how many grants, sessions, codes and log entries the emulator holds, and its resident memory
 /// - `POST tokens`, `POST claims`: tokens for tests without a sign-in, and claims for the next tokens
 ///   (``TokensOnDemand``)
+///
+/// The dashboard (``Dashboard``) is served under the same prefix: `GET /_emulator/` and `/_emulator/ui/…`.
 struct AdminRoutes: Sendable {
     let core: EmulatorCore
 
@@ -126,6 +128,9 @@ struct AdminRoutes: Sendable {
             return Response(status: .noContent)
         }
         TokensOnDemand(core: core).register(on: admin)
+        // The dashboard's pages and forms, under the same prefix, behind a guard of their own (its forms post HTML
+        // forms, which this group's middleware refuses).
+        Dashboard(core: core).register(on: router)
     }
 
     /// The offset a `POST clock` body asks for: `{"offsetSeconds": N}`, within ±100 years.
@@ -146,7 +151,12 @@ struct AdminRoutes: Sendable {
             case .double(let d): d
             default: nil
             }
-        guard let seconds, abs(seconds) <= 100 * 365 * 86_400 else {
+        return checkedClockOffset(seconds)
+    }
+
+    /// `seconds` as a clock offset (the admin API's and the dashboard's): a number within ±100 years.
+    static func checkedClockOffset(_ seconds: Double?) -> Result<TimeInterval, AdminBodyError> {
+        guard let seconds, seconds.isFinite, abs(seconds) <= 100 * 365 * 86_400 else {
             return .failure(AdminBodyError("offsetSeconds must be a number of seconds within ±100 years"))
         }
         return .success(seconds)
@@ -157,7 +167,13 @@ struct AdminRoutes: Sendable {
     /// - Throws: `JSONRefusal` past `JSONLimits.message`, a decoding error, or ``DirectoryConfigurationError`` for a
     ///   count below 1.
     static func scenario(_ body: Data) throws -> Scenario {
-        let scenario = try JSONLimits.message.decode(Scenario.self, from: body)
+        try checked(JSONLimits.message.decode(Scenario.self, from: body))
+    }
+
+    /// `scenario` if it can be armed (the admin API's and the dashboard's rule).
+    ///
+    /// - Throws: ``DirectoryConfigurationError`` for a count below 1.
+    static func checked(_ scenario: Scenario) throws -> Scenario {
         guard scenario.count > 0 else {
             throw DirectoryConfigurationError(field: "count", reason: "must be at least 1")
         }

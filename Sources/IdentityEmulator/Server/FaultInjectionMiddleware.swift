@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// Logs every served request, those to unknown routes included, and applies the transport-level scenarios
+/// Logs every served request, those to unknown routes included (and records it with its answer, masked, for the
+/// dashboard: ``RecordedExchange``), and applies the transport-level scenarios
 /// (throttling, 5xx, delays, broken bodies) before the route sees the request.
 struct FaultInjectionMiddleware: RouterMiddleware {
     let core: EmulatorCore
@@ -27,13 +28,16 @@ struct FaultInjectionMiddleware: RouterMiddleware {
                 clientID: context.form?["client_id"], correlationID: request.headers[.clientRequestID],
                 status: status)
         }
+        let exchange = core.state.exchanges.begin(request, form: context.form, at: core.state.now)
         do {
             let response = try await respond(request, context: context, path: path, next: next)
             log(response.status.code)
-            return response
+            return exchange.record(response)
         } catch {
             // A request no route matches (the router's 404) or a route that failed is served too, as its status.
-            log((error as? any HTTPResponseError)?.status.code ?? 500)
+            let status = (error as? any HTTPResponseError)?.status.code ?? 500
+            log(status)
+            exchange.fail(status: status)
             throw error
         }
     }

@@ -27,6 +27,8 @@ actor EmulatorState {
     /// The request log, written on every request: behind a lock rather than the actor, so logging
     /// costs no hop onto the actor.
     private nonisolated let served = Locked(RecentLog<ServedRequest>(capacity: 10_000))
+    /// The last 500 requests with their answers, secrets masked, for the dashboard's request log.
+    nonisolated let exchanges = ExchangeRecorder(capacity: 500)
     private var scenarios: [Scenario] = []
     private var nextTokenClaims = ClaimsForNextTokens()
     /// Group memberships given to tokens on demand, by object id (lowercased), for Graph's `getMemberObjects`.
@@ -76,6 +78,7 @@ actor EmulatorState {
         revokedAt = [:]
         outbox = RecentLog(capacity: 10_000)
         served.withLock { $0 = RecentLog(capacity: 10_000) }
+        exchanges.clear()
         scenarios = []
         nextTokenClaims = ClaimsForNextTokens()
         groupMemberships = [:]
@@ -89,8 +92,10 @@ actor EmulatorState {
 
     /// Checks a password for `user` under smart lockout.
     ///
-    /// - Throws: `invalid_grant` AADSTS50126 for a wrong password, AADSTS50053 while the account is locked.
+    /// - Throws: `invalid_grant` AADSTS50057 for a disabled account, AADSTS50126 for a wrong password, AADSTS50053
+    ///   while the account is locked.
     nonisolated func checkPassword(_ given: String?, of user: User) throws(EntraError) {
+        guard user.accountEnabled != false else { throw .accountDisabled }
         let matches = SecretComparison.matches(given, user.password)
         switch lockout.attempt(userID: user.id, matches: matches, now: now) {
         case .accepted: return
@@ -214,6 +219,21 @@ actor EmulatorState {
     }
 
     func revocationTime(userID: String) -> Date? { revokedAt[userID.lowercased()] }
+
+    /// The user's browser sessions and live refresh tokens (not revoked, not expired), for the dashboard.
+    func signInState(userID: String) -> (
+        sessions: [BrowserSession], refreshTokens: [(token: String, grant: RefreshTokenGrant)]
+    ) {
+        let id = userID.lowercased()
+        let now = now
+        let revoked = revokedAt[id]
+        let live = sessions.values(now: now).filter { $0.userIDs.contains { $0.lowercased() == id } }
+        let tokens = refreshTokens.tokens(userID: id).filter { entry in
+            revoked.map { entry.grant.issuedAt >= $0 } ?? true
+                && now.timeIntervalSince(entry.grant.issuedAt) < RefreshTokenLedger.lifetime
+        }
+        return (live, tokens)
+    }
 
     // MARK: Sessions
 

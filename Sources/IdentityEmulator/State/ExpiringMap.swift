@@ -25,6 +25,9 @@ struct ExpiringMap<Value: Sendable>: Sendable {
         return entry.value
     }
 
+    /// Every value whose retention has not passed (a walk over them all, for the dashboard).
+    func values(now: Date) -> [Value] { entries.values.filter { $0.keepUntil > now }.map(\.value) }
+
     /// Stores `value` under `key` until `keepUntil`.
     mutating func insert(_ value: Value, for key: String, keepUntil: Date) {
         entries[key] = (value, keepUntil)

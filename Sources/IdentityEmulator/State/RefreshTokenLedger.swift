@@ -17,6 +17,13 @@ struct RefreshTokenLedger: Sendable {
 
     subscript(token: String) -> RefreshTokenGrant? { grants[token] }
 
+    /// The tokens issued to the user `userID` (lowercased), for every client, with their grants.
+    func tokens(userID: String) -> [(token: String, grant: RefreshTokenGrant)] {
+        families.filter { $0.key.hasPrefix(userID + "|") }.values.flatMap { tokens in
+            tokens.compactMap { token in grants[token].map { (token, $0) } }
+        }
+    }
+
     /// Forgets expired tokens when it is time (``ExpiringMap/sweepIfDue(now:)``), and the lists of forgotten ones.
     mutating func sweepIfDue(now: Date) {
         let before = grants.count

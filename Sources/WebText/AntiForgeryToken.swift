@@ -1,8 +1,9 @@
-import WebText
+import Foundation
 
-/// The token a web app's own forms that change something carry (sign-out, the app's own): a random value made at
-/// sign-in and kept in the server-side session. A page on another site cannot read it, so it cannot make the browser
-/// post such a form. The web framework integrations keep it in their sessions and check the forms with it.
+/// The token a web page's own forms that change something carry: a random value the server keeps (a web app's, made
+/// at sign-in and kept in its server-side session; the emulator's dashboard's, made once per emulator). A page on
+/// another site cannot read it, so it cannot make the browser post such a form. The web framework integrations and
+/// the emulator's dashboard check their forms with it.
 package enum AntiForgeryToken {
     /// The name of the form field that carries it.
     package static let field = "csrf_token"
@@ -11,10 +12,19 @@ package enum AntiForgeryToken {
     package static let refusal =
         "This form did not come from the app's own page, so nothing changed; go back and try again."
 
-    /// A new token: 32 bytes from the system's secure generator, base64url.
+    /// A new token: 32 bytes from the system's secure generator, base64url without padding.
     package static func make() -> String {
         var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return String(
+            Data(bytes).base64EncodedString().compactMap { character -> Character? in
+                switch character {
+                case "+": "-"
+                case "/": "_"
+                case "=": nil
+                default: character
+                }
+            })
     }
 
     /// The hidden field that carries `token` in a form (HTML, the value escaped).
@@ -22,7 +32,7 @@ package enum AntiForgeryToken {
         #"<input type="hidden" name="\#(field)" value="\#(HTMLText.escape(token))">"#
     }
 
-    /// Whether a posted form's fields carry the session's token `expected`; `false` when it has none.
+    /// Whether a posted form's fields carry the token `expected`; `false` when there is none.
     package static func isCarried(by form: [String: String], expected: String?) -> Bool {
         guard let expected, let sent = form[field] else { return false }
         return same(sent, expected)
