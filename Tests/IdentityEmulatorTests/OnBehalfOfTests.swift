@@ -38,7 +38,8 @@ struct OnBehalfOfTests {
             #expect(result.status == 200, "\(result.body)")
             try Golden.expectShape(result.body, matches: "token-success")
             let claims = try JWTInspection.claims(try #require(try result.string("access_token")))
-            #expect(claims["aud"] as? String == emulator.ids.graph)
+            // A v1.0 token (Graph's) names the resource as the scope did.
+            #expect(claims["aud"] as? String == "https://graph.microsoft.com")
             #expect(claims["oid"] as? String == Self.jane)
             #expect(claims["appid"] as? String == emulator.ids.api1)
             #expect(claims["appidacr"] as? String == "1")

@@ -77,12 +77,19 @@ extension Directory {
         public static let daemonWorkloadSubject = "system:serviceaccount:demo:daemon"
         public static let familyClientOne = "d4a81f6c-2e7b-4c95-8a3d-6b0f1e9c7a52"
         public static let familyClientTwo = "f7b3e2c8-9a1d-4e6f-b0c4-5d8a2e1f9b37"
-        /// Azure Resource Manager (`https://management.azure.com/`), the resource of `az login --identity`.
-        public static let azureResourceManager = "797f4846-ba00-4fd7-ba43-dac1f8f63013"
-        /// Azure Key Vault (`https://vault.azure.net`).
-        public static let keyVault = "cfa8b339-82a2-471a-a3c9-0fc0be7a4093"
-        /// The Contoso subscription the demo hosts and identities live in.
+        /// Azure Resource Manager (`https://management.azure.com/`, `https://management.core.windows.net/`), the
+        /// resource of `az login`; in every tenant, as Microsoft's.
+        public static let azureResourceManager = FirstPartyApplications.azureResourceManager.clientId
+        /// Azure Key Vault (`https://vault.azure.net`); in every tenant, as Microsoft's.
+        public static let keyVault = FirstPartyApplications.keyVault.clientId
+        /// The Azure CLI's public client, in every tenant, as Microsoft's.
+        public static let azureCLI = FirstPartyApplications.azureCLI.clientId
+        /// The Contoso subscription the demo hosts and identities live in ("Contoso Production").
         public static let subscription = "4e2f7a1c-9b3d-4c6e-8f0a-2b4d6e8f0a1c"
+        /// Contoso's second subscription ("Contoso Development").
+        public static let developmentSubscription = "9d3b5f7a-1c2e-4a4b-8d6f-0e2a4c6e8b1d"
+        /// Fabrikam's subscription ("Fabrikam Retail").
+        public static let fabrikamSubscription = "2a4c6e8f-0b1d-4f3a-9c5e-7d9f1b3d5f7a"
         /// The system-assigned identity of each demo host, by host name.
         public static let systemAssignedIdentities = [
             "vm-1": "6a1f3c5e-8b2d-4e7f-9a0c-1d3e5f7a9b2c", "app-1": "b2c4e6f8-0a1b-4c3d-8e5f-7a9b1c3d5e7f",
@@ -173,10 +180,15 @@ extension Directory {
         return Directory(
             tenants: [
                 Tenant(
-                    id: ids.contosoTenant, domain: "contoso.onmicrosoft.com", displayName: "Contoso", kind: .workforce),
+                    id: ids.contosoTenant, domain: "contoso.onmicrosoft.com", displayName: "Contoso", kind: .workforce,
+                    subscriptions: [
+                        AzureSubscription(id: ids.subscription, displayName: "Contoso Production"),
+                        AzureSubscription(id: ids.developmentSubscription, displayName: "Contoso Development"),
+                    ]),
                 Tenant(
                     id: ids.fabrikamTenant, domain: "fabrikam.onmicrosoft.com", displayName: "Fabrikam",
-                    kind: .workforce),
+                    kind: .workforce,
+                    subscriptions: [AzureSubscription(id: ids.fabrikamSubscription, displayName: "Fabrikam Retail")]),
                 Tenant(
                     id: ids.externalTenant, domain: "contosocustomers.onmicrosoft.com",
                     displayName: "Contoso Customers", kind: .external),
@@ -274,13 +286,6 @@ extension Directory {
                     ],
                     secret: ids.webAppSecret,
                     adminConsentedScopes: ["User.Read", "\(api1)/ToDoList.Read", "\(api1)/ToDoList.ReadWrite"]),
-                Application(
-                    clientId: ids.azureResourceManager, displayName: "Windows Azure Service Management API",
-                    tenant: ids.contosoTenant, kind: .api, identifierUri: "https://management.azure.com",
-                    scopes: ["user_impersonation"]),
-                Application(
-                    clientId: ids.keyVault, displayName: "Azure Key Vault", tenant: ids.contosoTenant, kind: .api,
-                    identifierUri: "https://vault.azure.net", scopes: ["user_impersonation"]),
             ],
             managedIdentities: azure.identities, hosts: azure.hosts)
     }

@@ -54,13 +54,33 @@ public struct Tenant: Codable, Sendable {
     public var kind: Kind
     /// Native authentication settings of an External ID tenant; ``NativeAuthSettings/standard`` when absent.
     public var nativeAuth: NativeAuthSettings?
+    /// The Azure subscriptions the tenant holds, which the emulator's Resource Manager lists.
+    public var subscriptions: [AzureSubscription]
 
-    public init(id: String, domain: String, displayName: String, kind: Kind, nativeAuth: NativeAuthSettings? = nil) {
+    public init(
+        id: String, domain: String, displayName: String, kind: Kind, nativeAuth: NativeAuthSettings? = nil,
+        subscriptions: [AzureSubscription] = []
+    ) {
         self.id = id
         self.domain = domain
         self.displayName = displayName
         self.kind = kind
         self.nativeAuth = nativeAuth
+        self.subscriptions = subscriptions
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, domain, displayName, kind, nativeAuth, subscriptions
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        domain = try c.decode(String.self, forKey: .domain)
+        displayName = try c.decode(String.self, forKey: .displayName)
+        kind = try c.decode(Kind.self, forKey: .kind)
+        nativeAuth = try c.decodeIfPresent(NativeAuthSettings.self, forKey: .nativeAuth)
+        subscriptions = try c.decodeIfPresent([AzureSubscription].self, forKey: .subscriptions) ?? []
     }
 
     /// The settings native authentication runs with; `nil` for a workforce tenant.
@@ -194,6 +214,13 @@ public struct Application: Codable, Sendable {
     public var familyId: String?
     /// For APIs: the application id URI, e.g. `api://<id>` or `https://graph.microsoft.com`.
     public var identifierUri: String?
+    /// For APIs: more application id URIs the API is known by, as Azure Resource Manager is by
+    /// `https://management.core.windows.net/` beside `https://management.azure.com/`.
+    public var otherIdentifierUris: [String]
+    /// For APIs: the version of the access tokens it accepts, Entra's `accessTokenAcceptedVersion`: `1` (v1.0
+    /// tokens, `iss` `https://sts.windows.net/{tid}/`, `aud` the resource as the client named it) or `2`. When
+    /// absent, `1` for Microsoft's own APIs (``FirstPartyApplications/acceptsV1Tokens(_:)``) and `2` for the others.
+    public var accessTokenAcceptedVersion: Int?
     /// For APIs: the delegated scopes exposed, in canonical casing (`ToDoList.Read`).
     public var scopes: [String]
     /// For APIs: the application permissions (`roles`) a client-credentials token carries.
@@ -213,7 +240,8 @@ public struct Application: Codable, Sendable {
         clientId: String, displayName: String, tenant: String, kind: Kind, redirectUris: [String] = [],
         secret: String? = nil, familyId: String? = nil, identifierUri: String? = nil, scopes: [String] = [],
         appRoles: [String] = [], adminConsentedScopes: [String] = [], keyCredentials: [KeyCredential] = [],
-        federatedCredentials: [FederatedCredential] = [], grantedAppRoles: [String] = []
+        federatedCredentials: [FederatedCredential] = [], grantedAppRoles: [String] = [],
+        otherIdentifierUris: [String] = [], accessTokenAcceptedVersion: Int? = nil
     ) {
         self.clientId = clientId
         self.displayName = displayName
@@ -229,11 +257,14 @@ public struct Application: Codable, Sendable {
         self.keyCredentials = keyCredentials
         self.federatedCredentials = federatedCredentials
         self.grantedAppRoles = grantedAppRoles
+        self.otherIdentifierUris = otherIdentifierUris
+        self.accessTokenAcceptedVersion = accessTokenAcceptedVersion
     }
 
     enum CodingKeys: String, CodingKey {
         case clientId, displayName, tenant, kind, redirectUris, secret, familyId, identifierUri, scopes
         case appRoles, adminConsentedScopes, keyCredentials, federatedCredentials, grantedAppRoles
+        case otherIdentifierUris, accessTokenAcceptedVersion
     }
 
     public init(from decoder: any Decoder) throws {
@@ -252,6 +283,8 @@ public struct Application: Codable, Sendable {
         keyCredentials = try c.decodeIfPresent([KeyCredential].self, forKey: .keyCredentials) ?? []
         federatedCredentials = try c.decodeIfPresent([FederatedCredential].self, forKey: .federatedCredentials) ?? []
         grantedAppRoles = try c.decodeIfPresent([String].self, forKey: .grantedAppRoles) ?? []
+        otherIdentifierUris = try c.decodeIfPresent([String].self, forKey: .otherIdentifierUris) ?? []
+        accessTokenAcceptedVersion = try c.decodeIfPresent(Int.self, forKey: .accessTokenAcceptedVersion)
     }
 
     /// True when the app can authenticate at the token endpoint: a confidential client, or an API with a
@@ -262,6 +295,14 @@ public struct Application: Codable, Sendable {
         case .confidentialClient: true
         case .api: hasCredential
         }
+    }
+
+    /// Every application id URI of an API: ``identifierUri`` then ``otherIdentifierUris``.
+    var identifierUris: [String] { (identifierUri.map { [$0] } ?? []) + otherIdentifierUris }
+
+    /// True when the API's access tokens are v1.0 ones (``accessTokenAcceptedVersion``).
+    var issuesV1Tokens: Bool {
+        (accessTokenAcceptedVersion ?? (FirstPartyApplications.acceptsV1Tokens(self) ? 1 : 2)) == 1
     }
 
     /// True when the app has a secret, a key credential or a federated credential.

@@ -24,6 +24,8 @@ struct DirectoryIndex: Sendable {
     static let consumersTenantID = "9188040d-6c67-4c5b-b112-36a304b66dad"
 
     let directory: Directory
+    /// The directory's applications, then Microsoft's (``FirstPartyApplications``) it does not replace.
+    let applications: [Application]
     private let tenantsByKey: [String: Tenant]
     private let usersByName: [String: User]
     private let usersByID: [String: User]
@@ -47,19 +49,25 @@ struct DirectoryIndex: Sendable {
             for g in u.guestOf { byID[g.objectId.lowercased()] = u }
         }
         usersByID = byID
+        let declared = Set(directory.applications.map { $0.clientId.lowercased() })
+        applications =
+            directory.applications + FirstPartyApplications.all.filter { !declared.contains($0.clientId.lowercased()) }
         appsByID = Dictionary(
-            directory.applications.map { ($0.clientId.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+            applications.map { ($0.clientId.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         var apis: [String: Application] = [:]
-        for app in directory.applications where app.kind == .api {
+        for (position, app) in applications.enumerated() where app.kind == .api {
+            // Microsoft's APIs never take an application id URI the directory gave one of its own.
+            let firstParty = position >= directory.applications.count
             apis[app.clientId.lowercased()] = app
-            if let uri = app.identifierUri?.lowercased() {
+            for uri in app.identifierUris.map({ Self.withoutTrailingSlash($0).lowercased() })
+            where !firstParty || apis[uri] == nil {
                 apis[uri] = app
                 apis[uri + "/"] = app
             }
         }
         apisByIdentifier = apis
         var keys: [String: [RegisteredKey]] = [:]
-        for app in directory.applications where !app.keyCredentials.isEmpty {
+        for app in applications where !app.keyCredentials.isEmpty {
             keys[app.clientId.lowercased()] = app.keyCredentials.compactMap { try? RegisteredKey($0) }
         }
         keysByClient = keys
@@ -88,6 +96,30 @@ struct DirectoryIndex: Sendable {
     func api(identifier: String) -> Application? { apisByIdentifier[identifier.lowercased()] }
 
     var graph: Application? { api(identifier: "https://graph.microsoft.com") }
+
+    /// The `aud` values a token for `api` may carry: its client id and each application id URI, with and without
+    /// a trailing slash (lowercased).
+    func audiences(of api: Application) -> Set<String> {
+        var audiences: Set<String> = [api.clientId.lowercased()]
+        for uri in api.identifierUris.map({ Self.withoutTrailingSlash($0).lowercased() }) {
+            audiences.insert(uri)
+            audiences.insert(uri + "/")
+        }
+        return audiences
+    }
+
+    /// `uri` without one trailing `/`.
+    static func withoutTrailingSlash(_ uri: String) -> String { uri.hasSuffix("/") ? String(uri.dropLast()) : uri }
+
+    /// A subscription by id, with the tenant that holds it.
+    func subscription(id: String) -> (AzureSubscription, Tenant)? {
+        for tenant in directory.tenants {
+            if let found = tenant.subscriptions.first(where: { $0.id.lowercased() == id.lowercased() }) {
+                return (found, tenant)
+            }
+        }
+        return nil
+    }
 
     /// The parsed key credentials of an application (validated when the directory was loaded).
     func keys(of clientID: String) -> [RegisteredKey] { keysByClient[clientID.lowercased()] ?? [] }

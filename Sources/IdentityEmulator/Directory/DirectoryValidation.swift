@@ -116,9 +116,16 @@ extension Directory {
             if app.kind == .api, app.identifierUri == nil {
                 throw fail("applications[\(i)].identifierUri", "an api needs an identifierUri")
             }
+            for (j, uri) in app.otherIdentifierUris.enumerated() where URL(string: uri)?.scheme == nil {
+                throw fail("applications[\(i)].otherIdentifierUris[\(j)]", "must be an absolute URI")
+            }
+            if let version = app.accessTokenAcceptedVersion, version != 1, version != 2 {
+                throw fail("applications[\(i)].accessTokenAcceptedVersion", "must be 1 or 2")
+            }
             try app.validateCredentials(field: "applications[\(i)]", apis: apis)
         }
         try validateHosts(tenantIDs: tenantIDs, upns: upns)
+        try validateSubscriptions()
     }
 
     /// Each method has a unique GUID id, the channel `email` or `sms`, and a target valid for its channel.

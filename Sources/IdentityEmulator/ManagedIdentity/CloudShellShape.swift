@@ -20,7 +20,7 @@ struct CloudShellShape: Sendable {
             }
             minted = token
         } catch ManagedIdentityIssuer.Failure.unknownResource {
-            let audiences = issuer.core.state.index.directory.applications.compactMap(\.identifierUri)
+            let audiences = issuer.core.state.index.applications.compactMap(\.identifierUri)
             return error(
                 .badRequest, "AudienceNotSupported",
                 "Audience \(name) is not a supported MSI token audience.Supported audiences:\(audiences.map { $0 + "/" }.joined(separator: ","))"

@@ -64,15 +64,23 @@ struct ManagedIdentityIssuer: Sendable {
         return found
     }
 
-    /// The API `resource` names (app id URI, with or without a trailing slash, or client id).
-    func resource(_ resource: String?) throws(Failure) -> Application {
-        guard let resource, !resource.isEmpty else { throw .missingResource }
-        guard let api = core.state.index.api(identifier: resource) else { throw .unknownResource(resource) }
-        return api
+    /// An API as a request named it.
+    struct Resource: Sendable {
+        let api: Application
+        /// The request's `resource` (an application id URI as written, or a client id): a v1.0 token's `aud`.
+        let name: String
     }
 
-    /// An app-only token for `identity` to `resource`: `idtyp` `app`, its granted `roles`, `xms_mirid`.
-    func mint(_ identity: AzureManagedIdentity, for resource: Application) throws -> Minted {
+    /// The API `resource` names (app id URI, with or without a trailing slash, or client id).
+    func resource(_ resource: String?) throws(Failure) -> Resource {
+        guard let resource, !resource.isEmpty else { throw .missingResource }
+        guard let api = core.state.index.api(identifier: resource) else { throw .unknownResource(resource) }
+        return Resource(api: api, name: resource)
+    }
+
+    /// An app-only token for `identity` to `requested`: `idtyp` `app`, its granted `roles`, `xms_mirid`.
+    func mint(_ identity: AzureManagedIdentity, for requested: Resource) throws -> Minted {
+        let resource = requested.api
         let now = core.state.now
         let lifetime = core.accessTokenLifetime ?? Self.lifetime
         let client = Application(
@@ -81,12 +89,13 @@ struct ManagedIdentityIssuer: Sendable {
         let token = try core.issuer.appToken(
             origin: core.issuerOrigin, tenantID: identity.tenant, client: client, resource: resource,
             roles: core.state.index.grantedRoles(of: client, on: resource), clientClass: "2", now: now,
-            lifetime: lifetime, uti: core.state.opaque(16), managedIdentity: identity)
+            lifetime: lifetime, uti: core.state.opaque(16), audience: requested.name, managedIdentity: identity)
         return Minted(token: token, identity: identity, now: now, lifetime: lifetime)
     }
 
     /// Cloud Shell's token: the signed-in user's, issued to the Azure CLI, with the resource's delegated scopes.
-    func mintForUser(of host: AzureHost, for resource: Application) throws -> Minted? {
+    func mintForUser(of host: AzureHost, for requested: Resource) throws -> Minted? {
+        let resource = requested.api
         let index = core.state.index
         guard let user = host.user.flatMap(index.user(named:)),
             let membership = index.membership(of: user, tenantID: user.tenant)
@@ -94,16 +103,9 @@ struct ManagedIdentityIssuer: Sendable {
         let now = core.state.now
         let lifetime = core.accessTokenLifetime ?? 3599
         let token = try core.issuer.accessToken(
-            origin: core.issuerOrigin, membership: membership, client: Self.azureCLI(tenant: user.tenant),
+            origin: core.issuerOrigin, membership: membership, client: FirstPartyApplications.azureCLI,
             resource: resource, scp: resource.scopes.joined(separator: " "), now: now, lifetime: lifetime,
-            capabilityCP1: false, uti: core.state.opaque(16), clientClass: "0")
+            capabilityCP1: false, uti: core.state.opaque(16), clientClass: "0", audience: requested.name)
         return Minted(token: token, identity: nil, now: now, lifetime: lifetime)
-    }
-
-    /// The Azure CLI's public client, which Cloud Shell's tokens are issued to.
-    private static func azureCLI(tenant: String) -> Application {
-        Application(
-            clientId: "04b07795-8ddb-461a-bbee-02f9e1bf7b46", displayName: "Microsoft Azure CLI", tenant: tenant,
-            kind: .publicClient)
     }
 }

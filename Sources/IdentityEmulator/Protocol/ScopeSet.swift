@@ -78,6 +78,14 @@ struct ScopeSet: Sendable, Equatable {
         }
     }
 
+    /// How the client named `resource` in its first scope for it (`https://management.core.windows.net/` for
+    /// `https://management.core.windows.net//.default`, a client id, `api://…`); `nil` for Graph's short form.
+    func name(of resource: Application) -> String? {
+        guard let names = resources.first(where: { $0.id == resource.clientId })?.names else { return nil }
+        return names.lazy.compactMap { prefixes[Grant(resourceID: resource.clientId, name: $0).key] }
+            .first { !$0.isEmpty }
+    }
+
     /// The delegated scopes requested for `resource`, with `.default` expanded to those already consented.
     func grants(for resource: Application, consented: Set<String>) -> [Grant] {
         guard let names = resources.first(where: { $0.id == resource.clientId })?.names else { return [] }

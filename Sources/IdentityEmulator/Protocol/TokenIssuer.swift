@@ -100,24 +100,33 @@ struct TokenIssuer: Sendable {
         return claims
     }
 
-    /// A delegated access token. Graph gets v1.0 claims, other APIs v2.0 ones.
+    /// The `aud` of a token for `resource`: a v1.0 token names the resource as the client did (an application id
+    /// URI as written, with or without its trailing slash, or the client id), a v2.0 token always by client id.
+    static func audience(of resource: Application, asNamed named: String?) -> String {
+        guard resource.issuesV1Tokens, let named, !named.isEmpty else { return resource.clientId }
+        return named
+    }
+
+    /// A delegated access token: v1.0 claims for an API that accepts them (``Application/issuesV1Tokens``: Graph,
+    /// Resource Manager, Key Vault), v2.0 ones for the others.
     ///
     /// - Parameters:
+    ///   - audience: the resource as the client named it (``audience(of:asNamed:)``); its client id when `nil`.
     ///   - clientClass: `appidacr`/`azpacr`: `"0"` public client, `"1"` secret, `"2"` certificate.
     ///   - extra: claims a test asked for (``ClaimsForNextTokens``, `POST /_emulator/tokens`), replacing those of
     ///     the same name.
     func accessToken(
         origin: String, membership: Membership, client: Application, resource: Application,
         scp: String, now: Date, lifetime: Int, capabilityCP1: Bool, uti: String, clientClass: String,
-        extra: [(String, JSONValue)] = []
+        audience: String? = nil, extra: [(String, JSONValue)] = []
     ) throws -> String {
         let iat = now.epochSeconds
-        let isGraph = resource.identifierUri?.lowercased() == "https://graph.microsoft.com"
         let user = membership.user
+        let aud = Self.audience(of: resource, asNamed: audience)
         var claims: [(String, JSONValue)]
-        if isGraph {
+        if resource.issuesV1Tokens {
             claims = [
-                ("aud", .string(resource.clientId)),
+                ("aud", .string(aud)),
                 ("iss", .string("https://sts.windows.net/\(membership.tenant.id)/")),
                 ("iat", .int(iat)), ("nbf", .int(iat)), ("exp", .int(iat + lifetime)),
                 ("acct", .int(0)),
@@ -163,26 +172,29 @@ struct TokenIssuer: Sendable {
     }
 
     /// An app-only access token (client credentials): `idtyp` `app`, the granted application permissions as
-    /// `roles` (no `roles` claim when none is granted). Graph gets v1.0 claims (`appid`, `appidacr`, the
-    /// `sts.windows.net` issuer), other APIs v2.0 ones (`azp`, `azpacr`).
+    /// `roles` (no `roles` claim when none is granted). An API that accepts v1.0 tokens (Graph, Resource Manager,
+    /// Key Vault) gets v1.0 claims (`appid`, `appidacr`, the `sts.windows.net` issuer), other APIs v2.0 ones (`azp`,
+    /// `azpacr`).
     ///
     /// - Parameters:
     ///   - clientClass: `"1"` after a secret, `"2"` after a certificate or federated credential.
+    ///   - audience: the resource as the client named it (``audience(of:asNamed:)``); its client id when `nil`.
     ///   - managedIdentity: for a managed identity's token: its object id is the `oid`, its resource id `xms_mirid`.
     ///   - extra: claims a test asked for, replacing those of the same name.
     func appToken(
         origin: String, tenantID: String, client: Application, resource: Application, roles: [String],
-        clientClass: String, now: Date, lifetime: Int, uti: String, managedIdentity: AzureManagedIdentity? = nil,
-        extra: [(String, JSONValue)] = []
+        clientClass: String, now: Date, lifetime: Int, uti: String, audience: String? = nil,
+        managedIdentity: AzureManagedIdentity? = nil, extra: [(String, JSONValue)] = []
     ) throws -> String {
         let iat = now.epochSeconds
         let principal = managedIdentity?.objectId ?? Self.servicePrincipalID(client.clientId)
         let aio = Self.opaqueClaim("aio", principal, iat)
-        let isGraph = resource.identifierUri?.lowercased() == "https://graph.microsoft.com"
+        let isV1 = resource.issuesV1Tokens
+        let aud = Self.audience(of: resource, asNamed: audience)
         var claims: [(String, JSONValue)]
-        if isGraph {
+        if isV1 {
             claims = [
-                ("aud", .string(resource.clientId)),
+                ("aud", .string(aud)),
                 ("iss", .string("https://sts.windows.net/\(tenantID)/")),
                 ("iat", .int(iat)), ("nbf", .int(iat)), ("exp", .int(iat + lifetime)),
                 ("aio", .string(aio)),
@@ -211,7 +223,7 @@ struct TokenIssuer: Sendable {
             ("sub", .string(principal)),
             ("tid", .string(tenantID)),
             ("uti", .string(uti)),
-            ("ver", .string(isGraph ? "1.0" : "2.0")),
+            ("ver", .string(isV1 ? "1.0" : "2.0")),
         ]
         return try JWT.sign(.object(Self.merging(claims, extra)), with: keys.current)
     }

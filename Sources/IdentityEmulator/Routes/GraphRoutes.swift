@@ -7,7 +7,9 @@ import Hummingbird
 struct GraphRoutes: Sendable {
     let core: EmulatorCore
 
-    static let audiences: Set<String> = ["00000003-0000-0000-c000-000000000000", "https://graph.microsoft.com"]
+    static let audiences: Set<String> = [
+        "00000003-0000-0000-c000-000000000000", "https://graph.microsoft.com", "https://graph.microsoft.com/",
+    ]
     static let defaultProperties = [
         "businessPhones", "displayName", "givenName", "jobTitle", "mail", "mobilePhone", "officeLocation",
         "preferredLanguage", "surname", "userPrincipalName", "id",

@@ -58,7 +58,8 @@ struct TokenMinting: Sendable {
             accessToken = try issuer.accessToken(
                 origin: origin, membership: membership, client: c.client, resource: resource,
                 scp: scp.joined(separator: " "), now: now, lifetime: lifetime, capabilityCP1: cp1, uti: uti,
-                clientClass: c.credential?.authenticationClass ?? "0", extra: extra)
+                clientClass: c.credential?.authenticationClass ?? "0", audience: scopes.name(of: resource), extra: extra
+            )
             idToken =
                 scopes.wantsIDToken
                 ? try issuer.idToken(
@@ -96,7 +97,11 @@ struct TokenMinting: Sendable {
 
     /// An app-only token (client credentials): `roles` are the client's granted application permissions on
     /// `resource`; never a refresh token, ID token or `scope`.
-    func appToken(_ c: GrantContext, tenantID: String, resource: Application) async throws(EntraError) -> Response {
+    ///
+    /// - Parameter audience: the resource as the client named it (the `aud` of a v1.0 token).
+    func appToken(
+        _ c: GrantContext, tenantID: String, resource: Application, audience: String? = nil
+    ) async throws(EntraError) -> Response {
         let now = core.state.now
         let lifetime = core.accessTokenLifetime ?? 3599
         let uti = core.state.opaque(16)
@@ -107,7 +112,7 @@ struct TokenMinting: Sendable {
                 origin: core.issuerOrigin, tenantID: tenantID, client: c.client, resource: resource,
                 roles: c.index.grantedRoles(of: c.client, on: resource),
                 clientClass: c.credential?.authenticationClass ?? "1", now: now, lifetime: lifetime, uti: uti,
-                extra: extra)
+                audience: audience, extra: extra)
         } catch {
             throw .serverError
         }

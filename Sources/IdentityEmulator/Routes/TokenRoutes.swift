@@ -159,7 +159,7 @@ struct TokenRoutes: Sendable {
         guard resources.count == 1, let resource = resources.first else {
             throw .multipleResourcesForClientCredentials(resourceScopes.joined(separator: " "))
         }
-        return try await minting.appToken(c, tenantID: tenant.id, resource: resource)
+        return try await minting.appToken(c, tenantID: tenant.id, resource: resource, audience: identifiers.first)
     }
 }
 

@@ -181,6 +181,7 @@ enum EmulatorRouter {
         DeviceCodeRoutes(core: core, flow: signIn).register(on: router)
         LogoutRoutes(core: core).register(on: router)
         GraphRoutes(core: core).register(on: router)
+        ResourceManagerRoutes(core: core).register(on: router)
         SampleAPIRoutes(core: core).register(on: router)
         AdminRoutes(core: core).register(on: router)
         WorkloadIssuerRoutes(core: core).register(on: router)

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Microsoft's own applications, present in every Entra tenant whatever the directory file holds (a file may
+/// still declare an application of the same client id, which then replaces it): the Azure CLI's and Azure
+/// PowerShell's public clients, preconsented as Entra has them, and the Azure APIs they ask for, Azure Resource
+/// Manager and Key Vault, which accept v1.0 access tokens. ``DirectoryIndex`` serves them beside the directory's.
+enum FirstPartyApplications {
+    /// The tenant Microsoft registers its applications in.
+    static let microsoftTenant = "f8cdef31-a31e-4b4a-93e4-5f571e91255a"
+
+    /// Azure Resource Manager, known by both of its application id URIs.
+    static let azureResourceManager = Application(
+        clientId: "797f4846-ba00-4fd7-ba43-dac1f8f63013", displayName: "Windows Azure Service Management API",
+        tenant: microsoftTenant, kind: .api, identifierUri: "https://management.azure.com",
+        scopes: ["user_impersonation"], otherIdentifierUris: ["https://management.core.windows.net"],
+        accessTokenAcceptedVersion: 1)
+
+    /// Azure Key Vault's data plane.
+    static let keyVault = Application(
+        clientId: "cfa8b339-82a2-471a-a3c9-0fc0be7a4093", displayName: "Azure Key Vault", tenant: microsoftTenant,
+        kind: .api, identifierUri: "https://vault.azure.net", scopes: ["user_impersonation"],
+        accessTokenAcceptedVersion: 1)
+
+    /// What an administrator has consented to for the Azure CLI and Azure PowerShell in every tenant: Resource
+    /// Manager, Key Vault and Graph's `User.Read` (scopes of a Graph the directory does not serve are ignored).
+    private static let toolConsent = [
+        "https://management.azure.com/user_impersonation", "https://vault.azure.net/user_impersonation",
+        "https://graph.microsoft.com/User.Read",
+    ]
+
+    /// The Azure CLI (`az login`): a public client of family `1`, signing in through the browser on
+    /// `http://localhost` (any port) or with a device code.
+    static let azureCLI = Application(
+        clientId: "04b07795-8ddb-461a-bbee-02f9e1bf7b46", displayName: "Microsoft Azure CLI", tenant: microsoftTenant,
+        kind: .publicClient,
+        redirectUris: ["http://localhost", "https://login.microsoftonline.com/common/oauth2/nativeclient"],
+        familyId: "1", adminConsentedScopes: toolConsent)
+
+    /// Azure PowerShell (`Connect-AzAccount`): a public client of family `1`, like the Azure CLI.
+    static let azurePowerShell = Application(
+        clientId: "1950a258-227b-4e31-a9cf-717495945fc2", displayName: "Microsoft Azure PowerShell",
+        tenant: microsoftTenant, kind: .publicClient,
+        redirectUris: ["http://localhost", "urn:ietf:wg:oauth:2.0:oob"], familyId: "1",
+        adminConsentedScopes: toolConsent)
+
+    static let all = [azureCLI, azurePowerShell, azureResourceManager, keyVault]
+
+    /// The client ids of Microsoft's APIs that accept v1.0 access tokens: Microsoft Graph, Azure AD Graph, Resource
+    /// Manager and Key Vault.
+    private static let v1APIs: Set<String> = [
+        "00000003-0000-0000-c000-000000000000", "00000002-0000-0000-c000-000000000000",
+        azureResourceManager.clientId, keyVault.clientId,
+    ]
+
+    /// True for Microsoft Graph (by client id or `https://graph.microsoft.com`) and Microsoft's other APIs that
+    /// accept v1.0 tokens.
+    static func acceptsV1Tokens(_ api: Application) -> Bool {
+        v1APIs.contains(api.clientId.lowercased())
+            || api.identifierUri.map(DirectoryIndex.withoutTrailingSlash)?.lowercased() == "https://graph.microsoft.com"
+    }
+}
