@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Logging
 
@@ -18,7 +17,7 @@ import Logging
 /// The authority's OpenID configuration and keys are fetched as MSAL fetches them for ID tokens (its request headers,
 /// one retry of a 5xx or a short 429): on first use, again after 24 hours, and the keys on rollover, at most once per
 /// ``Configuration/keyRefetchInterval`` however many unknown key ids arrive; for 5 seconds after a failed fetch, tokens
-/// are refused at once (``AccessTokenRejection/Reason-swift.enum/keysUnavailable``). A token that passed is remembered by its SHA-256 until it expires, so a client
+/// are refused at once (``AccessTokenRejection/Reason-swift.enum/keysUnavailable``). A token that passed is remembered until it expires, so a client
 /// sending the same token again costs a hash and a lookup, not an RSA verification.
 public final class AccessTokenValidator: Sendable {
     /// What the API accepts.
@@ -108,31 +107,36 @@ public final class AccessTokenValidator: Sendable {
         }
     }
 
-    /// The token, when it passed before and has not expired since: the hash and the lookup are the check, with no
+    /// The token, when it passed before and has not expired since: the key and the lookup are the check, with no
     /// suspension, so a framework can answer it on the thread that read the request. `nil` when it must be validated.
     package func rememberedToken(_ token: Substring) -> ValidatedAccessToken? {
         // Remembered only until it expires (with the skew), and `nbf` had passed when it was first checked.
-        guard let known = remembered.token(Self.hash(token), text: token, now: configuration.clock.now()) else {
+        guard let known = remembered.token(Self.key(token), text: token, now: configuration.clock.now()) else {
             return nil
         }
         Telemetry.tokenValidation("accepted")
         return known
     }
 
-    /// The key a token is remembered under: the SHA-256 of its signature (what follows its last `.`; all of it when
-    /// it has none), hashed in place without a copy. The signature is a quarter of a token or less, and
-    /// ``RememberedTokens`` recognises a token by its whole text.
-    private static func hash(_ token: Substring) -> SHA256.Digest {
+    /// The key a token is remembered under: the process's randomly seeded hash (Swift's `Hasher`) of its signature
+    /// (what follows its last `.`; all of it when it has none), taken in place without a copy. The signature is a
+    /// quarter of a token or less. ``RememberedTokens`` recognises a token by its whole text, so two tokens under one
+    /// key are never taken for each other: the later one takes the place, and the earlier is validated again.
+    private static func key(_ token: Substring) -> Int {
         let signature =
             token.utf8.lastIndex(of: UInt8(ascii: ".")).map { token[token.utf8.index(after: $0)...] } ?? token
-        return signature.utf8.withContiguousStorageIfAvailable { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
-            ?? SHA256.hash(data: Data(signature.utf8))
+        var hasher = Hasher()
+        if signature.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil
+        {
+            Array(signature.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+        return hasher.finalize()
     }
 
     /// Validates a token that is not remembered, and remembers it when it passes.
     private func check(_ token: Substring) async throws -> ValidatedAccessToken {
         let now = configuration.clock.now()
-        let hash = Self.hash(token)
+        let key = Self.key(token)
         let token = String(token)
         let jwt: JWT
         do {
@@ -160,7 +164,7 @@ public final class AccessTokenValidator: Sendable {
         guard validated.clientID != nil else {
             throw AccessTokenRejection(.noClient, "The token names no client application (azp or appid).")
         }
-        remembered.remember(validated, hash: hash, until: validated.expiresOn + configuration.clockSkew, now: now)
+        remembered.remember(validated, key: key, until: validated.expiresOn + configuration.clockSkew, now: now)
         return validated
     }
 

@@ -1,9 +1,8 @@
-import Crypto
 import Foundation
 import Locking
 
-/// Tokens that passed validation, until they expire: at most `capacity`. Each is found by a hash of part of it (the
-/// validator's: its signature's SHA-256) and recognised by its whole text, so two tokens that share that part are
+/// Tokens that passed validation, until they expire: at most `capacity`. Each is found by a key made from part of it
+/// (the validator's: a seeded hash of its signature) and recognised by its whole text, so two tokens that share that part are
 /// never taken for each other. When full, the expired ones go, and if that frees nothing, all of them (each is
 /// validated again on its next use).
 final class RememberedTokens: Sendable {
@@ -13,26 +12,26 @@ final class RememberedTokens: Sendable {
     }
 
     private let capacity: Int
-    private let entries = Locked<[SHA256Digest: Entry]>([:])
+    private let entries = Locked<[Int: Entry]>([:])
 
     init(capacity: Int) { self.capacity = max(0, capacity) }
 
-    /// The token remembered under `hash` whose text is `text`, if it is still within its lifetime and skew.
-    func token(_ hash: SHA256Digest, text: Substring, now: Date) -> ValidatedAccessToken? {
-        guard let entry = entries.withLock({ $0[hash] }), entry.until > now, entry.token.rawValue[...] == text else {
+    /// The token remembered under `key` whose text is `text`, if it is still within its lifetime and skew.
+    func token(_ key: Int, text: Substring, now: Date) -> ValidatedAccessToken? {
+        guard let entry = entries.withLock({ $0[key] }), entry.until > now, entry.token.rawValue[...] == text else {
             return nil
         }
         return entry.token
     }
 
-    func remember(_ token: ValidatedAccessToken, hash: SHA256Digest, until: Date, now: Date) {
+    func remember(_ token: ValidatedAccessToken, key: Int, until: Date, now: Date) {
         guard capacity > 0 else { return }
         entries.withLock { entries in
             if entries.count >= capacity {
                 entries = entries.filter { $0.value.until > now }
                 if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             }
-            entries[hash] = Entry(token: token, until: until)
+            entries[key] = Entry(token: token, until: until)
         }
     }
 }

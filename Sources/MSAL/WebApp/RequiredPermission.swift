@@ -28,13 +28,15 @@ package struct RequiredPermission: Sendable, Equatable {
     }
 
     /// Returns when `token` carries a permission the route at `path` accepts; otherwise records the refusal in
-    /// `logger` (never the token) and throws its challenge.
+    /// `logger` (never the token) and throws its challenge. The path is only read for a refusal.
     ///
     /// - Throws: ``BearerChallenge`` (403 `insufficient_scope`).
-    package func check(_ token: ValidatedAccessToken, logger: Logger, path: String) throws(BearerChallenge) {
+    package func check(
+        _ token: ValidatedAccessToken, logger: Logger, path: @autoclosure () -> String
+    ) throws(BearerChallenge) {
         guard let challenge = challenge(for: token) else { return }
         logger.info(
-            "token lacks the route's permission", metadata: ["app_only": "\(token.isAppOnly)", "path": "\(path)"])
+            "token lacks the route's permission", metadata: ["app_only": "\(token.isAppOnly)", "path": "\(path())"])
         throw challenge
     }
 }
