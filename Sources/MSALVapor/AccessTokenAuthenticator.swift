@@ -27,31 +27,47 @@ public struct AccessTokenAuthenticator: RequestAuthenticator {
     ///
     /// - Returns: a future that fails with `Abort(.internalServerError)` when no validator is configured.
     public func authenticate(request: Request) -> EventLoopFuture<Void> {
-        authenticateAtOnce(request) ?? request.eventLoop.makeSucceededVoidFuture()
+        switch authenticateAtOnce(request) {
+        case .done: request.eventLoop.makeSucceededVoidFuture()
+        case .pending(let validation): validation
+        }
     }
 
-    /// Authenticates `request` on its event loop when it can (no token, or one the validator remembers): `nil` once
-    /// done; otherwise the future of the token's validation in a task, or of the missing validator's error.
-    func authenticateAtOnce(_ request: Request) -> EventLoopFuture<Void>? {
+    /// How far ``authenticateAtOnce(_:)`` got on the request's event loop.
+    enum Outcome {
+        /// Done: the caller logged in (also returned), or `nil` when the request has no bearer token.
+        case done(AccessTokenPrincipal?)
+        /// The token's validation in a task, or the missing validator's error.
+        case pending(EventLoopFuture<Void>)
+    }
+
+    /// Authenticates `request` on its event loop when it can (no token, or one the validator remembers); otherwise
+    /// starts the token's validation in a task.
+    func authenticateAtOnce(_ request: Request) -> Outcome {
         guard let token = AuthorizationHeader.bearerToken(request.headers.first(name: .authorization)) else {
-            return nil
+            return .done(nil)
         }
         guard let validator = validator ?? request.application.msal.accessTokens else {
-            return request.eventLoop.makeFailedFuture(
-                Abort(.internalServerError, reason: "No access token validator is configured (app.msal.accessTokens)."))
+            return .pending(
+                request.eventLoop.makeFailedFuture(
+                    Abort(
+                        .internalServerError, reason: "No access token validator is configured (app.msal.accessTokens)."
+                    )))
         }
         if let known = validator.rememberedToken(token) {
-            request.auth.login(AccessTokenPrincipal(token: known))
-            return nil
+            let caller = AccessTokenPrincipal(token: known)
+            request.auth.login(caller)
+            return .done(caller)
         }
-        return request.eventLoop.makeFutureWithTask {
-            do {
-                request.auth.login(AccessTokenPrincipal(token: try await validator.validate(token)))
-            } catch let rejection as AccessTokenRejection {
-                rejection.log(to: request.logger, path: request.url.path)
-                request.storage[RejectionKey.self] = rejection
-            }
-        }
+        return .pending(
+            request.eventLoop.makeFutureWithTask {
+                do {
+                    request.auth.login(AccessTokenPrincipal(token: try await validator.validate(token)))
+                } catch let rejection as AccessTokenRejection {
+                    rejection.log(to: request.logger, path: request.url.path)
+                    request.storage[RejectionKey.self] = rejection
+                }
+            })
     }
 }
 

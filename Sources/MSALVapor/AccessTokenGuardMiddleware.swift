@@ -13,15 +13,16 @@ public struct AccessTokenGuardMiddleware: Middleware {
 
     /// Answers with the challenge, or lets the request through.
     public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
-        Self.admit(request, requiring: nil, to: next)
+        Self.admit(request, caller: request.auth.get(AccessTokenPrincipal.self), requiring: nil, to: next)
     }
 
-    /// Calls `next` when a caller is logged in whose token carries `permission` (any token when `nil`), turning a
-    /// ``BearerChallenge`` it throws into its response; otherwise answers with the challenge.
+    /// Calls `next` when `caller` (the one logged in) has a token that carries `permission` (any token when `nil`),
+    /// turning a ``BearerChallenge`` it throws into its response; otherwise answers with the challenge.
     static func admit(
-        _ request: Request, requiring permission: RequiredPermission?, to next: any Responder
+        _ request: Request, caller: AccessTokenPrincipal?, requiring permission: RequiredPermission?,
+        to next: any Responder
     ) -> EventLoopFuture<Response> {
-        guard let caller = request.auth.get(AccessTokenPrincipal.self) else {
+        guard let caller else {
             let challenge = request.storage[RejectionKey.self].map(BearerChallenge.invalidToken) ?? .missingToken
             return request.eventLoop.makeSucceededFuture(challenge.response)
         }

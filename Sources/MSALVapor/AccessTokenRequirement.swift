@@ -10,9 +10,17 @@ struct AccessTokenRequirement: Middleware {
     let permission: RequiredPermission?
 
     func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
-        guard let validation = authenticator.authenticateAtOnce(request) else {
-            return AccessTokenGuardMiddleware.admit(request, requiring: permission, to: next)
+        switch authenticator.authenticateAtOnce(request) {
+        case .done(let caller):
+            // Without a bearer token, a caller an earlier authenticator logged in is still admitted.
+            return AccessTokenGuardMiddleware.admit(
+                request, caller: caller ?? request.auth.get(AccessTokenPrincipal.self), requiring: permission,
+                to: next)
+        case .pending(let validation):
+            return validation.flatMap {
+                AccessTokenGuardMiddleware.admit(
+                    request, caller: request.auth.get(AccessTokenPrincipal.self), requiring: permission, to: next)
+            }
         }
-        return validation.flatMap { AccessTokenGuardMiddleware.admit(request, requiring: permission, to: next) }
     }
 }

@@ -118,19 +118,18 @@ public final class AccessTokenValidator: Sendable {
         return known
     }
 
-    /// The key a token is remembered under: the process's randomly seeded hash (Swift's `Hasher`) of its signature
-    /// (what follows its last `.`; all of it when it has none), taken in place without a copy. The signature is a
-    /// quarter of a token or less. ``RememberedTokens`` recognises a token by its whole text, so two tokens under one
-    /// key are never taken for each other: the later one takes the place, and the earlier is validated again.
+    /// The key a token is remembered under: the process's randomly seeded hash (Swift's `Hasher`) of its last 64
+    /// bytes, read in place: part of its signature, which is as random as its key is large. ``RememberedTokens``
+    /// recognises a token by its whole text, so two tokens under one key are never taken for each other: the later
+    /// one takes the place, and the earlier is validated again.
     private static func key(_ token: Substring) -> Int {
-        let signature =
-            token.utf8.lastIndex(of: UInt8(ascii: ".")).map { token[token.utf8.index(after: $0)...] } ?? token
-        var hasher = Hasher()
-        if signature.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil
-        {
-            Array(signature.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
+        let key = token.utf8.withContiguousStorageIfAvailable { bytes in
+            var hasher = Hasher()
+            hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.suffix(64))))
+            return hasher.finalize()
         }
-        return hasher.finalize()
+        // A bridged string's bytes are not contiguous; a native copy's are.
+        return key ?? Self.key(String(token)[...])
     }
 
     /// Validates a token that is not remembered, and remembers it when it passes.

@@ -18,10 +18,22 @@ final class RememberedTokens: Sendable {
 
     /// The token remembered under `key` whose text is `text`, if it is still within its lifetime and skew.
     func token(_ key: Int, text: Substring, now: Date) -> ValidatedAccessToken? {
-        guard let entry = entries.withLock({ $0[key] }), entry.until > now, entry.token.rawValue[...] == text else {
+        guard let entry = entries.withLock({ $0[key] }), entry.until > now, Self.same(entry.token.rawValue, text) else {
             return nil
         }
         return entry.token
+    }
+
+    /// Whether `text` is `remembered`, byte for byte (a token is ASCII): a comparison of memory where both are
+    /// contiguous, as they are coming from a request's header.
+    private static func same(_ remembered: String, _ text: Substring) -> Bool {
+        let same = remembered.utf8.withContiguousStorageIfAvailable { stored in
+            text.utf8.withContiguousStorageIfAvailable { sent in
+                stored.count == sent.count
+                    && (stored.isEmpty || memcmp(stored.baseAddress!, sent.baseAddress!, stored.count) == 0)
+            }
+        }
+        return (same ?? nil) ?? remembered.utf8.elementsEqual(text.utf8)
     }
 
     func remember(_ token: ValidatedAccessToken, key: Int, until: Date, now: Date) {
