@@ -38,19 +38,19 @@ struct DashboardAccessibilityTests {
         try await TestEmulator.with { emulator in
             for (name, html) in try await pages(emulator) {
                 #expect(html.contains(#"<html lang="en">"#), "\(name): no lang")
-                let levels = Self.matches(#"<h([1-6])[ >]"#, in: html).compactMap { Int($0[0]) }
+                let levels = Page.matches(#"<h([1-6])[ >]"#, in: html).compactMap { Int($0[0]) }
                 #expect(levels.first == 1 && levels.filter { $0 == 1 }.count == 1, "\(name): headings \(levels)")
                 for (previous, next) in zip(levels, levels.dropFirst()) {
                     #expect(next <= previous + 1, "\(name): h\(previous) is followed by h\(next)")
                 }
-                let labels = Set(Self.matches(#"<label for="([^"]+)""#, in: html).map { $0[0] })
-                for control in Self.matches(#"<(input|select|textarea)\b([^>]*)>"#, in: html) {
+                let labels = Set(Page.matches(#"<label for="([^"]+)""#, in: html).map { $0[0] })
+                for control in Page.matches(#"<(input|select|textarea)\b([^>]*)>"#, in: html) {
                     let attributes = control[1]
                     if attributes.contains(#"type="hidden""#) { continue }
-                    let id = Self.matches(#"\bid="([^"]+)""#, in: attributes).first?[0]
+                    let id = Page.matches(#"\bid="([^"]+)""#, in: attributes).first?[0]
                     #expect(id.map(labels.contains) == true, "\(name): <\(control[0])\(attributes)> has no label")
                 }
-                for button in Self.matches(#"<button\b[^>]*>([^<]*)</button>"#, in: html) {
+                for button in Page.matches(#"<button\b[^>]*>([^<]*)</button>"#, in: html) {
                     #expect(!button[0].trimmingCharacters(in: .whitespaces).isEmpty, "\(name): a button without text")
                 }
             }
@@ -63,12 +63,12 @@ struct DashboardAccessibilityTests {
             let css = try await emulator.get("/_emulator/ui/style.css").body
             let pageBackgrounds = ["#ffffff", "#f4f5f7"]
             var checked = 0
-            for rule in Self.matches(#"([^{}]+)\{([^}]*)\}"#, in: css) {
+            for rule in Page.matches(#"([^{}]+)\{([^}]*)\}"#, in: css) {
                 let declarations = rule[1]
-                guard let color = Self.matches(#"(?:^|;)color:(#[0-9a-fA-F]{6})"#, in: declarations).first?[0] else {
+                guard let color = Page.matches(#"(?:^|;)color:(#[0-9a-fA-F]{6})"#, in: declarations).first?[0] else {
                     continue
                 }
-                let background = Self.matches(#"background:(#[0-9a-fA-F]{6})"#, in: declarations).first?[0]
+                let background = Page.matches(#"background:(#[0-9a-fA-F]{6})"#, in: declarations).first?[0]
                 for back in background.map({ [$0] }) ?? pageBackgrounds {
                     let ratio = Self.contrast(color, back)
                     #expect(ratio >= 4.5, "\(rule[0]): \(color) on \(back) is \(ratio):1")
@@ -94,18 +94,5 @@ struct DashboardAccessibilityTests {
         }
         let (x, y) = (luminance(a), luminance(b))
         return (max(x, y) + 0.05) / (min(x, y) + 0.05)
-    }
-
-    private static func matches(_ pattern: String, in text: String) -> [[String]] {
-        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else {
-            return []
-        }
-        let ns = text as NSString
-        return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { match in
-            (1..<match.numberOfRanges).map { i in
-                let range = match.range(at: i)
-                return range.location == NSNotFound ? "" : ns.substring(with: range)
-            }
-        }
     }
 }

@@ -72,7 +72,7 @@ struct DashboardTests {
         }
     }
 
-    @Test("over TLS the overview says how to trust the CA: `identity-emulator trust`")
+    @Test("over TLS the overview shows the CA file and how to trust it, per program and with `identity-emulator trust`")
     func trustOverTLS() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dashboard-tls-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -81,6 +81,11 @@ struct DashboardTests {
             let html = try await DashboardSession(emulator: emulator).page("/_emulator/").body
             #expect(html.contains("identity-emulator trust"))
             #expect(html.contains("HTTPS"))
+            // The instructions themselves, for the CA file the emulator serves with.
+            let ca = try #require(emulator.running.caCertificateFile).path
+            #expect(html.contains("The CA certificate: <code>\(ca)</code>"), "\(html)")
+            #expect(html.contains("NODE_EXTRA_CA_CERTS=\(ca)"))
+            #expect(html.contains("curl --cacert \(ca)"))
         }
     }
 

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import EmulatorAutomation
 import Foundation
 import IdentityEmulator
+import IdentityEmulatorTesting
 import Logging
 import MSAL
 import MSALHummingbird
@@ -38,7 +39,8 @@ struct TodoAPIEndToEndTests {
         _ framework: SampleFramework, logger: Logger = Logger(label: "todo-api"),
         _ body: @Sendable (_ emulator: RunningEmulator, _ api: URL, _ http: HTTPClient) async throws -> Void
     ) async throws {
-        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+        try await withIdentityEmulator { fixture in
+            let emulator = fixture.running
             try await TodoAPIServer.withRunning(
                 try configuration(emulator, framework: framework), logger: logger
             ) { api in

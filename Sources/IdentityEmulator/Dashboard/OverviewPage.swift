@@ -1,3 +1,4 @@
+import Foundation
 import WebText
 
 /// The dashboard's home (`GET /_emulator/`): where the emulator is served and how to trust its CA, the tenants, and
@@ -58,9 +59,15 @@ struct OverviewPage: Sendable {
     private var trust: String {
         guard secure else { return "" }
         let file = caFile.map { "<p>The CA certificate: \(DashboardFrame.code($0)).</p>" } ?? ""
+        let instructions =
+            caFile.map { file in
+                "<pre id=\"trust-instructions\">"
+                    + HTMLText.escape(CATrust(caFile: URL(fileURLWithPath: file)).instructions.joined(separator: "\n"))
+                    + "</pre>"
+            } ?? ""
         return """
             <h3>Trusting its CA</h3>
-            \(file)<p id="trust">Run <code>identity-emulator trust</code> for how to trust it in curl, Python, Node, Go, Java, .NET and Swift, and <code>identity-emulator trust --install</code> to add it to the system's store. The CA is kept in a folder of your own, so trust given once survives restarts.</p>
+            \(file)\(instructions)<p id="trust">Run <code>identity-emulator trust</code> for how to trust it in curl, Python, Node, Go, Java, .NET and Swift, and <code>identity-emulator trust --install</code> to add it to the system's store. The CA is kept in a folder of your own, so trust given once survives restarts.</p>
             """
     }
 

@@ -128,9 +128,6 @@ struct AdminRoutes: Sendable {
             return Response(status: .noContent)
         }
         TokensOnDemand(core: core).register(on: admin)
-        // The dashboard's pages and forms, under the same prefix, behind a guard of their own (its forms post HTML
-        // forms, which this group's middleware refuses).
-        Dashboard(core: core).register(on: router)
     }
 
     /// The offset a `POST clock` body asks for: `{"offsetSeconds": N}`, within ±100 years.

@@ -96,7 +96,7 @@ public enum IdentityEmulator {
                 http1
             }
         let app = Hummingbird.Application(
-            router: EmulatorRouter.make(core: core),
+            router: EmulatorRouter.make(core: core, caFile: caFile),
             server: server,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
@@ -169,7 +169,8 @@ public enum IdentityEmulator {
 
 /// Assembles the routes.
 enum EmulatorRouter {
-    static func make(core: EmulatorCore) -> Router<EmulatorRequestContext> {
+    /// - Parameter caFile: the local CA's certificate file when serving TLS, which the dashboard says how to trust.
+    static func make(core: EmulatorCore, caFile: URL? = nil) -> Router<EmulatorRequestContext> {
         let router = Router(context: EmulatorRequestContext.self)
         router.add(middleware: HostCheckMiddleware(address: core.address))
         router.add(middleware: FaultInjectionMiddleware(core: core))
@@ -184,6 +185,9 @@ enum EmulatorRouter {
         ResourceManagerRoutes(core: core).register(on: router)
         SampleAPIRoutes(core: core).register(on: router)
         AdminRoutes(core: core).register(on: router)
+        // The dashboard's pages and forms, under the admin API's prefix, behind a guard of their own (its forms post
+        // HTML forms, which the admin API's middleware refuses).
+        Dashboard(core: core, caFile: caFile?.path).register(on: router)
         WorkloadIssuerRoutes(core: core).register(on: router)
         ManagedIdentityRoutes(issuer: ManagedIdentityIssuer(core: core)).register(on: router)
         let native = NativeAuthSupport(core: core)

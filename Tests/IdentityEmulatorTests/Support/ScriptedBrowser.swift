@@ -143,7 +143,8 @@ struct Page: Sendable {
             .replacingOccurrences(of: "&amp;", with: "&")
     }
 
-    private static func matches(_ pattern: String, in text: String) -> [[String]] {
+    /// The capture groups of each match of `pattern` in `text` (`""` for a group that took no part).
+    static func matches(_ pattern: String, in text: String) -> [[String]] {
         guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else {
             return []
         }

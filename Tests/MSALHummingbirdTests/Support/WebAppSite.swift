@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import EmulatorAutomation
 import Foundation
 import IdentityEmulator
+import IdentityEmulatorTesting
 import Logging
 import MSAL
 import NIOCore
@@ -39,7 +40,8 @@ struct WebAppSite: WebSignInSite {
         framework: SampleFramework = .hummingbird, responseMode: ResponseMode = .query, todoList: TodoList = .emulator,
         logger: Logger = Logger(label: "webapp-sample"), _ body: @Sendable (WebAppSite) async throws -> Void
     ) async throws {
-        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+        try await withIdentityEmulator { fixture in
+            let emulator = fixture.running
             switch todoList {
             case .emulator:
                 try await serve(
