@@ -2,9 +2,9 @@ import Foundation
 import Locking
 
 /// Tokens that passed validation, until they expire: at most `capacity`. Each is found by a key made from part of it
-/// (the validator's: a seeded hash of its signature) and recognised by its whole text, so two tokens that share that part are
-/// never taken for each other. When full, the expired ones go, and if that frees nothing, all of them (each is
-/// validated again on its next use).
+/// (the validator's: a seeded hash of its last 64 bytes) and recognised by its whole text, so two tokens that share
+/// that part are never taken for each other. When full, the expired ones go, and if that frees nothing, all of them
+/// (each is validated again on its next use).
 final class RememberedTokens: Sendable {
     private struct Entry {
         let token: ValidatedAccessToken
