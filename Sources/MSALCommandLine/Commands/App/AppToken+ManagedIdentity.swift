@@ -53,13 +53,21 @@ extension AppToken {
         } else {
             identity = .systemAssigned
         }
+        return try Self.managedIdentityApplication(identity, context: context, store: store)
+    }
+
+    /// The app for `identity`, from the process's environment as Azure sets it, its tokens cached in front of
+    /// `store` (else beside the signed-in users', see ``sharedCache(_:context:logger:)``).
+    static func managedIdentityApplication(
+        _ identity: ManagedIdentity, context: CommandContext, store: PostgresTokenCacheStore?
+    ) throws -> ManagedIdentityApplication {
         var configuration = try ManagedIdentityApplicationConfiguration(identity: identity)
-        if let logger = verboseLogger() { configuration.logger = logger }
+        if context.options.verbose { configuration.logger = VerboseLogHandler.logger(console: context.console) }
         // Direct, as the library's default: the identity endpoints are on the host, never behind a proxy.
         if let transport = try CommandContext.transport(trusting: context.settings, proxy: .direct) {
             configuration.transport = transport
         }
-        configuration.cache = try Self.sharedCache(store, context: context, logger: configuration.logger)
+        configuration.cache = try sharedCache(store, context: context, logger: configuration.logger)
         return try ManagedIdentityApplication(configuration: configuration)
     }
 }

@@ -147,21 +147,29 @@ struct AppToken: AsyncParsableCommand {
         guard settings.clientID.origin != .defaultValue else {
             throw UsageError("msal app token needs the app's --client-id (or MSAL_CLIENT_ID).")
         }
+        return try Self.confidentialApplication(
+            clientID: settings.clientID.value, credential: try credential().clientCredential(sendX5C: sendX5C),
+            authority: try Self.authority(settings.authority.value, tenant: tenant ?? ""), context: context,
+            store: store)
+    }
+
+    /// A confidential client on the context's transport and logging, its tokens cached in front of `store`
+    /// (else beside the signed-in users', see ``sharedCache(_:context:logger:)``).
+    static func confidentialApplication(
+        clientID: String, credential: ClientCredential, authority: Authority, context: CommandContext,
+        store: PostgresTokenCacheStore?
+    ) throws -> ConfidentialClientApplication {
         var configuration = ConfidentialClientApplicationConfiguration(
-            clientID: settings.clientID.value, credential: try credential(),
-            authority: try Self.authority(settings.authority.value, tenant: tenant ?? ""))
-        configuration.piiLoggingEnabled = global.logPII
-        if let logger = verboseLogger() { configuration.logger = logger }
-        if let transport = try CommandContext.transport(trusting: settings) { configuration.transport = transport }
-        configuration.cache = try Self.sharedCache(store, context: context, logger: configuration.logger)
+            clientID: clientID, credential: credential, authority: authority)
+        configuration.piiLoggingEnabled = context.options.logPII
+        if context.options.verbose { configuration.logger = VerboseLogHandler.logger(console: context.console) }
+        if let transport = try CommandContext.transport(trusting: context.settings) {
+            configuration.transport = transport
+        }
+        configuration.cache = try sharedCache(store, context: context, logger: configuration.logger)
         // Beside the token cache, as the other commands keep it: a cached token then costs no request at all.
         configuration.authorityMetadataFile = context.app.configuration.authorityMetadataFile
         return try ConfidentialClientApplication(configuration: configuration)
-    }
-
-    /// The library's debug log on standard error, when `--verbose` asks for it.
-    func verboseLogger() -> Logger? {
-        global.verbose ? VerboseLogHandler.logger(console: Console()) : nil
     }
 
     /// Where the app's tokens are cached: in front of `store`, sealed with the key in `MSAL_TOKEN_CACHE_KEY` when set;
@@ -205,21 +213,18 @@ struct AppToken: AsyncParsableCommand {
         return EncryptedTokenCachePartitionStore(store, key: key)
     }
 
-    private func credential() throws -> ClientCredential {
+    /// The credential the options name.
+    ///
+    /// - Throws: ``UsageError`` when the secret's variable is unset or empty.
+    private func credential() throws -> AppCredential {
         if let name = clientSecretEnvironmentVariable {
             guard let secret = ProcessInfo.processInfo.environment[name], !secret.isEmpty else {
                 throw UsageError("The environment variable \(name) holds no client secret.")
             }
             return .secret(secret)
         }
-        if let certificate {
-            do {
-                return .certificate(try ClientCertificate(pemFile: URL(fileURLWithPath: certificate)), sendX5C: sendX5C)
-            } catch let error as MSALError {
-                throw UsageError(error.message)
-            }
-        }
-        return .federatedTokenFile(URL(fileURLWithPath: federatedTokenFile ?? ""))
+        if let certificate { return .certificate(path: certificate) }
+        return .federatedTokenFile(path: federatedTokenFile ?? "")
     }
 
     /// The settings' identity provider (scheme, host and port) with `tenant` as the path.
