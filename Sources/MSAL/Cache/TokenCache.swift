@@ -219,6 +219,22 @@ public actor TokenCache {
         try await change { $0.removeAccessToken(homeAccountID: homeAccountID, secret: secret) }
     }
 
+    /// Forgets the cached access token whose value is `accessToken`, one a resource refused, so that the next
+    /// request for its scopes by an app on this cache gets a new one from the identity platform (with the
+    /// account's refresh token, or the app's credential). Nothing else is removed; a value no cached token has
+    /// changes nothing.
+    ///
+    ///     try await app.configuration.cache.removeAccessToken(refused, account: account)
+    ///
+    /// An app that handed out the token in this process may still hold it in memory (a confidential client
+    /// remembers its latest app tokens): a new app on the cache, such as the next run of a tool, gets a new one.
+    ///
+    /// - Parameter account: the signed-in account it was issued to; `nil` for an app's own token (client
+    ///   credentials or a managed identity, kept here by a ``PartitionedTokenCache/appTokens`` cache).
+    public func removeAccessToken(_ accessToken: String, account: Account?) async throws {
+        try await removeAccessToken(homeAccountID: account?.identifier ?? "", secret: accessToken)
+    }
+
     // MARK: Persistence
 
     /// Reloads when the stored bytes changed since the last load or save (or were never loaded).
