@@ -25,9 +25,9 @@ let package = Package(
     // The integrations and the tools are package traits, so that an app resolves, fetches and builds only what it asks
     // for: `traits: []` on its `.package` line for the core library alone, `traits: ["Hummingbird"]` and so on for an
     // integration. Every reference to the packages of the integrations and the tools (hummingbird, hummingbird-auth,
-    // vapor, postgres-nio, swift-argument-parser, swift-service-lifecycle, swift-certificates, swift-asn1) carries the
-    // condition of its trait: one reference without it brings the package back into every app's resolution
-    // (scripts/check-core-only checks). The default, Tools, is everything, for this package's own demo and tests.
+    // vapor, postgres-nio, swift-argument-parser, swift-service-lifecycle, swift-certificates, swift-asn1, Yams)
+    // carries the condition of its trait: one reference without it brings the package back into every app's
+    // resolution (scripts/check-core-only checks). The default, Tools, is everything, for this package's own demo and tests.
     traits: [
         .trait(name: "Hummingbird", description: "MSALHummingbird: identity for Hummingbird 2 web apps and APIs."),
         .trait(name: "Vapor", description: "MSALVapor: identity for Vapor 4 web apps and APIs."),
@@ -58,6 +58,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/vapor/vapor.git", from: "4.122.3"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         .target(name: "CThreadSanitizerHooks"),
@@ -264,6 +265,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                // Kubeconfigs are YAML (msal kube convert-kubeconfig).
+                .product(name: "Yams", package: "Yams", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: strict
         ),
@@ -326,14 +329,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Servers the tests and benchmarks start for themselves: a throwaway PostgreSQL cluster, daemons spawned
-        // without other tests' descriptors, headless Chromium over WebDriver.
+        // Servers the tests and benchmarks start for themselves: a throwaway PostgreSQL cluster, a Kubernetes API
+        // stub for kubectl, daemons spawned without other tests' descriptors, headless Chromium over WebDriver.
         .target(
             name: "TestServers",
             dependencies: [
                 "IdentityEmulator",
                 "Locking",
                 "MSAL",
+                "MSALHummingbird",
+                "SampleServers",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
+                .product(name: "HummingbirdTLS", package: "hummingbird", condition: .when(traits: ["Tools"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -412,6 +420,7 @@ let package = Package(
                 "TodoAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Yams", package: "Yams", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: strict
         ),

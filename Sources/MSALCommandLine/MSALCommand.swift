@@ -27,7 +27,7 @@ public struct MSALCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Login.self, Me.self, Token.self, Accounts.self, Logout.self, DeviceInfo.self, Call.self, Native.self,
-            App.self, Config.self, Demo.self, GitCredential.self,
+            App.self, Config.self, Demo.self, GitCredential.self, Kube.self,
         ])
 
     /// The global options given before the subcommand. The parser keys a value by its property's path

@@ -163,32 +163,12 @@ package final class PostgresCluster: Sendable {
     }
 
     /// The authority (its key stays in ``root``, away from the server) and the server's certificate for
-    /// `localhost`, both with P-256 keys, quicker to make than RSA ones.
+    /// `localhost` (``LoopbackCertificate``).
     private func makeCertificate() async throws {
-        let authorityKey = root.appendingPathComponent("ca.key")
-        let request = root.appendingPathComponent("server.csr")
-        let extensions = root.appendingPathComponent("server.ext")
         let key = dataDirectory.appendingPathComponent("server.key")
-        let newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try await Self.run(
-            "/usr/bin/openssl",
-            ["req", "-x509"] + newKey + [
-                "-days", "2", "-subj", "/CN=msal-test-ca", "-addext", "basicConstraints=critical,CA:TRUE",
-                "-addext", "keyUsage=critical,keyCertSign", "-keyout", authorityKey.path,
-                "-out", certificateAuthorityPath,
-            ])
-        try await Self.run(
-            "/usr/bin/openssl",
-            ["req", "-new"] + newKey + ["-subj", "/CN=localhost", "-keyout", key.path, "-out", request.path])
-        try "basicConstraints=critical,CA:FALSE\nsubjectAltName=DNS:localhost\n".write(
-            to: extensions, atomically: false, encoding: .utf8)
-        try await Self.run(
-            "/usr/bin/openssl",
-            [
-                "x509", "-req", "-in", request.path, "-CA", certificateAuthorityPath, "-CAkey", authorityKey.path,
-                "-set_serial", "2", "-days", "2", "-extfile", extensions.path, "-out", certificatePath,
-            ])
-        chmod(key.path, 0o600)
+        try await LoopbackCertificate.make(
+            names: ["DNS:localhost"], authority: certificateAuthorityPath, certificate: certificatePath, key: key.path,
+            scratch: root)
         try handOver(key)
         try handOver(URL(fileURLWithPath: certificatePath))
     }
@@ -232,49 +212,9 @@ package final class PostgresCluster: Sendable {
         }
     }
 
-    /// Runs a program to its end and throws with its output when it fails. It is spawned with `posix_spawn` and
-    /// waited for on a Dispatch thread (not the tests' cooperative ones): Foundation's `Process` notices an exit
-    /// only when every holder of a descriptor it passes has closed it, and the server that `pg_ctl start` leaves
-    /// running holds it for good. For the same reason the program gets no descriptor but its standard ones: the
-    /// server would otherwise keep, for as long as it runs, the pipes of processes other tests are running at the
-    /// same moment, and those tests would never see their processes' output end.
+    /// Runs a program to its end (``SpawnedProgram``).
     private static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) async throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("msal-pg-\(UUID().uuidString).out")
-        defer { try? FileManager.default.removeItem(at: output) }
-        #if canImport(Glibc)
-            var actions = posix_spawn_file_actions_t()
-        #else
-            var actions: posix_spawn_file_actions_t?
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        #if canImport(Glibc)
-            closeInheritedDescriptors(&actions)
-        #endif
-        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = variables.map { strdup($0) } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        guard spawned == 0 else {
-            throw ClusterError("\(path) could not be started: \(String(cString: strerror(spawned)))")
-        }
-        let child = pid
-        let status: Int32 = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var status: Int32 = 0
-                while waitpid(child, &status, 0) == -1 && errno == EINTR {}
-                continuation.resume(returning: status)
-            }
-        }
-        guard status == 0 else {
-            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            throw ClusterError("\(([path] + arguments).joined(separator: " ")) failed (wait status \(status)): \(text)")
-        }
+        try await SpawnedProgram.run(path, arguments, environment: environment)
     }
 
     /// Runs a quick program and returns its standard output (for `pg_config`).

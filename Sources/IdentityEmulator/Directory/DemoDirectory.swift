@@ -84,6 +84,10 @@ extension Directory {
         public static let keyVault = FirstPartyApplications.keyVault.clientId
         /// The Azure CLI's public client, in every tenant, as Microsoft's.
         public static let azureCLI = FirstPartyApplications.azureCLI.clientId
+        /// The Azure Kubernetes Service Entra server (kubelogin's `--server-id`), in every tenant, as Microsoft's.
+        public static let aksServer = FirstPartyApplications.aksServer.clientId
+        /// The Azure Kubernetes Service Entra client (a kubeconfig's `--client-id`), in every tenant, as Microsoft's.
+        public static let aksClient = FirstPartyApplications.aksClient.clientId
         /// The Contoso subscription the demo hosts and identities live in ("Contoso Production").
         public static let subscription = "4e2f7a1c-9b3d-4c6e-8f0a-2b4d6e8f0a1c"
         /// Contoso's second subscription ("Contoso Development").

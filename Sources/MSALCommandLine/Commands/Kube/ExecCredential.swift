@@ -1,0 +1,61 @@
+import Foundation
+
+/// client-go's exec credential protocol (`client.authentication.k8s.io`): the request kubectl puts in
+/// `KUBERNETES_EXEC_INFO` and the `ExecCredential` the plugin answers on standard output.
+struct ExecCredential: Sendable, Equatable {
+    /// The API versions kubectl speaks, oldest first; the answer's is the request's.
+    static let apiVersions = [
+        "client.authentication.k8s.io/v1alpha1", "client.authentication.k8s.io/v1beta1",
+        "client.authentication.k8s.io/v1",
+    ]
+    /// What kubelogin answers when kubectl says nothing (kubectl before 1.11, a plugin run by hand).
+    static let defaultAPIVersion = "client.authentication.k8s.io/v1beta1"
+
+    /// The request's API version, answered in kind.
+    let apiVersion: String
+    /// Whether the user can answer a prompt (`spec.interactive`): kubectl's standard input is a terminal, or the
+    /// kubeconfig's `interactiveMode` is `Always`. True when kubectl says nothing, as for a plugin run by hand.
+    let interactive: Bool
+
+    /// The request in `KUBERNETES_EXEC_INFO`; the default version, interactive, when unset.
+    ///
+    /// - Throws: ``UsageError`` for a value that is not an `ExecCredential` of a version kubectl speaks.
+    init(environment: [String: String]) throws {
+        guard let text = environment["KUBERNETES_EXEC_INFO"], !text.isEmpty else {
+            apiVersion = Self.defaultAPIVersion
+            interactive = true
+            return
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            let version = object["apiVersion"] as? String
+        else {
+            throw UsageError(
+                "KUBERNETES_EXEC_INFO is not an ExecCredential (kubectl sets it; unset it to run by hand).")
+        }
+        guard Self.apiVersions.contains(version) else {
+            throw UsageError(
+                "KUBERNETES_EXEC_INFO asks for \(version); msal answers \(Self.apiVersions.joined(separator: ", ")).")
+        }
+        apiVersion = version
+        interactive = (object["spec"] as? [String: Any])?["interactive"] as? Bool ?? true
+    }
+
+    init(apiVersion: String, interactive: Bool) {
+        self.apiVersion = apiVersion
+        self.interactive = interactive
+    }
+
+    /// The answer: the token and when it expires (RFC 3339, UTC), so kubectl runs the plugin again only then.
+    func answer(token: String, expiresOn: Date) -> [String: Any] {
+        [
+            "kind": "ExecCredential", "apiVersion": apiVersion,
+            "spec": ["interactive": interactive],
+            "status": ["token": token, "expirationTimestamp": Self.timestamp(expiresOn)],
+        ]
+    }
+
+    /// `2026-11-26T17:00:00Z`: RFC 3339 in UTC, whole seconds, as Kubernetes writes times.
+    static func timestamp(_ date: Date) -> String {
+        Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).format(date)
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+
+/// kubelogin's `--login` (`-l`, or `AAD_LOGIN_METHOD`): how `msal kube get-token` gets the cluster's token.
+enum KubeLoginMode: String, Sendable, CaseIterable {
+    /// The user, with a code entered on another device (kubelogin's default).
+    case devicecode
+    /// The user, in the browser.
+    case interactive
+    /// A service principal with a client secret or certificate from the environment.
+    case spn
+    /// A username and password (resource owner password credentials): refused, the library does not have it yet.
+    case ropc
+    /// The host's managed identity.
+    case msi
+    /// A workload identity's federated token file (`AZURE_FEDERATED_TOKEN_FILE`, as on AKS).
+    case workloadidentity
+
+    /// kubelogin's modes that msal leaves to other tools, each with where to turn instead.
+    static let elsewhere = [
+        "azurecli": "it reuses Azure CLI's sign-in; sign in with msal (devicecode or interactive) instead",
+        "azd": "it reuses the Azure Developer CLI's sign-in; sign in with msal (devicecode or interactive) instead",
+        "azurepipelines": "it needs an Azure Pipelines service connection; use workloadidentity or spn",
+    ]
+
+    /// The mode kubelogin would use: `AAD_LOGIN_METHOD` over `--login`, over `devicecode`.
+    ///
+    /// - Throws: ``UsageError`` for an unknown mode or one msal leaves to other tools.
+    static func resolve(flag: String?, environment: [String: String]) throws -> KubeLoginMode {
+        let name = environment["AAD_LOGIN_METHOD"].flatMap { $0.isEmpty ? nil : $0 } ?? flag ?? "devicecode"
+        if let mode = KubeLoginMode(rawValue: name.lowercased()) {
+            guard mode != .ropc else {
+                throw UsageError(
+                    "--login ropc (a username and password) is not supported: the msal library does not sign in with "
+                        + "a password yet. Use devicecode or interactive for a user, spn or workloadidentity for an app."
+                )
+            }
+            return mode
+        }
+        if let why = elsewhere[name.lowercased()] {
+            throw UsageError("--login \(name) is not supported by msal: \(why).")
+        }
+        throw UsageError(
+            "--login must be one of \(allCases.map(\.rawValue).joined(separator: ", ")), not \"\(name)\".")
+    }
+
+    /// The user signs in (the token cache's account), rather than an app with its own credential.
+    var isUser: Bool { self == .devicecode || self == .interactive }
+}
+
+/// kubelogin's `--environment` (`-e`): the Azure clouds by the names kubeconfigs carry.
+enum AzureCloud {
+    /// The sign-in host of the named cloud (case-insensitive, with or without `Cloud`); `nil` for another name.
+    static func authorityHost(_ name: String) -> String? {
+        switch name.uppercased() {
+        case "AZUREPUBLICCLOUD", "AZURECLOUD", "AZUREPUBLIC": "https://login.microsoftonline.com/"
+        case "AZUREUSGOVERNMENTCLOUD", "AZUREUSGOVERNMENT": "https://login.microsoftonline.us/"
+        case "AZURECHINACLOUD", "AZURECHINA": "https://login.chinacloudapi.cn/"
+        default: nil
+        }
+    }
+}

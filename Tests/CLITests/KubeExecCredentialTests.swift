@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import MSALCommandLine
+
+/// client-go's exec credential protocol as `msal kube get-token` speaks it, and kubelogin's login modes.
+@Suite("msal kube get-token: ExecCredential and login modes")
+struct KubeExecCredentialTests {
+    static let expiry = Date(timeIntervalSince1970: 1_795_000_000)
+
+    @Test(
+        "the answer is in the request's API version (v1beta1 or v1), with the token and an RFC 3339 UTC expiry",
+        arguments: ["client.authentication.k8s.io/v1beta1", "client.authentication.k8s.io/v1"])
+    func answersInKind(version: String) throws {
+        let info = #"{"kind":"ExecCredential","apiVersion":"\#(version)","spec":{"interactive":false}}"#
+        let request = try ExecCredential(environment: ["KUBERNETES_EXEC_INFO": info])
+        #expect(request == ExecCredential(apiVersion: version, interactive: false))
+        let answer = request.answer(token: "eyJ0", expiresOn: Self.expiry)
+        #expect(answer["kind"] as? String == "ExecCredential")
+        #expect(answer["apiVersion"] as? String == version)
+        let status = try #require(answer["status"] as? [String: Any])
+        #expect(status["token"] as? String == "eyJ0")
+        #expect(status["expirationTimestamp"] as? String == "2026-11-18T11:06:40Z")
+    }
+
+    @Test("without KUBERNETES_EXEC_INFO (run by hand): v1beta1, and the user can be asked")
+    func runByHand() throws {
+        #expect(
+            try ExecCredential(environment: [:])
+                == ExecCredential(apiVersion: "client.authentication.k8s.io/v1beta1", interactive: true))
+        let noSpec = #"{"kind":"ExecCredential","apiVersion":"client.authentication.k8s.io/v1"}"#
+        #expect(try ExecCredential(environment: ["KUBERNETES_EXEC_INFO": noSpec]).interactive)
+    }
+
+    @Test("a KUBERNETES_EXEC_INFO that is not JSON, or of a version kubectl does not speak, is a usage error")
+    func refusesOtherRequests() {
+        for info in ["not json", #"{"apiVersion":"client.authentication.k8s.io/v2"}"#, "{}"] {
+            #expect(throws: UsageError.self) { try ExecCredential(environment: ["KUBERNETES_EXEC_INFO": info]) }
+        }
+    }
+
+    @Test("--login as kubelogin: devicecode by default, AAD_LOGIN_METHOD over the flag; ropc and Azure CLI's refused")
+    func loginModes() throws {
+        #expect(try KubeLoginMode.resolve(flag: nil, environment: [:]) == .devicecode)
+        #expect(try KubeLoginMode.resolve(flag: "spn", environment: [:]) == .spn)
+        #expect(try KubeLoginMode.resolve(flag: "devicecode", environment: ["AAD_LOGIN_METHOD": "msi"]) == .msi)
+        let ropc = #expect(throws: UsageError.self) { try KubeLoginMode.resolve(flag: "ropc", environment: [:]) }
+        #expect(ropc?.description.contains("not supported") == true)
+        let azurecli = #expect(throws: UsageError.self) {
+            try KubeLoginMode.resolve(flag: "azurecli", environment: [:])
+        }
+        #expect(azurecli?.description.contains("Azure CLI") == true)
+        #expect(throws: UsageError.self) { try KubeLoginMode.resolve(flag: "password", environment: [:]) }
+    }
+
+    @Test("--environment names the clouds kubeconfigs carry")
+    func clouds() {
+        #expect(AzureCloud.authorityHost("AzurePublicCloud") == "https://login.microsoftonline.com/")
+        #expect(AzureCloud.authorityHost("azureusgovernment") == "https://login.microsoftonline.us/")
+        #expect(AzureCloud.authorityHost("AzureChinaCloud") == "https://login.chinacloudapi.cn/")
+        #expect(AzureCloud.authorityHost("AzureStackCloud") == nil)
+    }
+}
