@@ -71,6 +71,8 @@ let package = Package(
         .target(name: "AtomicFiles", swiftSettings: strict),
         // HTML escaping and percent-decoding, for the web app integration, its sample and the emulator's pages alike.
         .target(name: "WebText", swiftSettings: strict),
+        // What each claim of a token means, for the emulator's token inspector and `msal decode` alike.
+        .target(name: "TokenGlossary", swiftSettings: strict),
         // The port a server listens on, checked and its bind failures explained, for the emulator and the samples alike.
         .target(
             name: "ListeningPort", dependencies: [.product(name: "NIOCore", package: "swift-nio")],
@@ -223,6 +225,7 @@ let package = Package(
                 "ListeningPort",
                 "Locking",
                 "OutsideJSON",
+                "TokenGlossary",
                 "WebText",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Emulator"])),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Emulator"])),
@@ -261,6 +264,7 @@ let package = Package(
                 "MSALPostgres",
                 "IdentityEmulator",
                 "TodoAPI",
+                "TokenGlossary",
                 "EmulatorAutomation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MSAL
 
 /// `msal`: the tutorials' sample app as a command-line tool.
 public struct MSALCommand: AsyncParsableCommand {
@@ -25,9 +26,10 @@ public struct MSALCommand: AsyncParsableCommand {
             Exit codes: 0 ok, 1 error, 2 usage, 3 interaction required, 4 error from the identity platform, \
             5 network, 130 cancelled.
             """,
+        version: LibraryIdentity.version,
         subcommands: [
             Login.self, Me.self, Token.self, Accounts.self, Logout.self, DeviceInfo.self, Call.self, Native.self,
-            App.self, Config.self, Demo.self, GitCredential.self, Kube.self,
+            App.self, Config.self, Demo.self, Decode.self, GitCredential.self, Kube.self,
         ])
 
     /// The global options given before the subcommand. The parser keys a value by its property's path

@@ -1,4 +1,5 @@
 import Foundation
+import TokenGlossary
 import WebText
 
 /// The token inspector (`GET, POST /_emulator/ui/inspector`): a token pasted in is decoded, as jwt.ms does, into its
@@ -89,7 +90,7 @@ struct TokenInspectorPage: Sendable {
             }
             return [
                 DashboardFrame.code(name), DashboardFrame.code(shown),
-                HTMLText.escape(glossary[name] ?? "Not a standard claim: set by the app's configuration or a test."),
+                HTMLText.escape(glossary[name] ?? ClaimGlossary.unknown),
             ]
         }
         return DashboardFrame.table(["Claim", "Value", "Meaning"], rows, id: id)

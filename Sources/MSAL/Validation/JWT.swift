@@ -1,16 +1,16 @@
 import Foundation
 import OutsideJSON
 
-/// A compact JWS split into its parts, decoded but not yet verified.
-struct JWT: Sendable {
-    let header: [String: any Sendable]
-    let claims: [String: any Sendable]
+/// A compact JWS split into its parts, decoded but not yet verified (`msal decode` shows one).
+package struct JWT: Sendable {
+    package let header: [String: any Sendable]
+    package let claims: [String: any Sendable]
     let signingInput: String
     let signature: Data
 
     /// - Throws: ``MSALError`` `invalidIDToken` when the token is not three base64url JSON parts, or is larger than
     ///   ``JSONLimits/message`` allows (its JSON nests at most ``JSONLimits/maximumDepth`` levels: ``CacheJSONReader``).
-    init(_ token: String) throws {
+    package init(_ token: String) throws {
         do {
             try JSONLimits.message.checkSize(token.utf8.count)
         } catch {

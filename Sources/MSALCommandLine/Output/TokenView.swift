@@ -22,6 +22,23 @@ enum TokenView {
         ]
     }
 
+    /// `msal token --format az`: the keys and formats `az account get-access-token` prints (Azure CLI 2's
+    /// `get_access_token`): `expires_on` in seconds since 1970, `expiresOn` the same in local time. Without
+    /// `subscription`, as Azure CLI answers when asked for a tenant: `msal` knows no subscriptions.
+    static func azureCLI(_ result: AuthenticationResult) -> [String: Any] {
+        let expiry = Int(result.expiresOn.timeIntervalSince1970)
+        return [
+            "accessToken": result.accessToken, "expiresOn": LocalTime.azureCLI(expiry), "expires_on": expiry,
+            "tenant": result.tenantProfile.tenantID, "tokenType": "Bearer",
+        ]
+    }
+
+    /// `msal token --format tsv`: ``azureCLI(_:)``'s values on one line, tab-separated in the order of their keys, as
+    /// Azure CLI's `-o tsv` prints a dictionary.
+    static func tabSeparated(_ result: AuthenticationResult) -> String {
+        azureCLI(result).sorted { $0.key < $1.key }.map { "\($0.value)" }.joined(separator: "\t")
+    }
+
     /// `Signed in as Megan Bowen <MeganB@contoso.onmicrosoft.com> in tenant 8b5d2f1e-….`
     static func signedIn(_ result: AuthenticationResult) -> String {
         let name = result.account.accountClaims["name"].map { "\($0) " } ?? ""

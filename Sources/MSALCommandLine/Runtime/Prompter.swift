@@ -23,12 +23,14 @@ struct Prompter: Sendable {
         try await read(prompt, secret: true)
     }
 
-    /// The next line of standard input, without a prompt, as a secret (`--password-stdin`): a script pipes it in.
+    /// The next line of standard input, without a prompt, as a secret (`--password-stdin`, `msal decode -`): a
+    /// script pipes it in.
     ///
+    /// - Parameter what: what the line is, for the error.
     /// - Throws: ``UsageError`` when standard input ends or the line is empty.
-    func secretFromStandardInput(_ option: String) async throws -> String {
+    func secretFromStandardInput(_ option: String, what: String = "password") async throws -> String {
         guard let line = try await Self.readLineOffThePool()?.trimmingCharacters(in: .newlines), !line.isEmpty else {
-            throw UsageError("\(option) found no password on standard input.")
+            throw UsageError("\(option) found no \(what) on standard input.")
         }
         return line
     }

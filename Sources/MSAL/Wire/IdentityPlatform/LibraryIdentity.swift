@@ -3,9 +3,10 @@ import HTTPTypes
 /// How the library names itself to the identity platform: the `x-client-SKU`, `x-client-Ver`, `x-client-OS`
 /// and `x-client-CPU` headers. The OS and CPU follow MSAL Python's `sys.platform` and MSAL Go's `runtime.GOOS`
 /// naming (`linux`, `darwin`, `ios`).
-enum LibraryIdentity {
+package enum LibraryIdentity {
     static let sku = "MSAL.Swift"
-    static let version = "0.1.0"
+    /// The package's version: the one place it is written (`msal --version` prints it too).
+    package static let version = "0.1.0"
 
     #if os(Linux)
         static let operatingSystem = "linux"

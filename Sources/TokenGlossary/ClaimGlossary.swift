@@ -1,11 +1,28 @@
 /// What each standard claim and header parameter of a Microsoft identity platform token means, as jwt.ms explains
-/// them (after Microsoft's "ID token claims reference" and "Access token claims reference").
-enum ClaimGlossary {
+/// them (after Microsoft's "ID token claims reference" and "Access token claims reference"): for the emulator's token
+/// inspector and `msal decode` alike.
+package enum ClaimGlossary {
     /// Claims whose value is a time in seconds since 1970, shown as a date too.
-    static let times: Set<String> = ["iat", "nbf", "exp", "auth_time", "pwd_exp", "xms_tcdt"]
+    package static let times: Set<String> = ["iat", "nbf", "exp", "auth_time", "pwd_exp", "xms_tcdt"]
 
-    /// The header parameters.
-    static let header: [String: String] = [
+    /// What a claim that is none of the standard ones is.
+    package static let unknown = "Not a standard claim: set by the app's configuration or a test."
+
+    /// The header parameters, by name.
+    package static let header = Dictionary(uniqueKeysWithValues: headerList.map { ($0.key, $0.value) })
+
+    /// The claims, by name.
+    package static let claims = Dictionary(uniqueKeysWithValues: claimList.map { ($0.key, $0.value) })
+
+    /// `names` in the glossary's order (`header` for header parameters, else claims; the order Entra writes them in),
+    /// then those it does not know, alphabetically.
+    package static func ordered(_ names: some Sequence<String>, header: Bool = false) -> [String] {
+        let order = header ? headerList.map(\.key) : claimList.map(\.key)
+        let given = Set(names)
+        return order.filter(given.contains) + given.subtracting(order).sorted()
+    }
+
+    private static let headerList: KeyValuePairs<String, String> = [
         "typ": "The media type of the token: JWT.",
         "alg": "The algorithm that signed the token (RS256: RSA with SHA-256).",
         "kid": "The id of the key that signed the token, as published in the issuer's JWKS.",
@@ -13,8 +30,7 @@ enum ClaimGlossary {
         "nonce": "A value the resource provider checks (Graph tokens carry it; they are not for apps to validate).",
     ]
 
-    /// The claims.
-    static let claims: [String: String] = [
+    private static let claimList: KeyValuePairs<String, String> = [
         "aud":
             "The audience: who the token is for (a client id for an ID token, an API's app id URI or client id for an access token).",
         "iss": "The issuer: the security token service and the tenant that issued the token.",
@@ -81,6 +97,7 @@ enum ClaimGlossary {
         "xms_pdl": "The user's preferred data location (multi-geo tenants).",
         "xms_pl": "The user's preferred language.",
         "xms_tpl": "The tenant's preferred language.",
+        "acct": "The user's account status in the tenant: 0 a member, 1 a guest.",
         "cnf": "Confirmation: the key the token is bound to (proof of possession).",
     ]
 }
