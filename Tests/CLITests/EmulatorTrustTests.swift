@@ -3,7 +3,7 @@ import IdentityEmulator
 import Testing
 
 /// `identity-emulator trust`: the local CA kept in a folder across restarts, instructions that make curl, Python,
-/// Node.js and Java trust it, and `--install` into a system store with Debian's own update-ca-certificates.
+/// Node.js, Go and Java trust it, and `--install` into a system store with Debian's own update-ca-certificates.
 @Suite("Trusting the emulator's local CA", .timeLimit(.minutes(5)))
 struct EmulatorTrustTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-trust-\(UUID().uuidString)")
@@ -77,7 +77,7 @@ struct EmulatorTrustTests {
         #expect(serve.stderr.contains("is not a PEM certificate"), "\(serve.stderr)")
     }
 
-    @Test("the printed instructions make curl, Python's requests, Node.js and Java trust the emulator")
+    @Test("the printed instructions make curl, Python's requests, Node.js, Go and Java trust the emulator")
     func instructionsWork() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let printed = try await trust()
@@ -107,6 +107,37 @@ struct EmulatorTrustTests {
             let trusted = try await run(node, ["-e", get, url], ["NODE_EXTRA_CA_CERTS": ca])
             #expect(trusted.status == 0, "\(trusted.stderr)")
             #expect(try await run(node, ["-e", get, url], [:]).status == 4)
+
+            let source = folder.appendingPathComponent("fetch.go")
+            try Data(
+                """
+                package main
+
+                import (
+                	"net/http"
+                	"os"
+                )
+
+                func main() {
+                	r, err := http.Get(os.Args[1])
+                	if err != nil {
+                		os.Stderr.WriteString(err.Error())
+                		os.Exit(4)
+                	}
+                	if r.StatusCode != 200 {
+                		os.Exit(3)
+                	}
+                }
+                """.utf8
+            ).write(to: source)
+            let goFetch = folder.appendingPathComponent("fetch")
+            let built = try await run(
+                URL(fileURLWithPath: "/usr/bin/go"), ["build", "-o", goFetch.path, source.path],
+                ["GOCACHE": folder.appendingPathComponent("go-cache").path, "GO111MODULE": "off"])
+            #expect(built.status == 0, "\(built.stderr)")
+            let goTrusted = try await run(goFetch, [url], ["SSL_CERT_FILE": ca])
+            #expect(goTrusted.status == 0, "\(goTrusted.stderr)")
+            #expect(try await run(goFetch, [url], [:]).status == 4)
 
             let store = folder.appendingPathComponent("identity-emulator.p12").path
             let keytool = try await run(
