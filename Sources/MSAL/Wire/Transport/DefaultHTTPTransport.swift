@@ -28,7 +28,7 @@ public struct DefaultHTTPTransport: HTTPTransport {
     public var maximumResponseSize: Int
     /// The deadline of a whole request.
     public var timeout: Duration
-    private let tlsConfiguration: TLSConfiguration?
+    private let trustRoots: AdditionalTrustRoots?
     /// The proxy settings in force; `nil` when every request goes directly.
     public let proxySettings: ProxySettings?
 
@@ -39,8 +39,9 @@ public struct DefaultHTTPTransport: HTTPTransport {
     ///   - timeout: the whole request's deadline.
     ///   - maximumResponseSize: the largest body accepted.
     ///   - proxy: where the proxy comes from (the environment by default).
-    /// - Throws: ``MSALError`` `invalidParameter` when the PEM cannot be read or a proxy URL is not an
-    ///   `http://` URL.
+    /// - Throws: ``MSALError`` `invalidParameter` when the PEM holds no certificate or a block is not a
+    ///   certificate's encoding, or a proxy URL is not an `http://` URL. The certificates are parsed on the first
+    ///   request, which throws `invalidParameter` when one cannot be.
     public init(
         trustedCAPEM: String? = nil, timeout: Duration = .seconds(30),
         maximumResponseSize: Int = WireSender.maximumResponseSize,
@@ -53,23 +54,13 @@ public struct DefaultHTTPTransport: HTTPTransport {
         }
         self.timeout = timeout
         self.maximumResponseSize = maximumResponseSize
-        if let trustedCAPEM {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            do {
-                tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMBytes(Array(trustedCAPEM.utf8)))]
-            } catch {
-                throw MSALError.internal(
-                    .invalidParameter, "The trusted CA is not a PEM certificate: \(error)", underlyingError: error)
-            }
-            tlsConfiguration = tls
-        } else {
-            tlsConfiguration = nil
-        }
+        trustRoots = try trustedCAPEM.map(AdditionalTrustRoots.init(pem:))
     }
 
     /// Sends `request` with `body`, failing at once when the connection is refused and never following a redirect.
     ///
-    /// - Throws: ``MSALError`` `invalidParameter` for a request without a URL (scheme, authority and path);
+    /// - Throws: ``MSALError`` `invalidParameter` for a request without a URL (scheme, authority and path) or
+    ///   a trusted CA that cannot be parsed;
     ///   `timedOut` or `transportFailed` when no answer arrived (with its ``MSALError/transportFailure`` when the
     ///   connection was refused, the host not found, the certificate not trusted or the connection closed);
     ///   `invalidResponse` for a body over
@@ -82,7 +73,7 @@ public struct DefaultHTTPTransport: HTTPTransport {
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         outgoing.headers = HTTPHeaders(request.headerFields)
         if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        outgoing.tlsConfiguration = tlsConfiguration
+        outgoing.tlsConfiguration = try trustRoots?.tlsConfiguration()
         let proxy = proxySettings?.proxy(for: url)
         let client = Self.client(through: proxy)
         do {
