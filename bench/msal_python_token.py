@@ -1,9 +1,9 @@
-"""What `msal token` does, with MSAL Python: read the cache file, find the account, get a token
-silently (from the cache), print it. msal-bench times the whole process. Discovery persists in an
-`http_cache` beside the cache file, as MSAL Python's documentation shows and Azure CLI does, just as
-`msal` keeps its authority metadata file.
+"""What `msal token` (and `msal kube get-token`, `msal git-credential get`) does, with MSAL Python: read the
+cache file, find the account, get a token for SCOPE (User.Read by default) silently (from the cache), print
+it. msal-bench times the whole process. Discovery persists in an `http_cache` beside the cache file, as MSAL
+Python's documentation shows and Azure CLI does, just as `msal` keeps its authority metadata file.
 
-Usage: python msal_python_token.py CACHE_FILE AUTHORITY CLIENT_ID   (REQUESTS_CA_BUNDLE trusts the emulator)
+Usage: python msal_python_token.py CACHE_FILE AUTHORITY CLIENT_ID [SCOPE]   (REQUESTS_CA_BUNDLE trusts the emulator)
 """
 import atexit
 import pickle
@@ -12,6 +12,7 @@ import sys
 import msal
 
 path, authority, client_id = sys.argv[1:4]
+scope = sys.argv[4] if len(sys.argv) > 4 else "User.Read"
 http_cache_path = path + ".http_cache"
 try:
     with open(http_cache_path, "rb") as f:
@@ -32,7 +33,7 @@ with open(path) as f:
 app = msal.PublicClientApplication(client_id, authority=authority, token_cache=cache, instance_discovery=False,
                                   http_cache=http_cache)
 account = app.get_accounts()[0]
-result = app.acquire_token_silent(["User.Read"], account=account)
+result = app.acquire_token_silent([scope], account=account)
 if not result or "access_token" not in result:
     sys.exit("no token from the cache: %r" % (result,))
 print(result["access_token"])

@@ -5,24 +5,56 @@ import IdentityEmulator
 import MSAL
 import NIOSSL
 
-/// Whole-process `msal token` from a one-account persisted cache (start, read the file and the
-/// persisted authority metadata, cache hit, print, exit) against a TLS emulator, next to a Python
-/// script that does the same with MSAL Python and its `http_cache` on the same file
-/// (`bench/msal_python_token.py`).
+/// Whole-process starts of the commands tools run on every call, from a warm one-account cache: `msal token`,
+/// `msal kube get-token` (as kubectl runs it) and `msal git-credential get` (as git runs it), each next to a
+/// Python script that does the same with MSAL Python and its `http_cache` on the same file
+/// (`bench/msal_python_token.py`), and `startup-floor`, a static binary that prints a file, as the floor.
 struct CLIStartBenchmark {
     let runs: Int
 
-    struct Result {
+    /// One command's median start, and MSAL Python's doing the same.
+    struct Row {
+        let command: String
         let msal: Duration
         let python: Duration?
     }
 
-    func run(msalBinary: URL, python: String?) async throws -> Result {
+    struct Result {
+        let floor: Duration
+        let rows: [Row]
+    }
+
+    /// A command `msal` runs, its arguments, what it reads on standard input, and the scope MSAL Python asks for.
+    private struct Command {
+        let name: String
+        let arguments: [String]
+        let input: String?
+        let scope: String
+    }
+
+    private static let kubeExecInfo = """
+        {"kind":"ExecCredential","apiVersion":"client.authentication.k8s.io/v1beta1","spec":{"interactive":false}}
+        """
+
+    /// - Parameter binaries: the folder holding release builds of `msal` and `startup-floor`.
+    func run(binaries: URL, python: String?) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "msal-bench-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let cacheFile = folder.appendingPathComponent("token_cache.json")
+        let aks = "\(Directory.DemoIDs.aksServer)/.default"
+        let devOps = "\(Directory.DemoIDs.azureDevOps)/.default"
+        let commands = [
+            Command(name: "msal token", arguments: ["token"], input: nil, scope: "User.Read"),
+            Command(
+                name: "msal kube get-token",
+                arguments: ["kube", "get-token", "--login", "devicecode", "--server-id", Directory.DemoIDs.aksServer],
+                input: nil, scope: aks),
+            Command(
+                name: "msal git-credential get", arguments: ["git-credential", "get"],
+                input: "protocol=https\nhost=dev.azure.com\npath=contoso/_git/app\n\n", scope: devOps),
+        ]
         let configuration = EmulatorConfiguration(port: 0, tlsDirectory: folder.appendingPathComponent("tls"), seed: 5)
         return try await IdentityEmulator.withRunning(configuration) { emulator in
             guard let pem = emulator.caCertificatePEM, let caFile = emulator.caCertificateFile else {
@@ -39,26 +71,49 @@ struct CLIStartBenchmark {
                 app.browser = AutomatedUser(
                     http: http,
                     choices: [.signIn(username: "MeganB@contoso.onmicrosoft.com", password: "Megan-Demo-Pass1")])
-                _ = try await PublicClientApplication(configuration: app).acquireTokenInteractively(
-                    InteractiveParameters(scopes: ["User.Read"]))
+                let client = try PublicClientApplication(configuration: app)
+                let signedIn = try await client.acquireTokenInteractively(InteractiveParameters(scopes: ["User.Read"]))
+                // The other resources' tokens too, so every command is a cache hit.
+                for scope in [aks, devOps] {
+                    _ = try await client.acquireTokenSilently(
+                        SilentParameters(scopes: [scope], account: signedIn.account))
+                }
                 let environment = [
                     "MSAL_AUTHORITY": authority, "MSAL_CA_BUNDLE": caFile.path, "MSAL_TOKEN_CACHE": cacheFile.path,
                     "MSAL_CLIENT_ID": Directory.DemoIDs.publicClient, "REQUESTS_CA_BUNDLE": caFile.path,
-                    "HOME": folder.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+                    "KUBERNETES_EXEC_INFO": Self.kubeExecInfo, "HOME": folder.path,
+                    "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
                 ]
-                let ours = { try Self.spawn(msalBinary.path, ["token"], environment) }
-                let theirs = python.map { python in
-                    {
-                        try Self.spawn(
-                            python,
-                            ["bench/msal_python_token.py", cacheFile.path, authority, Directory.DemoIDs.publicClient],
-                            environment)
+                let msal = binaries.appendingPathComponent("msal").path
+                var rows: [Row] = []
+                for command in commands {
+                    let input = try command.input.map { text in
+                        let file = folder.appendingPathComponent("input-\(rows.count)")
+                        try Data(text.utf8).write(to: file)
+                        return file.path
                     }
+                    let ours = { try Self.spawn(msal, command.arguments, environment, input: input) }
+                    let theirs = python.map { python in
+                        {
+                            try Self.spawn(
+                                python,
+                                [
+                                    "bench/msal_python_token.py", cacheFile.path, authority,
+                                    Directory.DemoIDs.publicClient, command.scope,
+                                ], environment)
+                        }
+                    }
+                    // One untimed run each discovers the authority and persists what it learned.
+                    _ = try ours()
+                    _ = try theirs?()
+                    rows.append(
+                        Row(
+                            command: command.name, msal: try Self.median(runs, ours),
+                            python: try theirs.map { try Self.median(runs, $0) }))
                 }
-                // One untimed run each discovers the authority and persists what it learned.
-                _ = try ours()
-                _ = try theirs?()
-                return Result(msal: try Self.median(runs, ours), python: try theirs.map { try Self.median(runs, $0) })
+                let floorBinary = binaries.appendingPathComponent("startup-floor").path
+                let floor = try Self.median(runs) { try Self.spawn(floorBinary, [cacheFile.path], environment) }
+                return Result(floor: floor, rows: rows)
             }
         }
     }
@@ -69,14 +124,17 @@ struct CLIStartBenchmark {
         return samples[runs / 2]
     }
 
-    /// Runs a process to its end (output discarded) and returns the wall time from spawn to exit.
+    /// Runs a process to its end (standard input from `input` or /dev/null, output discarded) and returns the wall
+    /// time from spawn to exit.
     ///
     /// - Throws: when it cannot start or exits non-zero.
-    private static func spawn(_ path: String, _ arguments: [String], _ environment: [String: String]) throws -> Duration
-    {
+    private static func spawn(
+        _ path: String, _ arguments: [String], _ environment: [String: String], input: String? = nil
+    ) throws -> Duration {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -88,6 +88,8 @@ extension Directory {
         public static let aksServer = FirstPartyApplications.aksServer.clientId
         /// The Azure Kubernetes Service Entra client (a kubeconfig's `--client-id`), in every tenant, as Microsoft's.
         public static let aksClient = FirstPartyApplications.aksClient.clientId
+        /// Azure DevOps (Azure Repos' resource, what `msal git-credential` gets tokens for), in every tenant.
+        public static let azureDevOps = FirstPartyApplications.azureDevOps.clientId
         /// The Contoso subscription the demo hosts and identities live in ("Contoso Production").
         public static let subscription = "4e2f7a1c-9b3d-4c6e-8f0a-2b4d6e8f0a1c"
         /// Contoso's second subscription ("Contoso Development").
