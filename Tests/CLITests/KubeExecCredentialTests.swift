@@ -13,7 +13,7 @@ struct KubeExecCredentialTests {
         arguments: ["client.authentication.k8s.io/v1beta1", "client.authentication.k8s.io/v1"])
     func answersInKind(version: String) throws {
         let info = #"{"kind":"ExecCredential","apiVersion":"\#(version)","spec":{"interactive":false}}"#
-        let request = try ExecCredential(environment: ["KUBERNETES_EXEC_INFO": info])
+        let request = try ExecCredential(environment: ["KUBERNETES_EXEC_INFO": info], inputIsTerminal: true)
         #expect(request == ExecCredential(apiVersion: version, interactive: false))
         let answer = request.answer(token: "eyJ0", expiresOn: Self.expiry)
         #expect(answer["kind"] as? String == "ExecCredential")
@@ -23,19 +23,26 @@ struct KubeExecCredentialTests {
         #expect(status["expirationTimestamp"] as? String == "2026-11-18T11:06:40Z")
     }
 
-    @Test("without KUBERNETES_EXEC_INFO (run by hand): v1beta1, and the user can be asked")
-    func runByHand() throws {
+    @Test(
+        "a request that does not say (run by hand; kubectl before 1.22): v1beta1 by default, interactive only on a terminal"
+    )
+    func unsaid() throws {
         #expect(
-            try ExecCredential(environment: [:])
+            try ExecCredential(environment: [:], inputIsTerminal: true)
                 == ExecCredential(apiVersion: "client.authentication.k8s.io/v1beta1", interactive: true))
-        let noSpec = #"{"kind":"ExecCredential","apiVersion":"client.authentication.k8s.io/v1"}"#
-        #expect(try ExecCredential(environment: ["KUBERNETES_EXEC_INFO": noSpec]).interactive)
+        #expect(try !ExecCredential(environment: [:], inputIsTerminal: false).interactive)
+        // kubectl 1.20's request, its standard input not a terminal: the plugin must not wait for a device code.
+        let old = #"{"kind":"ExecCredential","apiVersion":"client.authentication.k8s.io/v1beta1","spec":{}}"#
+        #expect(try !ExecCredential(environment: ["KUBERNETES_EXEC_INFO": old], inputIsTerminal: false).interactive)
+        #expect(try ExecCredential(environment: ["KUBERNETES_EXEC_INFO": old], inputIsTerminal: true).interactive)
     }
 
     @Test("a KUBERNETES_EXEC_INFO that is not JSON, or of a version kubectl does not speak, is a usage error")
     func refusesOtherRequests() {
         for info in ["not json", #"{"apiVersion":"client.authentication.k8s.io/v2"}"#, "{}"] {
-            #expect(throws: UsageError.self) { try ExecCredential(environment: ["KUBERNETES_EXEC_INFO": info]) }
+            #expect(throws: UsageError.self) {
+                try ExecCredential(environment: ["KUBERNETES_EXEC_INFO": info], inputIsTerminal: false)
+            }
         }
     }
 

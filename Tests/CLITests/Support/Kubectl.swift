@@ -71,6 +71,17 @@ struct Kubectl: Sendable {
             environment: environment)
     }
 
+    /// Whether this kubectl takes `client.authentication.k8s.io/v1` exec plugins (1.22 and later; Debian's
+    /// kubernetes-client, 1.20, takes v1beta1 only).
+    static func speaksV1() async throws -> Bool {
+        let version = try await CLIProcess.run(
+            URL(fileURLWithPath: try required()), ["version", "--client", "-o", "json"],
+            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
+        let object = try JSONSerialization.jsonObject(with: Data(version.stdout.utf8)) as? [String: Any]
+        let minor = ((object?["clientVersion"] as? [String: Any])?["minor"] as? String)?.prefix { $0.isNumber }
+        return Int(minor ?? "") ?? 0 >= 22
+    }
+
     /// kubectl's path, or a failure saying how to get it.
     static func required() throws -> String {
         guard let path else {

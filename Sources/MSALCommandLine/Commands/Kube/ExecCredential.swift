@@ -14,16 +14,20 @@ struct ExecCredential: Sendable, Equatable {
     /// The request's API version, answered in kind.
     let apiVersion: String
     /// Whether the user can answer a prompt (`spec.interactive`): kubectl's standard input is a terminal, or the
-    /// kubeconfig's `interactiveMode` is `Always`. True when kubectl says nothing, as for a plugin run by hand.
+    /// kubeconfig's `interactiveMode` is `Always`. When kubectl says nothing (before 1.22 its v1beta1 request has no
+    /// `interactive`, and a plugin run by hand has no request), whether the plugin's standard input is a terminal:
+    /// kubectl hands its own on only when it is one.
     let interactive: Bool
 
-    /// The request in `KUBERNETES_EXEC_INFO`; the default version, interactive, when unset.
+    /// The request in `KUBERNETES_EXEC_INFO`; the default version when unset.
     ///
+    /// - Parameter inputIsTerminal: whether standard input is a terminal, for a request that does not say whether
+    ///   the user can be asked.
     /// - Throws: ``UsageError`` for a value that is not an `ExecCredential` of a version kubectl speaks.
-    init(environment: [String: String]) throws {
+    init(environment: [String: String], inputIsTerminal: Bool = isatty(STDIN_FILENO) == 1) throws {
         guard let text = environment["KUBERNETES_EXEC_INFO"], !text.isEmpty else {
             apiVersion = Self.defaultAPIVersion
-            interactive = true
+            interactive = inputIsTerminal
             return
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
@@ -37,7 +41,7 @@ struct ExecCredential: Sendable, Equatable {
                 "KUBERNETES_EXEC_INFO asks for \(version); msal answers \(Self.apiVersions.joined(separator: ", ")).")
         }
         apiVersion = version
-        interactive = (object["spec"] as? [String: Any])?["interactive"] as? Bool ?? true
+        interactive = (object["spec"] as? [String: Any])?["interactive"] as? Bool ?? inputIsTerminal
     }
 
     init(apiVersion: String, interactive: Bool) {
