@@ -229,8 +229,10 @@ public actor TokenCache {
     /// An app that handed out the token in this process may still hold it in memory (a confidential client
     /// remembers its latest app tokens): a new app on the cache, such as the next run of a tool, gets a new one.
     ///
-    /// - Parameter account: the signed-in account it was issued to; `nil` for an app's own token (client
-    ///   credentials or a managed identity, kept here by a ``PartitionedTokenCache/appTokens`` cache).
+    /// - Parameters:
+    ///   - accessToken: the token's value, as the app handed it out.
+    ///   - account: the signed-in account it was issued to; `nil` for an app's own token (client credentials or a
+    ///     managed identity, kept here by a ``PartitionedTokenCache/appTokens`` cache).
     public func removeAccessToken(_ accessToken: String, account: Account?) async throws {
         try await removeAccessToken(homeAccountID: account?.identifier ?? "", secret: accessToken)
     }
