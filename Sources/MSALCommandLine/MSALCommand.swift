@@ -42,6 +42,10 @@ public struct MSALCommand: AsyncParsableCommand {
     /// Parses the command line and runs the command; a usage error exits 2 (not the parser's 64).
     public static func runMain(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
         do {
+            if var command = HotCommandLine.command(arguments) {
+                try await command.run()
+                Foundation.exit(0)
+            }
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -8,8 +8,11 @@ struct Token: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    /// The scopes when `--scopes` is not given.
+    static let defaultScopes = ["User.Read"]
+
     @Option(parsing: .upToNextOption, help: ArgumentHelp("The scopes the token is for.", valueName: "scope"))
-    var scopes: [String] = ["User.Read"]
+    var scopes: [String] = defaultScopes
 
     @Option(help: ArgumentHelp("Act for this signed-in account instead of the current one.", valueName: "username"))
     var username: String?
