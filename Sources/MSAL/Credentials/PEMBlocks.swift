@@ -18,11 +18,14 @@ enum PEMBlocks {
 
     /// The decoded contents of each block with this label; blocks that are not base64 are skipped.
     static func der(of label: String, in pem: String) -> [Data] {
-        text(of: label, in: pem).compactMap { block in
-            let body = block.split(whereSeparator: \.isNewline)
-                .filter { !$0.hasPrefix("-----") && !$0.contains(":") }
-                .joined()
-            return Data(base64Encoded: body)
-        }
+        text(of: label, in: pem).compactMap(contents)
+    }
+
+    /// The decoded contents of one block (markers and headers left out); `nil` when it is not base64.
+    static func contents(of block: String) -> Data? {
+        let body = block.split(whereSeparator: \.isNewline)
+            .filter { !$0.hasPrefix("-----") && !$0.contains(":") }
+            .joined()
+        return Data(base64Encoded: body)
     }
 }

@@ -13,12 +13,11 @@ final class AdditionalTrustRoots: Sendable {
     ///   whole DER structure.
     init(pem: String) throws {
         let blocks = PEMBlocks.text(of: "CERTIFICATE", in: pem)
-        let certificates = PEMBlocks.der(of: "CERTIFICATE", in: pem)
         guard !blocks.isEmpty else {
             throw MSALError.internal(
                 .invalidParameter, "The trusted CA is not a PEM certificate: no certificate block.")
         }
-        guard certificates.count == blocks.count, certificates.allSatisfy(Self.isWholeSequence) else {
+        guard blocks.allSatisfy({ PEMBlocks.contents(of: $0).map(Self.isWholeSequence) ?? false }) else {
             throw MSALError.internal(
                 .invalidParameter, "The trusted CA is not a PEM certificate: a block is not a certificate's encoding.")
         }
