@@ -46,18 +46,31 @@ struct KubeExecCredentialTests {
         }
     }
 
-    @Test("--login as kubelogin: devicecode by default, AAD_LOGIN_METHOD over the flag; ropc and Azure CLI's refused")
+    @Test("--login as kubelogin: devicecode by default, AAD_LOGIN_METHOD over the flag; Azure CLI's refused")
     func loginModes() throws {
         #expect(try KubeLoginMode.resolve(flag: nil, environment: [:]) == .devicecode)
         #expect(try KubeLoginMode.resolve(flag: "spn", environment: [:]) == .spn)
         #expect(try KubeLoginMode.resolve(flag: "devicecode", environment: ["AAD_LOGIN_METHOD": "msi"]) == .msi)
-        let ropc = #expect(throws: UsageError.self) { try KubeLoginMode.resolve(flag: "ropc", environment: [:]) }
-        #expect(ropc?.description.contains("not supported") == true)
+        #expect(try KubeLoginMode.resolve(flag: "ropc", environment: [:]) == .ropc)
         let azurecli = #expect(throws: UsageError.self) {
             try KubeLoginMode.resolve(flag: "azurecli", environment: [:])
         }
         #expect(azurecli?.description.contains("Azure CLI") == true)
         #expect(throws: UsageError.self) { try KubeLoginMode.resolve(flag: "password", environment: [:]) }
+    }
+
+    @Test("ropc reads kubelogin's AAD_USER_PRINCIPAL_NAME and AAD_USER_PRINCIPAL_PASSWORD, and needs both")
+    func ropcVariables() throws {
+        let both = ["AAD_USER_PRINCIPAL_NAME": "megan@contoso.com", "AAD_USER_PRINCIPAL_PASSWORD": "Pass-1"]
+        let credential = try KubeLoginMode.passwordCredential(both)
+        #expect(credential.username == "megan@contoso.com")
+        #expect(credential.password == "Pass-1")
+        for missing in ["AAD_USER_PRINCIPAL_NAME", "AAD_USER_PRINCIPAL_PASSWORD"] {
+            var variables = both
+            variables[missing] = ""
+            let error = #expect(throws: UsageError.self) { try KubeLoginMode.passwordCredential(variables) }
+            #expect(error?.description.contains(missing) == true)
+        }
     }
 
     @Test("--environment names the clouds kubeconfigs carry")

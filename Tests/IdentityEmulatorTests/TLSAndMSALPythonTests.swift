@@ -55,6 +55,24 @@ struct TLSAndMSALPythonTests {
         }
     }
 
+    @Test("MSAL Python: username/password for a user who must pass MFA is AADSTS50076 basic_action; a wrong one 50126")
+    func msalPythonROPCRefused() async throws {
+        try await Self.withTLSEmulator { emulator in
+            let output = try await MSALPython.run(
+                "ropc-refused", emulator: emulator, authority: "\(emulator.base)/contosocustomers.onmicrosoft.com",
+                client: emulator.ids.externalPublicClient, user: emulator.ids.mfaUser,
+                password: emulator.ids.mfaUserPassword)
+            let mfa = try #require(output["mfa"] as? [String: any Sendable])
+            #expect(mfa["error"] as? String == "invalid_grant", "\(mfa)")
+            #expect(mfa["suberror"] as? String == "basic_action")
+            #expect(mfa["error_codes"] as? [Int] == [50076])
+            #expect(mfa["has_access_token"] as? Bool == false)
+            let wrong = try #require(output["wrong_password"] as? [String: any Sendable])
+            #expect(wrong["error_codes"] as? [Int] == [50126], "\(wrong)")
+            #expect(output["accounts"] as? Int == 0)
+        }
+    }
+
     @Test("MSAL Python: device code flow, with the user signing in at /devicelogin")
     func msalPythonDeviceCode() async throws {
         try await Self.withTLSEmulator { emulator in
@@ -92,9 +110,10 @@ enum MSALPython {
 
     /// Runs the script on its own thread: blocking a thread of Swift's small cooperative pool while
     /// Python waits for the in-process emulator would starve the emulator on a 2-core machine.
-    static func run(_ scenario: String, emulator: TestEmulator, authority: String, user: String, password: String)
-        async throws -> [String: any Sendable]
-    {
+    static func run(
+        _ scenario: String, emulator: TestEmulator, authority: String, client: String = Directory.DemoIDs.publicClient,
+        user: String, password: String
+    ) async throws -> [String: any Sendable] {
         let ca = try #require(emulator.running.caCertificateFile).path
         let python = try interpreter()
         return try await withCheckedThrowingContinuation { continuation in
@@ -102,20 +121,22 @@ enum MSALPython {
                 continuation.resume(
                     with: Result {
                         try runBlocking(
-                            python: python, scenario, ca: ca, authority: authority, user: user, password: password)
+                            python: python, scenario, ca: ca, authority: authority, client: client, user: user,
+                            password: password)
                     })
             }.start()
         }
     }
 
     private static func runBlocking(
-        python: String, _ scenario: String, ca: String, authority: String, user: String, password: String
+        python: String, _ scenario: String, ca: String, authority: String, client: String, user: String,
+        password: String
     ) throws -> [String: any Sendable] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [
             repository.appendingPathComponent("Tests/Interop/msal_python_against_emulator.py").path,
-            scenario, authority, Directory.DemoIDs.publicClient, ca, user, password,
+            scenario, authority, client, ca, user, password,
         ]
         // requests lets these variables override a session's `verify` (psf/requests#3829), which would
         // hide the emulator's CA from MSAL Python.

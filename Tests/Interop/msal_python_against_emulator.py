@@ -4,6 +4,7 @@ Usage: python msal_python_against_emulator.py SCENARIO AUTHORITY CLIENT_ID CA_PE
 
 Scenarios (each prints one JSON object on stdout):
   ropc-refresh  username/password sign-in, a silent cache hit, then a forced refresh with the refresh token
+  ropc-refused  username/password sign-in as USER (one who must pass MFA), then with a wrong password: the errors
   device-code   device code flow; a scripted user signs in at /devicelogin with `requests`
 """
 import html
@@ -36,6 +37,23 @@ def ropc_refresh(authority, client_id, ca, user, password):
         "accounts": [{"username": a["username"], "home_account_id": a["home_account_id"], "environment": a["environment"]} for a in accounts],
         "cached": summary(cached),
         "refreshed": summary(refreshed),
+    }
+
+
+def ropc_refused(authority, client_id, ca, user, password):
+    app = app_for(authority, client_id, ca)
+    mfa = app.acquire_token_by_username_password(user, password, scopes=["User.Read"])
+    wrong = app.acquire_token_by_username_password(user, password + "-wrong", scopes=["User.Read"])
+    return {"mfa": refusal(mfa), "wrong_password": refusal(wrong), "accounts": len(app.get_accounts())}
+
+
+def refusal(result):
+    return {
+        "error": result.get("error"),
+        "suberror": result.get("suberror"),
+        "error_codes": result.get("error_codes"),
+        "classification": result.get("classification"),
+        "has_access_token": "access_token" in result,
     }
 
 
@@ -87,5 +105,5 @@ def summary(result):
 if __name__ == "__main__":
     scenario, authority, client_id, ca = sys.argv[1:5]
     user, password = (sys.argv[5:7] + [None, None])[:2]
-    run = {"ropc-refresh": ropc_refresh, "device-code": device_code}[scenario]
+    run = {"ropc-refresh": ropc_refresh, "ropc-refused": ropc_refused, "device-code": device_code}[scenario]
     print(json.dumps(run(authority, client_id, ca, user, password)))

@@ -96,6 +96,9 @@ extension Directory {
         public static let developmentSubscription = "9d3b5f7a-1c2e-4a4b-8d6f-0e2a4c6e8b1d"
         /// Fabrikam's subscription ("Fabrikam Retail").
         public static let fabrikamSubscription = "2a4c6e8f-0b1d-4f3a-9c5e-7d9f1b3d5f7a"
+        /// Fabrikam's federated domain: its users sign in at `sts.fabrikam.com` (AD FS), so the user realm says
+        /// `Federated`, a `domain_hint` sends the browser there, and the password grant refuses them.
+        public static let federatedDomain = "fabrikam.com"
         /// The system-assigned identity of each demo host, by host name.
         public static let systemAssignedIdentities = [
             "vm-1": "6a1f3c5e-8b2d-4e7f-9a0c-1d3e5f7a9b2c", "app-1": "b2c4e6f8-0a1b-4c3d-8e5f-7a9b1c3d5e7f",
@@ -169,8 +172,8 @@ extension Directory {
         return (identities, hosts)
     }
 
-    /// A workforce tenant (Contoso), a second one (Fabrikam) where Megan is a guest, an External ID
-    /// tenant (its customers: Jane with a password, Sam with email codes only, Lee and Noah who must pass
+    /// A workforce tenant (Contoso), a second one (Fabrikam, with a federated domain) where Megan is a guest, an
+    /// External ID tenant (its customers: Jane with a password, Sam with email codes only, Lee and Noah who must pass
     /// MFA, Lee with two methods and Noah with none), their users, the demo public clients, API 1 (also an on-behalf-of middle tier with a
     /// secret), API 2, Graph, a daemon (secret, certificate and workload federation, with application
     /// permissions on API 1 and Graph), a FOCI pair, the sample web app, Azure Resource Manager and Key Vault,
@@ -194,7 +197,8 @@ extension Directory {
                 Tenant(
                     id: ids.fabrikamTenant, domain: "fabrikam.onmicrosoft.com", displayName: "Fabrikam",
                     kind: .workforce,
-                    subscriptions: [AzureSubscription(id: ids.fabrikamSubscription, displayName: "Fabrikam Retail")]),
+                    subscriptions: [AzureSubscription(id: ids.fabrikamSubscription, displayName: "Fabrikam Retail")],
+                    federatedDomains: [FederatedDomain(name: ids.federatedDomain, federationHost: "sts.fabrikam.com")]),
                 Tenant(
                     id: ids.externalTenant, domain: "contosocustomers.onmicrosoft.com",
                     displayName: "Contoso Customers", kind: .external),

@@ -56,10 +56,12 @@ public struct Tenant: Codable, Sendable {
     public var nativeAuth: NativeAuthSettings?
     /// The Azure subscriptions the tenant holds, which the emulator's Resource Manager lists.
     public var subscriptions: [AzureSubscription]
+    /// Domains whose users sign in at their organisation's identity provider; none when absent.
+    public var federatedDomains: [FederatedDomain]
 
     public init(
         id: String, domain: String, displayName: String, kind: Kind, nativeAuth: NativeAuthSettings? = nil,
-        subscriptions: [AzureSubscription] = []
+        subscriptions: [AzureSubscription] = [], federatedDomains: [FederatedDomain] = []
     ) {
         self.id = id
         self.domain = domain
@@ -67,10 +69,11 @@ public struct Tenant: Codable, Sendable {
         self.kind = kind
         self.nativeAuth = nativeAuth
         self.subscriptions = subscriptions
+        self.federatedDomains = federatedDomains
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, domain, displayName, kind, nativeAuth, subscriptions
+        case id, domain, displayName, kind, nativeAuth, subscriptions, federatedDomains
     }
 
     public init(from decoder: any Decoder) throws {
@@ -81,6 +84,7 @@ public struct Tenant: Codable, Sendable {
         kind = try c.decode(Kind.self, forKey: .kind)
         nativeAuth = try c.decodeIfPresent(NativeAuthSettings.self, forKey: .nativeAuth)
         subscriptions = try c.decodeIfPresent([AzureSubscription].self, forKey: .subscriptions) ?? []
+        federatedDomains = try c.decodeIfPresent([FederatedDomain].self, forKey: .federatedDomains) ?? []
     }
 
     /// The settings native authentication runs with; `nil` for a workforce tenant.

@@ -57,3 +57,11 @@ public struct StrongAuthMethod: Codable, Sendable, Equatable {
         return "+" + hidden + kept
     }
 }
+
+extension User {
+    /// Whether the user must pass a second factor: their own ``mfaRequired``, else the tenant's native
+    /// authentication policy (`settings`); `false` for a workforce tenant's user without their own setting.
+    func needsSecondFactor(tenantSettings settings: NativeAuthSettings?) -> Bool {
+        mfaRequired ?? settings?.mfaRequired ?? false
+    }
+}

@@ -7,7 +7,7 @@ import Hummingbird
 extension NativeAuthSupport {
     /// True when the user must pass MFA: their own ``User/mfaRequired``, else the tenant's policy.
     func needsSecondFactor(_ user: User, caller: Caller) -> Bool {
-        user.mfaRequired ?? caller.settings.mfaRequired
+        user.needsSecondFactor(tenantSettings: caller.settings)
     }
 
     /// The user's strong-authentication methods, the default one (used when `/challenge` names none) first.

@@ -5,14 +5,16 @@ import WebText
 /// Every form posts to `/{tenant}/login` with a `flow` id and an `action`, so a person, headless
 /// Chromium and a scripted HTTP client can all drive them.
 enum SignInPages {
+    /// The credentials page; `organization` names the tenant a `domain_hint` led to.
     static func signIn(
         action: String, flow: String, appName: String, username: String?, error: String?,
-        canSignUp: Bool
+        canSignUp: Bool, organization: String? = nil
     ) -> String {
         HTML.page(
             title: "Sign in to your account",
             body: """
                 <h1>Sign in</h1>
+                \(organization.map { "<p id=\"organization\">\(HTMLText.escape($0))</p>" } ?? "")
                 <p>to continue to <b>\(HTMLText.escape(appName))</b></p>
                 \(error.map { "<p class=\"error\" id=\"error\">\(HTMLText.escape($0))</p>" } ?? "")
                 <form method="post" action="\(HTMLText.escape(action))">

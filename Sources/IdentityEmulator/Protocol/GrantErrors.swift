@@ -68,6 +68,20 @@ extension EntraError {
     /// The policy id of the emulator's multifactor conditional-access challenge.
     static let multifactorPolicyID = "9ab03e19-ed42-4168-b6b7-7001fb3e933a"
 
+    /// The password grant for a user who must pass MFA, which the grant cannot do: `invalid_grant` AADSTS50076
+    /// with `suberror` `basic_action`, as Entra answers it.
+    static func multifactorRequiredForPassword(resource: String) -> EntraError {
+        EntraError(
+            error: "invalid_grant", code: 50076,
+            message:
+                "Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access '\(resource)'.",
+            suberror: "basic_action")
+    }
+
+    /// The password grant for a user of a federated domain: Entra holds no password to check (it would ask the
+    /// organisation's identity provider over WS-Trust), so it answers as for a wrong password, AADSTS50126.
+    static let federatedPassword = EntraError.badCredentials
+
     /// Conditional access demands MFA enrollment: `interaction_required` with a claims challenge (a JSON string).
     static func multifactorRequired(resource: String) -> EntraError {
         EntraError(

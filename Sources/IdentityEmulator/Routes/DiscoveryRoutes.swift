@@ -137,17 +137,27 @@ struct DiscoveryRoutes: Sendable {
         return HTTPExchange.json(body, headers: headers)
     }
 
-    /// The realm of a user name: every emulator user is managed (no federation).
+    /// The realm of a user name: `Federated` for a tenant's federated domain (``FederatedDomain``), with its
+    /// WS-Trust endpoints, else `Managed`.
     func userRealm(_ request: Request, username: String) async -> Response {
         let domain = username.split(separator: "@").last.map(String.init) ?? username
-        return HTTPExchange.json(
-            .object([
-                ("ver", .string("1.0")),
-                ("account_type", .string("Managed")),
-                ("domain_name", .string(domain)),
-                ("cloud_instance_name", .string("microsoftonline.com")),
-                ("cloud_audience_urn", .string("urn:federation:MicrosoftOnline")),
-            ]))
+        var members: [(String, JSONValue)] = [("ver", .string("1.0"))]
+        if let federated = core.state.index.federatedDomain(domain.lowercased())?.domain {
+            members += [
+                ("account_type", .string("Federated")),
+                ("domain_name", .string(federated.name)),
+                ("federation_protocol", .string("WSTrust")),
+                ("federation_metadata_url", .string(federated.metadataURL)),
+                ("federation_active_auth_url", .string(federated.activeAuthURL)),
+            ]
+        } else {
+            members += [("account_type", .string("Managed")), ("domain_name", .string(domain))]
+        }
+        members += [
+            ("cloud_instance_name", .string("microsoftonline.com")),
+            ("cloud_audience_urn", .string("urn:federation:MicrosoftOnline")),
+        ]
+        return HTTPExchange.json(.object(members))
     }
 
     private func discoveryError(_ error: EntraError, request: Request) async -> Response {

@@ -67,19 +67,36 @@ struct SignInFlow: Sendable {
             }
             return await proceed(flowID: flowID, user: user, sessionID: session?.id, setCookie: false)
         case "login":
-            return signInPage(flowID, pending, error: nil)
+            return credentialsPage(flowID, pending)
         case "create":
             let isExternal = index.tenant(id: selectorTenantID(selector) ?? "")?.kind == .external
             return isExternal ? signUpPage(flowID, pending, error: nil) : signInPage(flowID, pending, error: nil)
         case "select_account":
-            return eligible.isEmpty ? signInPage(flowID, pending, error: nil) : pickerPage(flowID, pending, eligible)
+            return eligible.isEmpty ? credentialsPage(flowID, pending) : pickerPage(flowID, pending, eligible)
         default:
             if let user = hinted ?? (pending.loginHint == nil && eligible.count == 1 ? eligible.first : nil) {
                 return await proceed(flowID: flowID, user: user, sessionID: session?.id, setCookie: false)
             }
             if eligible.count > 1, pending.loginHint == nil { return pickerPage(flowID, pending, eligible) }
-            return signInPage(flowID, pending, error: nil)
+            return credentialsPage(flowID, pending)
         }
+    }
+
+    /// The credentials page; with a `domain_hint`, the page home-realm discovery leads to (``DomainHint``): the
+    /// hinted tenant's own sign-in, or a page saying where a federated or unknown domain would send the browser.
+    private func credentialsPage(_ flowID: String, _ pending: PendingAuthorization) -> Response {
+        guard let hint = pending.domainHint else { return signInPage(flowID, pending, error: nil) }
+        let destination: String?
+        let organization: String?
+        switch DomainHint(hint, index: core.state.index) {
+        case .tenant(let name): return signInPage(flowID, pending, error: nil, organization: name)
+        case .federated(let name, let signInURL): (organization, destination) = (name, signInURL)
+        case .unknown: (organization, destination) = (nil, nil)
+        }
+        return HTTPExchange.html(
+            SignInPages.homeRealm(
+                action: loginAction(pending), flow: flowID, appName: pending.client.displayName, domain: hint,
+                organization: organization, destination: destination))
     }
 
     /// `POST /{tenant}/login`: one step of the pages (`action` = signin, pick, other, consent, signup…).
@@ -308,16 +325,17 @@ struct SignInFlow: Sendable {
 
     // MARK: Pages
 
-    func signInPage(_ flowID: String, _ pending: PendingAuthorization, username: String? = nil, error: String?)
-        -> Response
-    {
+    func signInPage(
+        _ flowID: String, _ pending: PendingAuthorization, username: String? = nil, error: String?,
+        organization: String? = nil
+    ) -> Response {
         let external =
             pending.selectorSegment.lowercased().hasSuffix(".onmicrosoft.com")
             || pending.client.tenant == pending.selectorSegment
         return HTTPExchange.html(
             SignInPages.signIn(
                 action: loginAction(pending), flow: flowID, appName: pending.client.displayName,
-                username: username ?? pending.loginHint, error: error, canSignUp: external))
+                username: username ?? pending.loginHint, error: error, canSignUp: external, organization: organization))
     }
 
     func signUpPage(_ flowID: String, _ pending: PendingAuthorization, error: String?) -> Response {

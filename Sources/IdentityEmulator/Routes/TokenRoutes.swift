@@ -129,10 +129,18 @@ struct TokenRoutes: Sendable {
         guard let username = c.form.nonEmpty("username") else { throw .missingParameter("username") }
         guard let password = c.form.nonEmpty("password") else { throw .missingParameter("password") }
         guard let rawScope = c.form.nonEmpty("scope") else { throw .missingParameter("scope") }
+        if let domain = FederatedDomain.domain(of: username), c.index.federatedDomain(domain) != nil {
+            throw .federatedPassword
+        }
         guard let user = c.index.user(named: username) else { throw .userNotFound(c.segment) }
         guard let membership = c.index.membership(of: user, in: c.selector) else { throw .notInTenant(c.segment) }
         try core.state.checkPassword(password, of: user)
         let scopes = try ScopeSet(parsing: rawScope, index: c.index)
+        if user.needsSecondFactor(tenantSettings: membership.tenant.nativeAuthSettings) {
+            let resource = scopes.primaryResource(c.index)
+            throw .multifactorRequiredForPassword(
+                resource: resource.map { $0.identifierUri ?? $0.clientId } ?? rawScope)
+        }
         return try await minting.userTokens(c, membership: membership, scopes: scopes, nonce: nil)
     }
 

@@ -49,13 +49,14 @@ final class ApplicationCore: Sendable {
 
     /// Sends a grant to the token endpoint of `context.endpoints` with the client's authentication, then files the
     /// answer through the response handler: the one way a user's token response becomes cached tokens and a result.
+    /// The context's extra query parameters go on the endpoint's URL; a client assertion names the endpoint itself.
     func redeem(_ request: some TokenRequest, _ context: TokenResponseHandler.Context) async throws
         -> AuthenticationResult
     {
         let endpoint = context.endpoints.token
         let response = try await client.token(
-            request, endpoint: endpoint, correlationID: context.correlationID,
-            authentication: try await authenticationFields(for: endpoint))
+            request, endpoint: ExtraQueryParameters.appending(context.extraQueryParameters, to: endpoint),
+            correlationID: context.correlationID, authentication: try await authenticationFields(for: endpoint))
         return try await responseHandler.handle(response, context)
     }
 

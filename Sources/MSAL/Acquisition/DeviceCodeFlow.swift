@@ -6,7 +6,7 @@ struct DeviceCodeFlow: Sendable {
     let cache: TokenCache
 
     func run(
-        scopes: [String], authority: Authority?, claims: String?,
+        scopes: [String], authority: Authority?, claims: String?, extraQueryParameters: [String: String] = [:],
         onCode: @Sendable (DeviceCodeInfo) async throws -> Void
     ) async throws -> AuthenticationResult {
         let config = app.settings
@@ -18,7 +18,8 @@ struct DeviceCodeFlow: Sendable {
         let merged = try app.claims(claims)
         let start = DeviceAuthorizationRequest(clientID: config.clientID, scopes: scopes, claims: merged)
         let info = try await app.client.deviceAuthorization(
-            start, endpoint: deviceEndpoint, correlationID: correlationID)
+            start, endpoint: ExtraQueryParameters.appending(extraQueryParameters, to: deviceEndpoint),
+            correlationID: correlationID)
         try await onCode(info)
         let deadline = config.clock.now().addingTimeInterval(TimeInterval(info.expiresIn))
         var interval = info.interval
@@ -36,7 +37,7 @@ struct DeviceCodeFlow: Sendable {
                     .init(
                         endpoints: endpoints, requestedScopes: scopes, nonce: nil, expectedObjectID: nil,
                         grant: poll.grantType, usedRefreshToken: nil, correlationID: correlationID,
-                        cacheForAccount: { [cache] _ in cache }))
+                        cacheForAccount: { [cache] _ in cache }, extraQueryParameters: extraQueryParameters))
             } catch let error as MSALError where error.oauthError == "authorization_pending" {
                 continue
             } catch let error as MSALError where error.oauthError == "slow_down" {

@@ -20,7 +20,8 @@ struct InteractiveFlow: Sendable {
             at: config.redirectURI, state: state, timeout: config.interactiveTimeout
         ) { listening in
             let authorization = AuthorizationRequest(
-                clientID: config.clientID, redirectURI: listening, scopes: parameters.scopes, state: state,
+                clientID: config.clientID, redirectURI: listening,
+                scopes: parameters.scopes + parameters.extraScopesToConsent, state: state,
                 nonce: nonce, codeChallenge: pkce.challenge, correlationID: correlationID,
                 prompt: parameters.prompt?.rawValue, loginHint: parameters.loginHint,
                 domainHint: parameters.domainHint, claims: claims, extraParameters: parameters.extraQueryParameters)
@@ -36,7 +37,7 @@ struct InteractiveFlow: Sendable {
             .init(
                 endpoints: endpoints, requestedScopes: parameters.scopes, nonce: nonce, expectedObjectID: nil,
                 grant: redemption.grantType, usedRefreshToken: nil, correlationID: correlationID,
-                cacheForAccount: { [cache] _ in cache }))
+                cacheForAccount: { [cache] _ in cache }, extraQueryParameters: parameters.extraQueryParameters))
         app.log.info(
             "interactive sign-in finished",
             ["correlation_id": correlationID.uuidString, "tenant": result.tenantProfile.tenantID],

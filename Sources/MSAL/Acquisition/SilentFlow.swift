@@ -143,7 +143,8 @@ struct RefreshTokenGrant: CachedTokenGrant {
                         expectedObjectID: expectedObjectID,
                         grant: request.grantType, usedRefreshToken: candidate.secret, correlationID: correlationID,
                         accessTokenRealm: requested.accessTokenRealm(tenant: realm),
-                        cacheForAccount: { [cache] _ in cache }))
+                        cacheForAccount: { [cache] _ in cache },
+                        extraQueryParameters: parameters.extraQueryParameters))
             } catch let error as MSALError where error.oauthError != nil {
                 lastError = error
             }

@@ -26,6 +26,8 @@ struct TokenResponseHandler: Sendable {
         let cacheForAccount: @Sendable (String) -> TokenCache
         /// Fields added to the access and refresh token entries (`user_assertion_hash` for on-behalf-of).
         var extraFields: [String: CacheValue] = [:]
+        /// The app's own query parameters, added to the token endpoint's URL (``ExtraQueryParameters``).
+        var extraQueryParameters: [String: String] = [:]
     }
 
     /// - Throws: ``MSALError`` `invalidIDToken` (nothing is cached), `invalidResponse` without

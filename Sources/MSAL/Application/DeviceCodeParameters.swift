@@ -8,9 +8,12 @@ public struct DeviceCodeParameters: Sendable {
     public var authority: Authority?
     /// A claims request (JSON), e.g. from a claims challenge; merged with the client capabilities.
     public var claims: String?
+    /// The app's own query parameters for the device code and token endpoints.
+    public var extraQueryParameters: [String: String]
 
     /// Parameters for a device code sign-in with the app's authority.
     public init(scopes: [String]) {
         self.scopes = scopes
+        extraQueryParameters = [:]
     }
 }

@@ -26,8 +26,13 @@ public struct InteractiveParameters: Sendable {
     public var domainHint: String?
     /// A claims request (JSON), e.g. from a claims challenge; merged with the client capabilities.
     public var claims: String?
-    /// Extra query parameters for `/authorize`.
+    /// The app's own query parameters, sent on `/authorize` and on the token request that redeems the code (as
+    /// MSAL.NET and MSAL for iOS/macOS send them).
     public var extraQueryParameters: [String: String]
+    /// Scopes of other resources the user consents to in the same sign-in (MSAL's `extraScopesToConsent`): added to
+    /// the authorization request's scope; the token is for ``scopes``, as with every MSAL. A silent request for
+    /// these scopes later needs no consent page.
+    public var extraScopesToConsent: [String]
     /// Another authority than the app's, e.g. a specific tenant.
     public var authority: Authority?
     /// The browser for this call; the app's by default.
@@ -39,6 +44,7 @@ public struct InteractiveParameters: Sendable {
         self.prompt = prompt
         self.loginHint = loginHint
         extraQueryParameters = [:]
+        extraScopesToConsent = []
     }
 }
 
@@ -56,11 +62,14 @@ public struct SilentParameters: Sendable {
     public var authority: Authority?
     /// The id the request carries (`client-request-id`) and the result reports; a new one when `nil`.
     public var correlationID: UUID?
+    /// The app's own query parameters for the token endpoint, when the refresh token is redeemed.
+    public var extraQueryParameters: [String: String]
 
     /// Parameters for a silent token request with the app's authority.
     public init(scopes: [String], account: Account, forceRefresh: Bool = false) {
         self.scopes = scopes
         self.account = account
         self.forceRefresh = forceRefresh
+        extraQueryParameters = [:]
     }
 }

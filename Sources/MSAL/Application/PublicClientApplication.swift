@@ -49,7 +49,24 @@ public final class PublicClientApplication: Sendable {
         _ parameters: DeviceCodeParameters, onCode: @Sendable (DeviceCodeInfo) async throws -> Void
     ) async throws -> AuthenticationResult {
         let result = try await DeviceCodeFlow(app: core, cache: cache).run(
-            scopes: parameters.scopes, authority: parameters.authority, claims: parameters.claims, onCode: onCode)
+            scopes: parameters.scopes, authority: parameters.authority, claims: parameters.claims,
+            extraQueryParameters: parameters.extraQueryParameters, onCode: onCode)
+        try await signedIn.signedIn(result.account)
+        return result
+    }
+
+    /// Signs a user in with their username and password (resource owner password credentials), as test automation
+    /// and `az login -u` do. A legacy grant: no multi-factor authentication, no personal Microsoft accounts, and
+    /// no federated users (MSAL reaches their identity provider over WS-Trust; this library does not). The user
+    /// realm is asked first, so a federated user's password is never sent.
+    ///
+    /// - Throws: ``MSALError``: `interactionRequired` for a federated user, or when the user must pass MFA
+    ///   (AADSTS50076, `suberror` `basic_action`) or consent; `invalidGrant` for a wrong username or password
+    ///   (AADSTS50126); `invalidParameter` for an empty username; server and transport errors.
+    public func acquireTokenByUsernamePassword(_ parameters: UsernamePasswordParameters) async throws
+        -> AuthenticationResult
+    {
+        let result = try await UsernamePasswordFlow(app: core, cache: cache).run(parameters)
         try await signedIn.signedIn(result.account)
         return result
     }

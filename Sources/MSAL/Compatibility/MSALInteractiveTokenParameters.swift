@@ -35,6 +35,8 @@ open class MSALInteractiveTokenParameters: MSALTokenParameters {
     public var loginHint: String?
     /// Skips home-realm discovery for this domain (`domain_hint`).
     public var domainHint: String?
+    /// Scopes of other resources the user consents to in the same sign-in; the token is for ``scopes``.
+    public var extraScopesToConsent: [String]?
     /// How the sign-in page is shown: on Linux, which browser opens it.
     public var webviewParameters: MSALWebviewParameters
 
@@ -56,6 +58,7 @@ open class MSALInteractiveTokenParameters: MSALTokenParameters {
         parameters.domainHint = domainHint
         parameters.claims = claimsRequest?.jsonString()
         parameters.extraQueryParameters = extraQueryParameters ?? [:]
+        parameters.extraScopesToConsent = extraScopesToConsent ?? []
         parameters.authority = authority?.authority
         parameters.browser = webviewParameters.browserLauncher
         return parameters
@@ -84,6 +87,7 @@ open class MSALSilentTokenParameters: MSALTokenParameters {
         var parameters = SilentParameters(scopes: scopes, account: account.account, forceRefresh: forceRefresh)
         parameters.claims = claimsRequest?.jsonString()
         parameters.authority = authority?.authority
+        parameters.extraQueryParameters = extraQueryParameters ?? [:]
         return parameters
     }
 }

@@ -20,7 +20,7 @@ open class MSALTokenParameters: MSALParameters {
     public var authority: MSALAuthority?
     /// Claims to request, e.g. from a claims challenge; a silent request with claims skips cached tokens.
     public var claimsRequest: MSALClaimsRequest?
-    /// Extra query parameters for `/authorize` (interactive sign-in only).
+    /// The app's own query parameters, sent on `/authorize` and the token endpoint (not URL-encoded by the app).
     public var extraQueryParameters: [String: String]?
 
     /// Parameters for a token for `scopes`.

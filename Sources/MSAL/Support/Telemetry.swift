@@ -95,12 +95,13 @@ enum Telemetry {
     }
 
     /// The endpoint a request is for, by the end of its path: `token`, `devicecode`, `authorize`, `discovery`,
-    /// `keys`, `instance_discovery`, native authentication's step names, else `other`.
+    /// `keys`, `instance_discovery`, `userrealm`, native authentication's step names, else `other`.
     static func endpointName(_ url: URL) -> String {
         let path = url.path
         if path.hasSuffix("/openid-configuration") { return "discovery" }
         if path.hasSuffix("/discovery/instance") { return "instance_discovery" }
         if path.hasSuffix("/keys") { return "keys" }
+        if path.lowercased().contains("/userrealm/") { return "userrealm" }
         let last = url.lastPathComponent
         let known: Set<String> = [
             "token", "devicecode", "authorize", "logout", "initiate", "challenge", "continue", "start",

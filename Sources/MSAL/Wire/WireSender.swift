@@ -38,7 +38,8 @@ struct WireSender: Sendable {
                 "\(peer) request",
                 metadata: metadata.merging(
                     [
-                        "method": "\(request.method.rawValue)", "path": "\(request.url?.path ?? "")",
+                        "method": "\(request.method.rawValue)",
+                        "path": "\(UserRealm.loggedPath(request.url?.path ?? ""))",
                         "attempt": "\(retry + 1)",
                     ], uniquingKeysWith: { $1 }))
             let outcome: WireOutcome

@@ -14,6 +14,7 @@ struct AuthorizationRequest: Sendable {
     var challengeMethod = "S256"
     var prompt: String?
     var loginHint: String?
+    var domainHint: String?
     var responseMode: String?
     var claims: String?
 
@@ -33,6 +34,7 @@ struct AuthorizationRequest: Sendable {
         ]
         if let prompt { fields.append(("prompt", prompt)) }
         if let loginHint { fields.append(("login_hint", loginHint)) }
+        if let domainHint { fields.append(("domain_hint", domainHint)) }
         if let responseMode { fields.append(("response_mode", responseMode)) }
         if let claims { fields.append(("claims", claims)) }
         return "/\(tenant)/oauth2/v2.0/authorize?" + Form.encode(fields)

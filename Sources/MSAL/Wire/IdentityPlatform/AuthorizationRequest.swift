@@ -29,7 +29,7 @@ struct AuthorizationRequest: Sendable {
         if let loginHint { query.append(("login_hint", loginHint)) }
         if let domainHint { query.append(("domain_hint", domainHint)) }
         if let claims { query.append(("claims", claims)) }
-        return query + extraParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return query + ExtraQueryParameters.pairs(extraParameters)
     }
 
     /// The authorization endpoint with this request as its query.

@@ -14,7 +14,9 @@ struct KubeGetToken: AsyncParsableCommand {
             token cache msal login and msal logout use: after msal logout the next call signs in again. When \
             kubectl has no terminal to offer (spec.interactive false), it never prompts but fails with the \
             command that signs in.
-            --login devicecode (the default) or interactive: the signed-in user, --client-id's app. spn: a \
+            --login devicecode (the default) or interactive: the signed-in user, --client-id's app. ropc: the user \
+            AAD_USER_PRINCIPAL_NAME with the password AAD_USER_PRINCIPAL_PASSWORD (a legacy grant: no MFA, no \
+            federated users), silently while the cache has their token. spn: a \
             service principal, AZURE_CLIENT_ID, AZURE_TENANT_ID and AZURE_CLIENT_SECRET or \
             AZURE_CLIENT_CERTIFICATE_PATH (a PEM file with the key and certificate), or kubelogin's \
             AAD_SERVICE_PRINCIPAL_CLIENT_ID, …_CLIENT_SECRET, …_CLIENT_CERTIFICATE; the variables win over the \
@@ -30,7 +32,7 @@ struct KubeGetToken: AsyncParsableCommand {
     @Option(
         name: [.customShort("l"), .long],
         help: ArgumentHelp(
-            "devicecode, interactive, spn, msi or workloadidentity (env AAD_LOGIN_METHOD).", valueName: "mode"))
+            "devicecode, interactive, ropc, spn, msi or workloadidentity (env AAD_LOGIN_METHOD).", valueName: "mode"))
     var login: String?
 
     @Option(
@@ -104,13 +106,16 @@ struct KubeGetToken: AsyncParsableCommand {
         let variables = ProcessInfo.processInfo.environment
         var options = global
         var prepared: (ExecCredential, KubeLoginMode, EnvironmentCredential?)?
+        var password: (username: String, password: String)?
         try await global.reportingFailure { _ in
             let mode = try KubeLoginMode.resolve(flag: login, environment: variables)
             if mode.isUser, let authority = try userAuthority(variables) { options.authority = authority }
             let credential = mode.isUser || mode == .msi ? nil : try appCredential(mode, variables)
+            if mode == .ropc { password = try KubeLoginMode.passwordCredential(variables) }
             prepared = (try ExecCredential(environment: variables), mode, credential)
         }
         guard let (request, mode, credential) = prepared else { return }
+        let userPassword = password
         let command = self
         let scopes = ["\(serverID)/.default"]
         try await options.run { context in
@@ -123,6 +128,9 @@ struct KubeGetToken: AsyncParsableCommand {
                 let result = try await AppToken.managedIdentityApplication(
                     command.managedIdentity(variables), context: context, store: nil
                 ).acquireToken(ManagedIdentityParameters(resource: command.serverID))
+                (token, expiresOn) = (result.accessToken, result.expiresOn)
+            } else if let userPassword {
+                let result = try await Self.passwordToken(context, scopes: scopes, credential: userPassword)
                 (token, expiresOn) = (result.accessToken, result.expiresOn)
             } else {
                 let result = try await Self.userToken(
@@ -216,6 +224,23 @@ struct KubeGetToken: AsyncParsableCommand {
         }
         context.status.clear()
         return result
+    }
+
+    /// `ropc`: the user's cached token while it can be had silently, else a sign-in with the password.
+    static func passwordToken(
+        _ context: CommandContext, scopes: [String], credential: (username: String, password: String)
+    ) async throws -> AuthenticationResult {
+        if try await context.app.hasCachedAccount(username: credential.username),
+            let account = try await context.app.account(username: credential.username)
+        {
+            do {
+                return try await context.app.acquireTokenSilently(SilentParameters(scopes: scopes, account: account))
+            } catch let error as MSALError where error.code == .interactionRequired {
+                // The refresh token is gone or expired: sign in with the password again below.
+            }
+        }
+        return try await context.app.acquireTokenByUsernamePassword(
+            UsernamePasswordParameters(scopes: scopes, username: credential.username, password: credential.password))
     }
 
     /// Nobody is signed in for the cluster and kubectl cannot prompt: the `msal login` that signs in (exit code 3).

@@ -8,7 +8,8 @@ enum KubeLoginMode: String, Sendable, CaseIterable {
     case interactive
     /// A service principal with a client secret or certificate from the environment.
     case spn
-    /// A username and password (resource owner password credentials): refused, the library does not have it yet.
+    /// A username and password (resource owner password credentials) from `AAD_USER_PRINCIPAL_NAME` and
+    /// `AAD_USER_PRINCIPAL_PASSWORD`, as kubelogin reads them.
     case ropc
     /// The host's managed identity.
     case msi
@@ -27,15 +28,7 @@ enum KubeLoginMode: String, Sendable, CaseIterable {
     /// - Throws: ``UsageError`` for an unknown mode or one msal leaves to other tools.
     static func resolve(flag: String?, environment: [String: String]) throws -> KubeLoginMode {
         let name = environment["AAD_LOGIN_METHOD"].flatMap { $0.isEmpty ? nil : $0 } ?? flag ?? "devicecode"
-        if let mode = KubeLoginMode(rawValue: name.lowercased()) {
-            guard mode != .ropc else {
-                throw UsageError(
-                    "--login ropc (a username and password) is not supported: the msal library does not sign in with "
-                        + "a password yet. Use devicecode or interactive for a user, spn or workloadidentity for an app."
-                )
-            }
-            return mode
-        }
+        if let mode = KubeLoginMode(rawValue: name.lowercased()) { return mode }
         if let why = elsewhere[name.lowercased()] {
             throw UsageError("--login \(name) is not supported by msal: \(why).")
         }
@@ -44,7 +37,22 @@ enum KubeLoginMode: String, Sendable, CaseIterable {
     }
 
     /// The user signs in (the token cache's account), rather than an app with its own credential.
-    var isUser: Bool { self == .devicecode || self == .interactive }
+    var isUser: Bool { self == .devicecode || self == .interactive || self == .ropc }
+
+    /// `ropc`'s username and password: kubelogin's `AAD_USER_PRINCIPAL_NAME` and `AAD_USER_PRINCIPAL_PASSWORD`
+    /// (msal takes no password on the command line).
+    ///
+    /// - Throws: ``UsageError`` when either is unset or empty.
+    static func passwordCredential(_ variables: [String: String]) throws -> (username: String, password: String) {
+        guard let username = variables["AAD_USER_PRINCIPAL_NAME"], !username.isEmpty,
+            let password = variables["AAD_USER_PRINCIPAL_PASSWORD"], !password.isEmpty
+        else {
+            throw UsageError(
+                "--login ropc needs AAD_USER_PRINCIPAL_NAME and AAD_USER_PRINCIPAL_PASSWORD (a password is never "
+                    + "taken on the command line).")
+        }
+        return (username, password)
+    }
 }
 
 /// kubelogin's `--environment` (`-e`): the Azure clouds by the names kubeconfigs carry.
