@@ -43,18 +43,10 @@ struct TokenResponseHandler: Sendable {
             .init(
                 issuer: context.endpoints.issuer, jwksURI: context.endpoints.jwks, clientID: clientID,
                 nonce: context.nonce, subject: context.expectedObjectID))
-        let homeAccountID: String
-        if let encoded = response.clientInfo {
-            homeAccountID = try ClientInfo(encoded: encoded).homeAccountID
-        } else if let sub = idToken.string("sub") {
-            homeAccountID = sub
-        } else {
-            throw MSALError.internal(
-                .invalidResponse, "The token response identifies no account (no client_info, no sub).")
-        }
+        let homeAccountID = try AccountIdentity.homeAccountID(clientInfo: response.clientInfo, idToken: idToken)
         let cache = context.cacheForAccount(homeAccountID)
         let authority = context.endpoints.authority
-        let realm = idToken.string("tid") ?? authority.tenant
+        let realm = AccountIdentity.realm(idToken: idToken, endpoints: context.endpoints)
         let environment = authority.cacheEnvironment
         let granted = response.scope.map { $0.split(separator: " ").map(String.init) } ?? context.requestedScopes
         let target = granted.sorted().joined(separator: " ")

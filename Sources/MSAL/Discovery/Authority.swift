@@ -4,8 +4,10 @@ import Foundation
 /// or any OpenID Connect issuer.
 ///
 /// URLs are normalised as MSAL does: host and tenant lower-cased, a trailing `/v2.0` dropped,
-/// `https://{t}.ciamlogin.com/` turned into `https://{t}.ciamlogin.com/{t}.onmicrosoft.com`. Plain
-/// `http` is accepted only for loopback hosts (a local emulator).
+/// `https://{t}.ciamlogin.com/` turned into `https://{t}.ciamlogin.com/{t}.onmicrosoft.com`. An OpenID
+/// Connect issuer (``Kind/oidc``, declared as MSAL.NET's `WithOidcAuthority` and MSAL Python's
+/// `oidc_authority` are) keeps its whole path, `/v2.0` included. Plain `http` is accepted only for loopback
+/// hosts and names under `localhost` (a local emulator or identity provider).
 public struct Authority: Sendable, Hashable, CustomStringConvertible {
     /// The kind of identity provider, which decides how the URL is normalised and discovered.
     public enum Kind: String, Sendable, Hashable {
@@ -43,14 +45,16 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
             let rawHost = components.host, !rawHost.isEmpty
         else { throw MSALError.internal(.invalidParameter, "'\(string)' is not an authority URL.") }
         let host = rawHost.lowercased()
-        guard scheme == "https" || (scheme == "http" && isLoopbackHost(host)) else {
+        guard scheme == "https" || (scheme == "http" && (isLoopbackHost(host) || isNameUnderLocalhost(host))) else {
             throw MSALError.internal(
                 .invalidParameter, "The authority must use https (plain http only on loopback): \(string)")
         }
         let hostPort = components.port.map { "\(host):\($0)" } ?? host
         var segments = components.path.split(separator: "/").map(String.init)
-        if segments.last?.lowercased() == "v2.0" { segments.removeLast() }
-        let kind = declared ?? Self.detect(host: host, segments: segments)
+        let versioned = segments.last?.lowercased() == "v2.0"
+        let kind = declared ?? Self.detect(host: host, segments: versioned ? segments.dropLast() : segments[...])
+        // An OpenID Connect issuer is kept whole: its discovery document is under the issuer's own path.
+        if versioned, kind != .oidc { segments.removeLast() }
         switch kind {
         case .ciam:
             if segments.isEmpty {
@@ -126,7 +130,7 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
     /// The normalised URL.
     public var description: String { url.absoluteString }
 
-    private static func detect(host: String, segments: [String]) -> Kind {
+    private static func detect(host: String, segments: ArraySlice<String>) -> Kind {
         if host.hasSuffix(".ciamlogin.com") { return .ciam }
         if ["b2clogin.com", "b2clogin.cn", "b2clogin.us", "b2clogin.de"].contains(where: { host.hasSuffix("." + $0) })
             || segments.first?.lowercased() == "tfp"

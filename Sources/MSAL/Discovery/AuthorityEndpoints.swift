@@ -17,7 +17,9 @@ final class AuthorityEndpoints: Sendable {
     /// identity provider (instance discovery aliases).
     let aliases: Set<String>
     /// The tenant the issuer names (its first path segment); `nil` for a `{tenantid}` issuer, whose
-    /// tenant is each account's own. Worked out once, not on every silent call.
+    /// tenant is each account's own. For an OpenID Connect authority, the token endpoint's first path
+    /// segment (`nil` when it has none), the realm MSAL Python files its tokens under; for a B2C policy, the
+    /// authority's tenant. Worked out once, not on every silent call.
     let issuerTenant: String?
     /// The `environment` this library writes cache entries under (``Authority/cacheEnvironment``), kept
     /// so a silent lookup compares with it before hashing its way through `aliases`.
@@ -27,11 +29,17 @@ final class AuthorityEndpoints: Sendable {
 
     /// Reads the OpenID configuration document and checks that it belongs to `authority`.
     ///
-    /// - Parameter discoveredOnline: false for a document read from an ``AuthorityMetadataFile``.
+    /// - Parameters:
+    ///   - discoveredOnline: false for a document read from an ``AuthorityMetadataFile``.
+    ///   - knownEnvironments: `host[:port]` of the app's known authorities, whose issuers an OpenID Connect
+    ///     authority may name (``OIDCIssuerCheck``).
     /// - Throws: ``MSALError`` `invalidResponse` for a document that is not a JSON object within
     ///   ``JSONLimits/message`` or lacks the required members, `failedAuthorityValidation` when the issuer is on
     ///   another host.
-    init(authority: Authority, document data: Data, aliases: Set<String>, discoveredOnline: Bool = true) throws {
+    init(
+        authority: Authority, document data: Data, aliases: Set<String>, discoveredOnline: Bool = true,
+        knownEnvironments: Set<String> = []
+    ) throws {
         let object = try JSONLimits.message.object(data) { "The OpenID configuration of \(authority) \($0)." }
         guard let authorization = (object["authorization_endpoint"] as? String).flatMap(URL.init(string:)),
             let token = (object["token_endpoint"] as? String).flatMap(URL.init(string:)),
@@ -55,12 +63,27 @@ final class AuthorityEndpoints: Sendable {
         self.issuer = issuer
         self.discoveredOnline = discoveredOnline
         cacheEnvironment = authority.cacheEnvironment
-        let segments = URL(string: Self.withoutTemplate(issuer))?.pathComponents ?? []
-        let tenant = segments.count > 1 ? segments[1] : authority.tenant
-        issuerTenant = tenant == "tenantid" || tenant.isEmpty ? nil : tenant
+        if authority.kind == .b2c {
+            // B2C's issuer names the tenant id, its tokens no `tid`: MSAL Python files them under the tenant segment.
+            issuerTenant = authority.tenant
+        } else if authority.kind == .oidc {
+            let segments = self.token.pathComponents
+            issuerTenant = segments.count > 1 && segments[1] != "/" ? segments[1] : nil
+        } else {
+            let segments = URL(string: Self.withoutTemplate(issuer))?.pathComponents ?? []
+            let tenant = segments.count > 1 ? segments[1] : authority.tenant
+            issuerTenant = tenant == "tenantid" || tenant.isEmpty ? nil : tenant
+        }
         let all = aliases.union([authority.environment])
         self.aliases = all.union(all.map(Self.withoutPort))
-        try Self.checkIssuer(issuer, authority: authority, aliases: self.aliases)
+        if authority.kind == .oidc {
+            guard OIDCIssuerCheck.accepts(issuer, authority: authority, knownEnvironments: knownEnvironments) else {
+                throw MSALError.internal(
+                    .failedAuthorityValidation, "The issuer '\(issuer)' does not belong to \(authority).")
+            }
+        } else {
+            try Self.checkIssuer(issuer, authority: authority, aliases: self.aliases)
+        }
     }
 
     /// The issuer with its `{tenantid}` template (multi-tenant authorities) made a plain path segment.

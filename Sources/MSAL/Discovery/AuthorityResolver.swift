@@ -78,19 +78,21 @@ actor AuthorityResolver {
         if !online, let saved = metadataFile?.entry(for: authority.url, now: clock.now()),
             let endpoints = try? AuthorityEndpoints(
                 authority: authority, document: saved.document, aliases: saved.aliases,
-                discoveredOnline: false)
+                discoveredOnline: false, knownEnvironments: knownEnvironments)
         {
             return endpoints
         }
         let aliases = try await validate(authority)
         let document = try await client.openIDConfiguration(authority)
-        let endpoints = try AuthorityEndpoints(authority: authority, document: document, aliases: aliases)
+        let endpoints = try AuthorityEndpoints(
+            authority: authority, document: document, aliases: aliases, knownEnvironments: knownEnvironments)
         // A file that cannot be written only means the next process discovers again.
         try? metadataFile?.save(document, aliases: aliases, for: authority.url, now: clock.now())
         return endpoints
     }
 
-    /// Instance discovery for Entra hosts that are neither Microsoft's nor declared known.
+    /// Instance discovery for Entra hosts that are neither Microsoft's nor declared known (never for an OpenID
+    /// Connect, CIAM or B2C authority, as MSAL Python treats those as known to the developer).
     private func validate(_ authority: Authority) async throws -> Set<String> {
         let host = authority.url.host?.lowercased() ?? ""
         guard authority.kind == .aad, !knownEnvironments.contains(authority.environment) else {

@@ -8,3 +8,11 @@ package func isLoopbackHost(_ host: String) -> Bool {
             !$0.isEmpty && $0.count <= 3 && $0.allSatisfy { $0.isASCII && $0.isNumber } && Int($0)! <= 255
         }
 }
+
+/// Whether `host`, a URL's host in lowercase, is a name under `localhost` (`login.contoso.localhost`): this machine's
+/// by RFC 6761 §6.3, though glibc's resolver looks such names up in DNS. ``DefaultHTTPTransport`` connects to
+/// `localhost` itself for them, so plain `http` to one stays on this machine as to a loopback host; other programs
+/// (a database driver) would resolve it, so it is not a loopback host for them.
+package func isNameUnderLocalhost(_ host: String) -> Bool {
+    host.hasSuffix(".localhost") && host.count > ".localhost".count
+}
