@@ -52,7 +52,7 @@ struct MoreErrorTests {
         }
     }
 
-    @Test("user realm: every user is managed, in the shape MSAL Go requires")
+    @Test("user realm: a managed user, in the shape MSAL Go requires")
     func userRealm() async throws {
         try await TestEmulator.with { emulator in
             let result = try await emulator.get("/common/userrealm/MeganB@contoso.onmicrosoft.com?api-version=1.0")

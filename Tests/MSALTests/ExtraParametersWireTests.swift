@@ -60,3 +60,20 @@ struct ExtraParametersWireTests {
         #expect(ExtraQueryParameters.appending(["b": "2"], to: withQuery).absoluteString == "https://host/path?a=1&b=2")
     }
 }
+
+/// MSAL for iOS/macOS's parameters carry the extra scopes and query parameters into the library's.
+@Suite("Compatibility: extra scopes and query parameters")
+struct CompatibilityExtraParametersTests {
+    @Test("MSALInteractiveTokenParameters' extraScopesToConsent and extraQueryParameters reach the core parameters")
+    func interactive() {
+        let parameters = MSALInteractiveTokenParameters(scopes: ["User.Read"])
+        parameters.extraScopesToConsent = ["Mail.Read"]
+        parameters.extraQueryParameters = ["slice": "testslice"]
+        parameters.domainHint = "contoso.com"
+        let core = parameters.coreParameters()
+        #expect(core.scopes == ["User.Read"])
+        #expect(core.extraScopesToConsent == ["Mail.Read"])
+        #expect(core.extraQueryParameters == ["slice": "testslice"])
+        #expect(core.domainHint == "contoso.com")
+    }
+}
