@@ -35,7 +35,7 @@ open class MSALInteractiveTokenParameters: MSALTokenParameters {
     public var loginHint: String?
     /// Skips home-realm discovery for this domain (`domain_hint`).
     public var domainHint: String?
-    /// Scopes of other resources the user consents to in the same sign-in; the token is for ``scopes``.
+    /// Scopes of other resources the user consents to in the same sign-in; the token is for `scopes`.
     public var extraScopesToConsent: [String]?
     /// How the sign-in page is shown: on Linux, which browser opens it.
     public var webviewParameters: MSALWebviewParameters
