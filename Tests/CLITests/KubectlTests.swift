@@ -51,8 +51,8 @@ struct KubectlTests {
                 #expect(pods.stdout.contains("hello-pod"), "\(pods.stdout)")
                 #expect(pods.stdout.contains(CLICommandTests.megan.0), "\(pods.stdout)")
 
-                // Accounts are an app's, as in every MSAL: the kubeconfig's client signs out.
-                let logout = try await sandbox.msal(["logout", "--client-id", Self.ids.aksClient])
+                // msal logout signs the user out of every app in the cache: the kubeconfig's client too.
+                let logout = try await sandbox.msal(["logout"])
                 #expect(logout.status == 0 && logout.stdout.contains(CLICommandTests.megan.0), "\(logout.stderr)")
                 let after = try await kubectl.getPods(config)
                 #expect(after.status != 0)

@@ -18,7 +18,7 @@ struct AccountBuilder: Sendable {
             let group = groups[home]!
             let idTokens = try await idTokens(of: group)
             guard try await isSignedIn(group, idTokens: idTokens, environments: environments) else { continue }
-            if let account = build(group, idTokens: idTokens) { result.append(account) }
+            if let account = Self.build(group, idTokens: idTokens) { result.append(account) }
         }
         return result
     }
@@ -30,7 +30,7 @@ struct AccountBuilder: Sendable {
         let group = try await cache.accounts(homeAccountID: homeAccountID).filter {
             environments?.contains($0.environment.lowercasedIfNeeded) ?? true
         }
-        guard let account = build(group, idTokens: try await idTokens(of: group)) else {
+        guard let account = Self.build(group, idTokens: try await idTokens(of: group)) else {
             throw MSALError(
                 .interactionRequired, internalCode: .accountRequired,
                 "The account is not in the token cache; sign in interactively.")
@@ -58,7 +58,8 @@ struct AccountBuilder: Sendable {
         ).isEmpty
     }
 
-    private func build(_ group: [AccountEntry], idTokens: [IDTokenEntry]) -> Account? {
+    /// The account of one home account's entries, its tenant profiles' claims read from `idTokens`.
+    static func build(_ group: [AccountEntry], idTokens: [IDTokenEntry]) -> Account? {
         guard let first = group.first else { return nil }
         let parts = first.homeAccountID.split(separator: ".", maxSplits: 1).map(String.init)
         let uid = parts.first ?? first.homeAccountID

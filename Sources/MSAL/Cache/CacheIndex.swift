@@ -225,12 +225,13 @@ struct CacheIndex: Sendable {
         }
     }
 
-    /// Forgets an account for one client (see ``TokenCache/removeAccount(homeAccountID:clientID:familyID:)``).
-    mutating func removeAccount(homeAccountID: String, clientID: String, familyID: String?) {
+    /// Forgets an account for one client, or for every client when `clientID` is `nil` (see
+    /// ``TokenCache/removeAccount(homeAccountID:clientID:familyID:)``).
+    mutating func removeAccount(homeAccountID: String, clientID: String?, familyID: String?) {
         let home = homeAccountID.lowercasedIfNeeded
         let left = refreshTokens[home]?.modify(in: file) { list in
             list.removeAll {
-                $0.clientID.equalsIgnoringCase(clientID)
+                clientID.map($0.clientID.equalsIgnoringCase) ?? true
                     || ($0.familyID != nil && $0.familyID == familyID)
             }
             return list.count

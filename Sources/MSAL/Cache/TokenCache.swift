@@ -133,9 +133,9 @@ public actor TokenCache {
         try await change { $0.apply(artefacts, replacingRefreshToken: used) }
     }
 
-    /// Forgets an account for one client: its refresh tokens (and the family's), and the account's
-    /// access tokens, ID tokens and account entries.
-    func removeAccount(homeAccountID: String, clientID: String, familyID: String?) async throws {
+    /// Forgets an account for one client, or every client when `clientID` is `nil`: its refresh tokens (and the
+    /// family's), and the account's access tokens, ID tokens and account entries.
+    func removeAccount(homeAccountID: String, clientID: String?, familyID: String?) async throws {
         try await change { $0.removeAccount(homeAccountID: homeAccountID, clientID: clientID, familyID: familyID) }
     }
 
