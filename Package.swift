@@ -277,7 +277,10 @@ let package = Package(
         .executableTarget(
             name: "msal-cli",
             dependencies: ["MSALCommandLine"],
-            swiftSettings: strict
+            swiftSettings: strict,
+            // The static Swift runtime links with --export-dynamic, which put every symbol of every module (64,000)
+            // in the dynamic symbol table; the runtime's start-up `dladdr` then scans them all on every run.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]
         ),
         .executableTarget(
             name: "cache-stress",

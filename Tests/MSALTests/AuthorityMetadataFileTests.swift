@@ -46,6 +46,28 @@ struct AuthorityMetadataFileTests {
         }
     }
 
+    @Test("a file with escaped slashes, as JSONSerialization writes them, is read as it is: no discovery")
+    func escapedSlashes() async throws {
+        try await Self.withFolder { folder in
+            let metadata = AuthorityMetadataFile(url: folder.appendingPathComponent("metadata.json"))
+            let cacheFile = folder.appendingPathComponent("token_cache.json")
+            try await Harness.with { h in
+                let account = try await Self.signInAndDiscover(h, metadata: metadata, cacheFile: cacheFile)
+                let discovered = try await h.discoveryRequests()
+                let text = try String(contentsOf: metadata.url, encoding: .utf8)
+                #expect(text.contains("http://"))
+                try Data(text.replacingOccurrences(of: "/", with: "\\/").utf8).write(to: metadata.url)
+
+                let next = try h.app(
+                    cache: TokenCache(persistence: FileTokenCachePersistence(url: cacheFile)), metadataFile: metadata)
+                let silent = try await next.acquireTokenSilently(
+                    SilentParameters(scopes: ["User.Read"], account: account))
+                #expect(silent.source == .cache)
+                #expect(try await h.discoveryRequests() == discovered)
+            }
+        }
+    }
+
     @Test("a flow that goes online discovers again first, so a stale file costs one request instead of failing")
     func staleFileBeforeARefresh() async throws {
         try await Self.withFolder { folder in
@@ -57,7 +79,7 @@ struct AuthorityMetadataFileTests {
 
                 // As if the identity provider had moved its token endpoint since the file was written.
                 let text = try String(contentsOf: metadata.url, encoding: .utf8)
-                let stale = text.replacingOccurrences(of: "oauth2\\/v2.0\\/token", with: "gone\\/v2.0\\/token")
+                let stale = text.replacingOccurrences(of: "oauth2/v2.0/token", with: "gone/v2.0/token")
                 #expect(stale != text)
                 try Data(stale.utf8).write(to: metadata.url)
 
@@ -108,8 +130,8 @@ struct AuthorityMetadataFileTests {
                 // Move the issuer to another host: validation refuses the entry, so discovery runs again.
                 let text = try String(contentsOf: metadata.url, encoding: .utf8)
                 let tampered = text.replacingOccurrences(
-                    of: "\\\"issuer\\\":\\\"http:\\/\\/127.0.0.1",
-                    with: "\\\"issuer\\\":\\\"http:\\/\\/attacker.example")
+                    of: "\\\"issuer\\\":\\\"http://127.0.0.1",
+                    with: "\\\"issuer\\\":\\\"http://attacker.example")
                 #expect(tampered != text)
                 try Data(tampered.utf8).write(to: metadata.url)
                 _ = try await h.app(metadataFile: metadata).accounts()

@@ -1,6 +1,5 @@
 import AtomicFiles
 import Foundation
-import OutsideJSON
 
 /// Keeps what discovery learned about authorities (the OpenID configuration document and the
 /// instance-discovery aliases) in a file, so a short-lived process such as a CLI does not discover
@@ -27,13 +26,16 @@ public struct AuthorityMetadataFile: Sendable {
 
     /// What was saved for `authority` when it is younger than `maximumAge` at `now`.
     func entry(for authority: URL, now: Date) -> (document: Data, aliases: Set<String>)? {
-        guard let entry = entries()[authority.absoluteString] as? [String: Any],
-            let fetched = entry["fetched_at"] as? Double,
+        guard case .object(let entry)? = entries()[authority.absoluteString],
+            case .number(let fetched)? = entry["fetched_at"],
             now.timeIntervalSince1970 - fetched < maximumAge, now.timeIntervalSince1970 >= fetched,
-            let document = entry["openid_configuration"] as? String,
-            let aliases = entry["aliases"] as? [String]
+            case .string(let document)? = entry["openid_configuration"],
+            case .array(let aliases)? = entry["aliases"]
         else { return nil }
-        return (Data(document.utf8), Set(aliases))
+        return (
+            Data(document.utf8),
+            Set(aliases.compactMap { if case .string(let alias) = $0 { alias } else { nil } })
+        )
     }
 
     /// Saves what discovery found for `authority`, keeping the other authorities' entries.
@@ -41,14 +43,12 @@ public struct AuthorityMetadataFile: Sendable {
     /// - Throws: the file system's error when the file cannot be written.
     func save(_ document: Data, aliases: Set<String>, for authority: URL, now: Date) throws {
         var all = entries()
-        all[authority.absoluteString] =
-            [
-                "fetched_at": now.timeIntervalSince1970.rounded(.down),
-                "openid_configuration": String(decoding: document, as: UTF8.self),
-                "aliases": aliases.sorted(),
-            ] as [String: Any]
-        let data = try JSONSerialization.data(
-            withJSONObject: ["version": 1, "authorities": all], options: [.sortedKeys])
+        all[authority.absoluteString] = .object([
+            "fetched_at": .number(now.timeIntervalSince1970.rounded(.down)),
+            "openid_configuration": .string(String(decoding: document, as: UTF8.self)),
+            "aliases": .array(aliases.sorted().map(CacheValue.string)),
+        ])
+        let data = CacheValue.object(["version": .number(1), "authorities": .object(all)]).json
         let folder = url.deletingLastPathComponent().path
         if !FileManager.default.fileExists(atPath: folder) {
             try FileManager.default.createDirectory(
@@ -57,11 +57,14 @@ public struct AuthorityMetadataFile: Sendable {
         try AtomicFile.write(data, to: url.path)
     }
 
-    private func entries() -> [String: Any] {
+    /// The file's entries by authority URL, read with the token cache's JSON reader (this runs on every start of
+    /// a command-line tool, where Foundation's `JSONSerialization` costs more than the rest of the read).
+    private func entries() -> [String: CacheValue] {
         guard let data = FileManager.default.contents(atPath: url.path),
-            let object = try? JSONLimits.file.object(data),
-            object["version"] as? Int == 1
+            case .object(let object)? = try? CacheValue(json: data),
+            object["version"] == .number(1),
+            case .object(let authorities)? = object["authorities"]
         else { return [:] }
-        return object["authorities"] as? [String: Any] ?? [:]
+        return authorities
     }
 }
