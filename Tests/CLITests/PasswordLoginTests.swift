@@ -27,6 +27,31 @@ struct PasswordLoginTests {
         }
     }
 
+    @Test("MSAL Python finds the account msal login --username wrote (account_source password) and its token")
+    func pythonReadsPasswordSignIn() async throws {
+        let tls = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-tls-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: tls) }
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0, tlsDirectory: tls)) { emulator in
+            let sandbox = try CLISandbox(emulator: emulator, tenant: Self.ids.contosoTenant)
+            defer { sandbox.remove() }
+            let ca = try #require(emulator.caCertificateFile).path
+            let (user, password) = CLICommandTests.megan
+            let login = try await sandbox.msal(
+                ["login", "--username", user, "--password-stdin"], ["MSAL_CA_BUNDLE": ca], input: password)
+            #expect(login.status == 0, "\(login.stderr)")
+            let cache = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: sandbox.cachePath)))
+            let accounts = ((cache as? [String: Any])?["Account"] as? [String: [String: Any]])?.values.map { $0 } ?? []
+            #expect(accounts.map { $0["account_source"] as? String } == ["password"], "\(accounts)")
+            let python = try await MSALPython.run([
+                "silent-from-file", sandbox.cachePath, sandbox.authority, Self.ids.publicClient, ca,
+            ])
+            let found = python["accounts"] as? [[String: Any]] ?? []
+            #expect(found.first?["username"] as? String == user, "\(python)")
+            #expect((python["cached"] as? [String: Any])?["token_source"] as? String == "cache", "\(python)")
+        }
+    }
+
     @Test("a federated user is told to sign in in the browser (exit 3); --username needs --password-stdin")
     func refusals() async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
