@@ -73,10 +73,16 @@ public struct AzureHost: Codable, Sendable {
     public var userAssignedIdentities: [String]
     /// Cloud Shell: the user signed in to the portal, by user principal name.
     public var user: String?
+    /// The Azure region the host runs in, as IMDS's compute metadata names it (`location`); ``defaultLocation``
+    /// when a directory file names none.
+    public var location: String
+
+    /// The region of a host whose directory entry names none.
+    public static let defaultLocation = "westus2"
 
     public init(
         name: String, kind: Kind, secret: String? = nil, systemAssignedIdentity: String? = nil,
-        userAssignedIdentities: [String] = [], user: String? = nil
+        userAssignedIdentities: [String] = [], user: String? = nil, location: String = AzureHost.defaultLocation
     ) {
         self.name = name
         self.kind = kind
@@ -84,10 +90,11 @@ public struct AzureHost: Codable, Sendable {
         self.systemAssignedIdentity = systemAssignedIdentity
         self.userAssignedIdentities = userAssignedIdentities
         self.user = user
+        self.location = location
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, kind, secret, systemAssignedIdentity, userAssignedIdentities, user
+        case name, kind, secret, systemAssignedIdentity, userAssignedIdentities, user, location
     }
 
     public init(from decoder: any Decoder) throws {
@@ -98,5 +105,6 @@ public struct AzureHost: Codable, Sendable {
         systemAssignedIdentity = try c.decodeIfPresent(String.self, forKey: .systemAssignedIdentity)
         userAssignedIdentities = try c.decodeIfPresent([String].self, forKey: .userAssignedIdentities) ?? []
         user = try c.decodeIfPresent(String.self, forKey: .user)
+        location = try c.decodeIfPresent(String.self, forKey: .location) ?? Self.defaultLocation
     }
 }

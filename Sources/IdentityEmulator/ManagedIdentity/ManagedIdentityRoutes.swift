@@ -7,6 +7,8 @@ import Hummingbird
 ///
 /// - `GET /metadata/identity/oauth2/token`: IMDS of the first virtual machine;
 /// - `GET /hosts/{host}/metadata/identity/oauth2/token`: IMDS (`virtualMachine`), Service Fabric, Azure Arc;
+/// - `GET [/hosts/{vm}]/metadata/instance/compute[/location]`: a virtual machine's compute metadata
+///   (``InstanceMetadataShape``), the first virtual machine's without `/hosts/{vm}`;
 /// - `GET /hosts/{host}/msi/token`: App Service, Azure Machine Learning;
 /// - `POST /hosts/{host}/oauth2/token`: Cloud Shell.
 ///
@@ -28,6 +30,19 @@ struct ManagedIdentityRoutes: Sendable {
             case .azureArc: return await ImdsShape(issuer: issuer, arc: true).respond(request, host: host)
             case .serviceFabric: return await ServiceFabricShape(issuer: issuer).respond(request, host: host)
             default: return Self.noHost("\(host.name) is not served here")
+            }
+        }
+        for (path, leaf) in [("metadata/instance/compute", false), ("metadata/instance/compute/location", true)] {
+            local.get(RouterPath(path)) { request, _ in
+                guard let host = issuer.core.state.index.directory.hosts.first(where: { $0.kind == .virtualMachine })
+                else { return Self.noHost("no virtualMachine host") }
+                return InstanceMetadataShape().respond(request, host: host, leaf: leaf)
+            }
+            local.get(RouterPath("hosts/:host/" + path)) { request, context in
+                guard let host = issuer.host(named: context.parameters.get("host") ?? ""),
+                    host.kind == .virtualMachine
+                else { return Self.noHost() }
+                return InstanceMetadataShape().respond(request, host: host, leaf: leaf)
             }
         }
         local.get("hosts/:host/msi/token") { request, context in

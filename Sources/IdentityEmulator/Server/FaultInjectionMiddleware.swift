@@ -24,7 +24,8 @@ struct FaultInjectionMiddleware: RouterMiddleware {
         }
         let log = { (status: Int) in
             core.state.log(
-                method: request.method.rawValue, path: path, grantType: context.form?["grant_type"],
+                method: request.method.rawValue, host: request.head.authority, path: path,
+                grantType: context.form?["grant_type"],
                 clientID: context.form?["client_id"], correlationID: request.headers[.clientRequestID],
                 status: status)
         }

@@ -57,6 +57,30 @@ final class ServedAddress: Sendable {
         return bound.withLock { $0?.authorities.contains(Self.normalized(authority, scheme: scheme)) } ?? false
     }
 
+    /// The region `authority` names when it is one of the emulator's host names (not an IP address) under a region's
+    /// label, as Entra's regional token service is reached (`westus2.login.microsoft.com`): `westus2` for
+    /// `westus2.localhost:8443`; `nil` for any other name.
+    func region(in authority: String) -> String? {
+        let lowered = authority.lowercased()
+        guard let dot = lowered.firstIndex(of: ".") else { return nil }
+        let label = String(lowered[..<dot])
+        let rest = String(lowered[lowered.index(after: dot)...])
+        let restHost = rest.hasPrefix("[") ? rest : String(rest.prefix { $0 != ":" })
+        guard Self.isRegionLabel(label), restHost.contains(where: \.isLetter), !restHost.hasPrefix("["),
+            accepts(authority: rest)
+        else { return nil }
+        return label
+    }
+
+    /// A region's name as a DNS label: a lower-case letter, then up to 62 lower-case letters, digits or hyphens,
+    /// not ending in a hyphen (`westus2`, `eastus2euap`).
+    static func isRegionLabel(_ label: String) -> Bool {
+        guard let first = label.unicodeScalars.first, label.count <= 63, ("a"..."z").contains(first),
+            label.last != "-"
+        else { return false }
+        return label.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+
     /// The origin a client reached the emulator at through `authority` (an accepted `Host`): the public
     /// origin for the public name, else the listener's scheme with that name.
     func origin(reachedThrough authority: String) -> String {

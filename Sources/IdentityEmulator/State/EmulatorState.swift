@@ -329,13 +329,14 @@ actor EmulatorState {
 
     /// Keeps the most recent 10,000 requests, so a long run under load does not grow without bound.
     nonisolated func log(
-        method: String, path: String, grantType: String?, clientID: String?, correlationID: String?, status: Int
+        method: String, host: String?, path: String, grantType: String?, clientID: String?, correlationID: String?,
+        status: Int
     ) {
         let at = now
         served.withLock {
             $0.append(
                 ServedRequest(
-                    method: method, path: path, grantType: grantType, clientID: clientID,
+                    method: method, host: host, path: path, grantType: grantType, clientID: clientID,
                     correlationID: correlationID, status: status, at: at))
         }
     }

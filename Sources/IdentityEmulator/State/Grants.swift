@@ -25,6 +25,8 @@ struct PendingAuthorization: Sendable {
     let domainHint: String?
     let clientInfo: Bool
     let claims: String?
+    /// The B2C user flow the request came through (`/{tenant}/{policy}/oauth2/v2.0/authorize`); `nil` on Entra's.
+    var policy: String? = nil
     var progress = InteractionProgress()
     /// The `buid` cookie of the browser that started the request; the sign-in forms accept only its posts.
     var browserID = ""
@@ -102,6 +104,8 @@ struct OutboxMessage: Sendable {
 /// One request the emulator served, for tests that count network calls (`/_emulator/requests`).
 struct ServedRequest: Sendable {
     let method: String
+    /// The `Host` the request named, e.g. `westus2.localhost:8443` for a regional request.
+    let host: String?
     let path: String
     let grantType: String?
     let clientID: String?
@@ -112,7 +116,8 @@ struct ServedRequest: Sendable {
 
     var json: JSONValue {
         .object([
-            ("method", .string(method)), ("path", .string(path)), ("grant_type", .optional(grantType)),
+            ("method", .string(method)), ("host", .optional(host)), ("path", .string(path)),
+            ("grant_type", .optional(grantType)),
             ("client_id", .optional(clientID)), ("client_request_id", .optional(correlationID)),
             ("status", .int(status)), ("at", .string(at.estsTimestamp)),
         ])
@@ -127,6 +132,20 @@ struct InteractionProgress: Sendable {
     var consentGiven = false
     /// A sign-up waiting for its email code.
     var signUp: SignUpDraft?
+    /// A B2C password reset waiting for its email code.
+    var passwordReset: PasswordResetDraft?
+    /// The B2C profile edit page was submitted.
+    var profileEdited = false
+}
+
+/// A password reset started on a B2C password reset user flow: the code sent to the user's email.
+struct PasswordResetDraft: Sendable {
+    let userID: String
+    let email: String
+    let code: String
+    let expiresAt: Date
+    /// Wrong codes entered so far; the code is void at ``NativeFlow/maximumWrongCodes``.
+    var wrongCodes = 0
 }
 
 /// A sign-up started on the External ID sign-up page.

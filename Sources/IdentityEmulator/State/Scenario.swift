@@ -17,7 +17,7 @@ public struct Scenario: Codable, Sendable {
             if path.hasSuffix("/discovery/instance") { return .instance }
             if path.hasPrefix("/v1.0/") { return .graph }
             if path.hasPrefix("/api1/") || path.hasPrefix("/api2/") { return .api }
-            if path.hasPrefix("/hosts/") || path == "/metadata/identity/oauth2/token" { return .managedIdentity }
+            if path.hasPrefix("/hosts/") || path.hasPrefix("/metadata/") { return .managedIdentity }
             return nil
         }
     }

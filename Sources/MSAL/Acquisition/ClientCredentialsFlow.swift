@@ -1,12 +1,14 @@
 import Foundation
 
 /// App-only tokens (client credentials): the token last returned for the same scope list while it is usable
-/// (``RecentAppTokens``), else the app-token partition of the cache, else the token endpoint, through
-/// ``TokenAcquisition``.
+/// (``RecentAppTokens``), else the app-token partition of the cache, else the token endpoint (the regional one with an
+/// ``AzureRegion``), through ``TokenAcquisition``.
 struct ClientCredentialsFlow: Sendable {
     let app: ApplicationCore
     let cache: PartitionedTokenCache
     let recent: RecentAppTokens
+    /// Where requests go with an ``AzureRegion``; `nil` for the global endpoint.
+    let regional: RegionalTokenService?
 
     func run(scopes: [String], forceRefresh: Bool, claims: String?) async throws -> AppTokenResult {
         let bypassingCache = forceRefresh || claims != nil
@@ -32,7 +34,7 @@ struct ClientCredentialsFlow: Sendable {
         let partition = TokenCachePartition.appTokens(clientID: app.settings.clientID, tenant: authority.tenant)
         let grant = ClientCredentialsGrant(
             app: app, lockedPartition: (cache, partition), tokens: cache.cache(for: partition), endpoints: endpoints,
-            realm: endpoints.issuerTenant ?? authority.tenant, scopes: scopes, claims: claims)
+            regional: regional, realm: endpoints.issuerTenant ?? authority.tenant, scopes: scopes, claims: claims)
         return try await app.acquisition.token(grant, bypassingCache: bypassingCache)
     }
 
@@ -56,6 +58,7 @@ private struct ClientCredentialsGrant: CachedTokenGrant {
     let lockedPartition: (PartitionedTokenCache, TokenCachePartition)?
     let tokens: TokenCache
     let endpoints: AuthorityEndpoints
+    let regional: RegionalTokenService?
     let realm: String
     let scopes: [String]
     let claims: String?
@@ -84,8 +87,12 @@ private struct ClientCredentialsGrant: CachedTokenGrant {
         let request = ClientCredentialsRequest(
             clientID: app.settings.clientID, scopes: scopes, claims: try app.claims(claims))
         app.log.info("requesting an app token", ["correlation_id": correlationID.uuidString, "tenant": realm])
+        // The assertion's audience stays the global endpoint, the one the app is registered with (as MSAL Python
+        // signs it); the cache entry's environment stays the authority's, so a token from a region is found again
+        // without one.
+        let target = await regional?.tokenEndpoint(replacing: endpoints.token) ?? endpoints.token
         let response = try await app.client.token(
-            request, endpoint: endpoints.token, correlationID: correlationID,
+            request, endpoint: target, correlationID: correlationID,
             authentication: try await app.authenticationFields(for: endpoints.token))
         let entry = try await TokenResponseHandler.storeAppToken(
             GrantedToken(response), granted: response.scope.map { $0.split(separator: " ").map(String.init) } ?? scopes,

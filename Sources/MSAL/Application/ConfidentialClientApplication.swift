@@ -13,8 +13,9 @@ public final class ConfidentialClientApplication: Sendable {
 
     /// Makes an app from its configuration.
     ///
-    /// - Throws: ``MSALError`` `invalidParameter` for an empty client id, or, with the default transport, a malformed
-    ///   proxy variable (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`).
+    /// - Throws: ``MSALError`` `invalidParameter` for an empty client id, an ``AzureRegion`` whose name is not a region's
+    ///   or whose authority is not Entra's, or, with the default transport, a malformed proxy variable (`HTTPS_PROXY`,
+    ///   `HTTP_PROXY`, `ALL_PROXY`).
     public init(configuration: ConfidentialClientApplicationConfiguration) throws {
         guard !configuration.clientID.allSatisfy(\.isWhitespace) else {
             throw MSALError.internal(.invalidParameter, "The client id is empty.")
@@ -23,13 +24,19 @@ public final class ConfidentialClientApplication: Sendable {
         configuration.cache = configuration.cache.followingClock(configuration.clock)
         try (configuration.transport as? DeferredDefaultTransport)?.make()
         self.configuration = configuration
-        core = ApplicationCore(
+        let core = ApplicationCore(
             ClientSettings(configuration),
             authentication: .credential(
                 ClientAuthenticator(
                     clientID: configuration.clientID, credential: configuration.credential, clock: configuration.clock,
                     random: configuration.random)))
-        clientCredentials = ClientCredentialsFlow(app: core, cache: configuration.cache, recent: RecentAppTokens())
+        self.core = core
+        clientCredentials = ClientCredentialsFlow(
+            app: core, cache: configuration.cache, recent: RecentAppTokens(),
+            regional: try configuration.azureRegion.map {
+                try RegionalTokenService(
+                    $0, authority: configuration.authority, environment: configuration.environment, log: core.log)
+            })
     }
 
     private var cache: PartitionedTokenCache { configuration.cache }

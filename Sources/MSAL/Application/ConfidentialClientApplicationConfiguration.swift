@@ -14,6 +14,12 @@ public struct ConfidentialClientApplicationConfiguration: Sendable {
     /// The web redirect URI registered for sign-in (`https://app.example.com/auth/callback`); only
     /// needed for ``ConfidentialClientApplication/startSignIn(_:)``.
     public var redirectURI: String?
+    /// The region of Entra's regional token service to get app tokens from (`.named("westus2")` or `.autoDetect`);
+    /// `nil`, the default, for the global endpoint. See ``AzureRegion``.
+    public var azureRegion: AzureRegion?
+    /// The variables ``AzureRegion/autoDetect`` reads: `REGION_NAME`, and `AZURE_POD_IDENTITY_AUTHORITY_HOST` when
+    /// IMDS is not at `http://169.254.169.254`; the process's by default.
+    public var environment: [String: String]
     /// Authorities trusted without instance discovery.
     public var knownAuthorities: [Authority]
     /// Client capabilities sent in `claims`, e.g. `["cp1"]` for continuous access evaluation.
@@ -44,6 +50,8 @@ public struct ConfidentialClientApplicationConfiguration: Sendable {
         self.credential = credential
         self.authority = authority
         redirectURI = nil
+        azureRegion = nil
+        environment = ProcessInfo.processInfo.environment
         knownAuthorities = []
         clientCapabilities = []
         tokenExpirationBuffer = 300

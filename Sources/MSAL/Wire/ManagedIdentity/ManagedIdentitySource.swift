@@ -96,11 +96,8 @@ public struct ManagedIdentityEndpoint: Sendable, CustomStringConvertible {
                 environment["IDENTITY_ENDPOINT"] == nil
                 ? URL(string: Self.arcDefaultEndpoint)! : try Self.url(environment, "IDENTITY_ENDPOINT", for: source)
         case .imds:
-            var host = environment["AZURE_POD_IDENTITY_AUTHORITY_HOST"] ?? ""
-            if host.isEmpty { host = Self.imdsDefaultHost }
-            while host.hasSuffix("/") { host.removeLast() }
             url = try Self.url(
-                ["AZURE_POD_IDENTITY_AUTHORITY_HOST": host + "/metadata/identity/oauth2/token"],
+                ["AZURE_POD_IDENTITY_AUTHORITY_HOST": Self.imdsHost(environment) + "/metadata/identity/oauth2/token"],
                 "AZURE_POD_IDENTITY_AUTHORITY_HOST", for: source)
         }
         if source == .serviceFabric {
@@ -119,6 +116,14 @@ public struct ManagedIdentityEndpoint: Sendable, CustomStringConvertible {
         } else {
             thumbprint = nil
         }
+    }
+
+    /// IMDS's origin without a trailing slash: `AZURE_POD_IDENTITY_AUTHORITY_HOST`, else ``imdsDefaultHost``.
+    static func imdsHost(_ environment: [String: String]) -> String {
+        var host = environment["AZURE_POD_IDENTITY_AUTHORITY_HOST"] ?? ""
+        if host.isEmpty { host = imdsDefaultHost }
+        while host.hasSuffix("/") { host.removeLast() }
+        return host
     }
 
     private static func url(_ environment: [String: String], _ name: String, for source: ManagedIdentitySource) throws

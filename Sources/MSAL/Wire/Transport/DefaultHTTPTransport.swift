@@ -11,7 +11,8 @@ import NIOSSL
 /// The Linux transport: one async-http-client for the process (and one per proxy), with a per-request
 /// timeout, a response size cap, optionally an extra CA to trust (the emulator's local CA), and the proxy
 /// the environment names (``ProxySettings``) unless told otherwise. It fails at once when a server refuses
-/// the connection (instead of retrying until the deadline) and never follows redirects: an identity
+/// the connection (instead of retrying until the deadline), connects a name under `localhost` to this machine
+/// (``LocalhostNames``), and never follows redirects: an identity
 /// platform endpoint that redirects is answered as is, and a bearer token never follows one.
 public struct DefaultHTTPTransport: HTTPTransport {
     /// Where the transport takes its proxy from.
@@ -69,12 +70,14 @@ public struct DefaultHTTPTransport: HTTPTransport {
         guard let url = request.url else {
             throw MSALError.internal(.invalidParameter, "The request has no URL (scheme, authority and path).")
         }
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        let local = LocalhostNames.connection(for: url)
+        var outgoing = HTTPClientRequest(url: (local?.url ?? url).absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         outgoing.headers = HTTPHeaders(request.headerFields)
+        if let local { outgoing.headers.replaceOrAdd(name: "Host", value: local.host) }
         if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         outgoing.tlsConfiguration = try trustRoots?.tlsConfiguration()
-        let proxy = proxySettings?.proxy(for: url)
+        let proxy = proxySettings?.proxy(for: local?.url ?? url)
         let client = Self.client(through: proxy)
         do {
             guard
