@@ -26,10 +26,16 @@ enum PEMBlocks {
 
     /// The decoded contents of one block (markers and headers left out); `nil` when it is not base64.
     static func contents(of block: String) -> Data? {
-        let lines = block.utf8.split { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+        let bytes = Array(block.utf8)
+        let marker = Array("-----".utf8)
         var body: [UInt8] = []
-        for line in lines where !line.starts(with: "-----".utf8) && !line.contains(UInt8(ascii: ":")) {
-            body.append(contentsOf: line)
+        body.reserveCapacity(bytes.count)
+        var lineStart = 0
+        for index in 0...bytes.count
+        where index == bytes.count || bytes[index] == UInt8(ascii: "\n") || bytes[index] == UInt8(ascii: "\r") {
+            let line = bytes[lineStart..<index]
+            if !line.starts(with: marker) && !line.contains(UInt8(ascii: ":")) { body.append(contentsOf: line) }
+            lineStart = index + 1
         }
         return Data(base64Encoded: Data(body))
     }
