@@ -81,6 +81,15 @@ struct AppToken: AsyncParsableCommand {
     @Flag(name: .customLong("force-refresh"), help: "Skip a cached token.")
     var forceRefresh = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Get the token from Entra's regional endpoint of this region (e.g. westus2), or of the one detected with "
+                + "'auto' (REGION_NAME, then IMDS; the global endpoint when neither tells).", valueName: "region"))
+    var region: String?
+
+    /// The region `--region` names.
+    var azureRegion: AzureRegion? { region.map { $0.lowercased() == "auto" ? .autoDetect : .named($0) } }
+
     func validate() throws {
         guard clientSecretOnCommandLine == nil else {
             throw ValidationError(
@@ -94,6 +103,7 @@ struct AppToken: AsyncParsableCommand {
             )
         }
         if managedIdentity {
+            guard region == nil else { throw ValidationError("--region does not go with --managed-identity.") }
             try validateManagedIdentity()
             return
         }
@@ -150,17 +160,18 @@ struct AppToken: AsyncParsableCommand {
         return try Self.confidentialApplication(
             clientID: settings.clientID.value, credential: try credential().clientCredential(sendX5C: sendX5C),
             authority: try Self.authority(settings.authority.value, tenant: tenant ?? ""), context: context,
-            store: store)
+            store: store, region: azureRegion)
     }
 
     /// A confidential client on the context's transport and logging, its tokens cached in front of `store`
     /// (else beside the signed-in users', see ``sharedCache(_:context:logger:)``).
     static func confidentialApplication(
         clientID: String, credential: ClientCredential, authority: Authority, context: CommandContext,
-        store: PostgresTokenCacheStore?
+        store: PostgresTokenCacheStore?, region: AzureRegion? = nil
     ) throws -> ConfidentialClientApplication {
         var configuration = ConfidentialClientApplicationConfiguration(
             clientID: clientID, credential: credential, authority: authority)
+        configuration.azureRegion = region
         configuration.piiLoggingEnabled = context.options.logPII
         if context.options.verbose { configuration.logger = VerboseLogHandler.logger(console: context.console) }
         if let transport = try CommandContext.transport(trusting: context.settings) {
