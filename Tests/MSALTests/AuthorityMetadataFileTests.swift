@@ -25,8 +25,7 @@ struct AuthorityMetadataFileTests {
     }
 
     @Test(
-        "a second app (a new process) uses what the first discovered: no discovery request, the token from the cache; "
-            + "also from a file with escaped slashes, as JSONSerialization writes them",
+        "a second app (a new process) uses what the first discovered (escaped slashes too): no discovery, a cached token",
         arguments: [false, true])
     func reusedByTheNextApp(escapedSlashes: Bool) async throws {
         try await Self.withFolder { folder in
