@@ -14,6 +14,12 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
         case signIn(username: String, password: String)
         case pick(objectID: String)
         case cancel
+        /// "Forgot your password?" on a B2C sign-up or sign-in page.
+        case forgotPassword
+        /// On a B2C password reset page: the account's email, the code the emulator's outbox got, a new password.
+        case resetPassword(email: String, newPassword: String)
+        /// On a B2C profile edit page: a new display name.
+        case editProfile(displayName: String)
     }
 
     private let http: HTTPClient
@@ -42,7 +48,8 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
     /// A cookie in the browser's jar, as the last response that set it left it.
     public func cookie(_ name: String) -> String? { cookies.withLock { $0[name] } }
 
-    /// The pages seen, by kind (`signin`, `picker`, `consent`, `signedout`, `form_post`), in order.
+    /// The pages seen, by kind (`signin`, `picker`, `consent`, `signedout`, `form_post`, `passwordreset`,
+    /// `profileedit`), in order.
     public var pagesSeen: [String] { visited.withLock { $0 } }
 
     /// Opens `url` and does what the choices say on each sign-in page, up to the redirect back to the app.
@@ -71,9 +78,29 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
                     username = name
                     result = try await submit(
                         page, base: url, button: "signin", fields: ["username": name, "password": password])
+                case .forgotPassword?:
+                    result = try await submit(page, base: url, button: "forgotpassword", fields: [:])
                 default:
                     result = try await submit(page, base: url, button: "cancel", fields: [:])
                 }
+            } else if page.contains("id=\"sendcode\"") {
+                visited.withLock { $0.append("passwordreset") }
+                guard case .resetPassword(let email, let newPassword)? = next() else {
+                    result = try await submit(page, base: url, button: "cancel", fields: [:])
+                    continue
+                }
+                let verify = try await submit(page, base: url, button: "sendcode", fields: ["email": email])
+                let code = try await Outbox(base: URL(string: "/", relativeTo: url)!.absoluteURL, http: http)
+                    .lastCode(to: email)
+                result = try await submit(
+                    verify.body, base: url, button: "resetverify", fields: ["code": code, "newPassword": newPassword])
+            } else if page.contains("id=\"profilesave\"") {
+                visited.withLock { $0.append("profileedit") }
+                guard case .editProfile(let displayName)? = next() else {
+                    result = try await submit(page, base: url, button: "cancel", fields: [:])
+                    continue
+                }
+                result = try await submit(page, base: url, button: "profilesave", fields: ["displayName": displayName])
             } else if page.contains("Pick an account") {
                 visited.withLock { $0.append("picker") }
                 switch next() {

@@ -1,9 +1,9 @@
 """The real MSAL Python (and msal-extensions) sharing a token cache file with swift-msal.
 
 Usage:
-  python msal_python_cache.py silent-from-file CACHE AUTHORITY CLIENT_ID CA_PEM
-      Loads CACHE, takes the token for its account from the cache, then refreshes it with the refresh
-      token, and writes the cache back.
+  python msal_python_cache.py silent-from-file CACHE AUTHORITY CLIENT_ID CA_PEM [SCOPE]
+      Loads CACHE, takes the token (for SCOPE, User.Read by default) for its account from the cache, then
+      refreshes it with the refresh token, and writes the cache back.
   python msal_python_cache.py ropc-to-file CACHE AUTHORITY CLIENT_ID CA_PEM USER PASSWORD
       Signs in with username/password and writes the cache to CACHE.
   python msal_python_cache.py hammer CACHE COUNT
@@ -48,14 +48,14 @@ def summary(result):
             "has_access_token": "access_token" in result, "error_description": result.get("error_description")}
 
 
-def silent_from_file(path, authority, client_id, ca):
+def silent_from_file(path, authority, client_id, ca, scope="User.Read"):
     cache = load(path)
     app = app_for(authority, client_id, ca, cache)
     accounts = app.get_accounts()
     if not accounts:
         return {"accounts": [], "sections": {k: len(v) for k, v in json.load(open(path)).items() if isinstance(v, dict)}}
-    cached = app.acquire_token_silent(["User.Read"], account=accounts[0])
-    refreshed = app.acquire_token_silent(["User.Read"], account=accounts[0], force_refresh=True)
+    cached = app.acquire_token_silent([scope], account=accounts[0])
+    refreshed = app.acquire_token_silent([scope], account=accounts[0], force_refresh=True)
     if cache.has_state_changed:
         save(cache, path)
     return {"accounts": [{"username": a["username"], "home_account_id": a["home_account_id"], "environment": a["environment"]} for a in accounts],

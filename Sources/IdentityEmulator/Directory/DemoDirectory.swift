@@ -7,6 +7,8 @@ extension Directory {
         public static let externalTenant = "c1a2b3d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
         public static let publicClient = "9f1b8c3e-2d4a-4b6e-8f0a-1c2d3e4f5a6b"
         public static let externalPublicClient = "5e2a7c91-3b6d-4f80-9a1e-d4c7b2e9f013"
+        /// The External ID tenant's custom URL domain: a name under `localhost`, which stays on this machine.
+        public static let externalCustomURLDomain = "login.contosocustomers.localhost"
         public static let api1 = "b7c4e1a9-6d2f-4e8b-a3c5-1f9d0e7b2a64"
         public static let api2 = "e3f9a6d2-1c8b-4a7e-b5d0-9c2e4f6a8b13"
         public static let graph = "00000003-0000-0000-c000-000000000000"
@@ -127,6 +129,15 @@ extension Directory {
         public static let registrationUser = "noah@example.com"
         /// ``registrationUser``'s password. A demo credential.
         public static let registrationUserPassword = "Noah-Demo-Pass8"
+        /// The Azure AD B2C tenant `fabrikamb2c.onmicrosoft.com`, with the standard user flows.
+        public static let b2cTenant = "775527ff-9a37-4307-8b3d-cc311f58d925"
+        /// The B2C tenant's public client (`msal-demo-b2c`), with its API's scopes consented by an administrator.
+        public static let b2cPublicClient = "e5c7a1d3-9b2f-4e6a-8c0d-2f4b6d8e0a1c"
+        /// The B2C tenant's API, `https://fabrikamb2c.onmicrosoft.com/demoapi` (`demo.read`, `demo.write`).
+        public static let b2cAPI = "f1d3b5e7-0a2c-4e4b-9d6f-8a0c2e4b6d8f"
+        /// The B2C tenant's consumer (a local account signing in with its email).
+        public static let b2cUser = "emily@example.com"
+        public static let b2cUserPassword = "Emily-Demo-Pass9"
     }
 
     /// The demo hosts, one of each kind: `vm-1` (IMDS), `app-1` (App Service), `sf-1` (Service Fabric), `ml-1`
@@ -186,6 +197,7 @@ extension Directory {
         ]
         let api1 = "api://\(ids.api1)"
         let api2 = "api://\(ids.api2)"
+        let b2cAPI = "https://fabrikamb2c.onmicrosoft.com/demoapi"
         return Directory(
             tenants: [
                 Tenant(
@@ -201,7 +213,9 @@ extension Directory {
                     federatedDomains: [FederatedDomain(name: ids.federatedDomain, federationHost: "sts.fabrikam.com")]),
                 Tenant(
                     id: ids.externalTenant, domain: "contosocustomers.onmicrosoft.com",
-                    displayName: "Contoso Customers", kind: .external),
+                    displayName: "Contoso Customers", kind: .external, customURLDomains: [ids.externalCustomURLDomain]),
+                Tenant(
+                    id: ids.b2cTenant, domain: "fabrikamb2c.onmicrosoft.com", displayName: "Fabrikam B2C", kind: .b2c),
             ],
             users: [
                 User(
@@ -245,6 +259,10 @@ extension Directory {
                     userPrincipalName: ids.registrationUser, password: ids.registrationUserPassword,
                     displayName: "Noah Newmethod", givenName: "Noah", surname: "Newmethod", mail: ids.registrationUser,
                     mfaRequired: true),
+                User(
+                    id: "1b3d5f7a-9c2e-4b4d-8f6a-0c2e4a6b8d0f", tenant: ids.b2cTenant, userPrincipalName: ids.b2cUser,
+                    password: ids.b2cUserPassword, displayName: "Emily Braun", givenName: "Emily", surname: "Braun",
+                    mail: ids.b2cUser),
             ],
             applications: [
                 Application(
@@ -296,6 +314,13 @@ extension Directory {
                     ],
                     secret: ids.webAppSecret,
                     adminConsentedScopes: ["User.Read", "\(api1)/ToDoList.Read", "\(api1)/ToDoList.ReadWrite"]),
+                Application(
+                    clientId: ids.b2cPublicClient, displayName: "msal-demo-b2c", tenant: ids.b2cTenant,
+                    kind: .publicClient, redirectUris: loopback,
+                    adminConsentedScopes: ["\(b2cAPI)/demo.read", "\(b2cAPI)/demo.write"]),
+                Application(
+                    clientId: ids.b2cAPI, displayName: "Fabrikam B2C demo API", tenant: ids.b2cTenant, kind: .api,
+                    identifierUri: b2cAPI, scopes: ["demo.read", "demo.write"]),
             ],
             managedIdentities: azure.identities, hosts: azure.hosts)
     }

@@ -44,6 +44,8 @@ public struct Tenant: Codable, Sendable {
     public enum Kind: String, Codable, Sendable {
         case workforce
         case external
+        /// Azure AD B2C: consumer accounts signing in through user flows (``Tenant/userFlows``).
+        case b2c
     }
 
     /// The tenant id, a GUID.
@@ -58,10 +60,17 @@ public struct Tenant: Codable, Sendable {
     public var subscriptions: [AzureSubscription]
     /// Domains whose users sign in at their organisation's identity provider; none when absent.
     public var federatedDomains: [FederatedDomain]
+    /// The user flows of a B2C tenant; ``B2CUserFlow/standard`` when a B2C tenant's entry names none.
+    public var userFlows: [B2CUserFlow]
+    /// Custom URL domains of an External ID tenant (`login.contoso.com`): host names the emulator answers to, on
+    /// its port, as Entra answers for a custom URL domain behind Azure Front Door. Endpoints follow the name a
+    /// client used; the issuer stays the emulator's origin, as an External ID tenant's stays `{tenant}.ciamlogin.com`.
+    public var customURLDomains: [String]
 
     public init(
         id: String, domain: String, displayName: String, kind: Kind, nativeAuth: NativeAuthSettings? = nil,
-        subscriptions: [AzureSubscription] = [], federatedDomains: [FederatedDomain] = []
+        subscriptions: [AzureSubscription] = [], federatedDomains: [FederatedDomain] = [],
+        userFlows: [B2CUserFlow] = [], customURLDomains: [String] = []
     ) {
         self.id = id
         self.domain = domain
@@ -70,10 +79,12 @@ public struct Tenant: Codable, Sendable {
         self.nativeAuth = nativeAuth
         self.subscriptions = subscriptions
         self.federatedDomains = federatedDomains
+        self.userFlows = kind == .b2c && userFlows.isEmpty ? B2CUserFlow.standard : userFlows
+        self.customURLDomains = customURLDomains
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, domain, displayName, kind, nativeAuth, subscriptions, federatedDomains
+        case id, domain, displayName, kind, nativeAuth, subscriptions, federatedDomains, userFlows, customURLDomains
     }
 
     public init(from decoder: any Decoder) throws {
@@ -85,6 +96,14 @@ public struct Tenant: Codable, Sendable {
         nativeAuth = try c.decodeIfPresent(NativeAuthSettings.self, forKey: .nativeAuth)
         subscriptions = try c.decodeIfPresent([AzureSubscription].self, forKey: .subscriptions) ?? []
         federatedDomains = try c.decodeIfPresent([FederatedDomain].self, forKey: .federatedDomains) ?? []
+        let flows = try c.decodeIfPresent([B2CUserFlow].self, forKey: .userFlows) ?? []
+        userFlows = kind == .b2c && flows.isEmpty ? B2CUserFlow.standard : flows
+        customURLDomains = try c.decodeIfPresent([String].self, forKey: .customURLDomains) ?? []
+    }
+
+    /// The user flow named `policy` (without regard to case), for a B2C tenant.
+    func userFlow(_ policy: String) -> B2CUserFlow? {
+        userFlows.first { $0.name.lowercased() == policy.lowercased() }
     }
 
     /// The settings native authentication runs with; `nil` for a workforce tenant.

@@ -5,10 +5,11 @@ import WebText
 /// Every form posts to `/{tenant}/login` with a `flow` id and an `action`, so a person, headless
 /// Chromium and a scripted HTTP client can all drive them.
 enum SignInPages {
-    /// The credentials page; `organization` names the tenant a `domain_hint` led to.
+    /// The credentials page; `organization` names the tenant a `domain_hint` led to; `forgotPassword` adds a B2C
+    /// sign-up or sign-in flow's "Forgot your password?" button.
     static func signIn(
         action: String, flow: String, appName: String, username: String?, error: String?,
-        canSignUp: Bool, organization: String? = nil
+        canSignUp: Bool, organization: String? = nil, forgotPassword: Bool = false
     ) -> String {
         HTML.page(
             title: "Sign in to your account",
@@ -27,6 +28,7 @@ enum SignInPages {
                 <button type="submit" name="action" value="cancel" id="cancel">Cancel</button>
                 </form>
                 \(canSignUp ? "<form method=\"post\" action=\"\(HTMLText.escape(action))\">\(HTML.hidden("flow", flow))<button type=\"submit\" name=\"action\" value=\"signup\" id=\"signup\">No account? Create one</button></form>" : "")
+                \(forgotPassword ? "<form method=\"post\" action=\"\(HTMLText.escape(action))\">\(HTML.hidden("flow", flow))<button type=\"submit\" name=\"action\" value=\"forgotpassword\" id=\"forgotpassword\">Forgot your password?</button></form>" : "")
                 """)
     }
 

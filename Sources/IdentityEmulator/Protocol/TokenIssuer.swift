@@ -13,11 +13,12 @@ struct TokenIssuer: Sendable {
     /// The v2.0 issuer for a tenant as served from `origin`.
     static func issuer(origin: String, tenantID: String) -> String { "\(origin)/\(tenantID)/v2.0" }
 
-    /// `client_info`: unpadded base64url of `{"uid":…,"utid":…}` (home object id and tenant).
-    static func clientInfo(_ membership: Membership) -> String {
-        Base64URL.encode(
-            JSONValue.object([("uid", .string(membership.user.id)), ("utid", .string(membership.homeTenantID))])
-                .serialized)
+    /// `client_info`: unpadded base64url of `{"uid":…,"utid":…}` (home object id and tenant). Through a B2C
+    /// user flow the uid is `{oid}-{policy}` in lower case, as B2C sends it, so each policy is an account of its own.
+    static func clientInfo(_ membership: Membership, policy: String? = nil) -> String {
+        let uid = policy.map { "\(membership.user.id)-\($0)".lowercased() } ?? membership.user.id
+        return Base64URL.encode(
+            JSONValue.object([("uid", .string(uid)), ("utid", .string(membership.homeTenantID))]).serialized)
     }
 
     /// The pairwise `sub`: stable per user and client (a hash, remembered: every token carries one).

@@ -18,7 +18,10 @@ struct AuthorizeRoutes: Sendable {
         }
     }
 
-    func authorize(_ request: Request, tenant segment: String, params: FormBody) async -> Response {
+    /// - Parameter policy: the B2C user flow of `/{tenant}/{policy}/oauth2/v2.0/authorize`.
+    func authorize(_ request: Request, tenant segment: String, params: FormBody, policy: String? = nil) async
+        -> Response
+    {
         let index = core.state.index
         guard let selector = index.selector(segment) else {
             return errorPage(EntraError.invalidTenant(segment))
@@ -99,7 +102,7 @@ struct AuthorizeRoutes: Sendable {
             nonce: params.nonEmpty("nonce"), codeChallenge: params.nonEmpty("code_challenge"),
             codeChallengeMethod: method, prompt: prompt, loginHint: params.nonEmpty("login_hint"),
             domainHint: params.nonEmpty("domain_hint"), clientInfo: params["client_info"] == "1",
-            claims: params.nonEmpty("claims"))
+            claims: params.nonEmpty("claims"), policy: policy)
         return await flow.begin(pending, request: request)
     }
 

@@ -18,7 +18,7 @@ struct SignInFlow: Sendable {
         }
     }
 
-    private func loginAction(_ pending: PendingAuthorization) -> String { "/\(pending.selectorSegment)/login" }
+    func loginAction(_ pending: PendingAuthorization) -> String { "/\(pending.selectorSegment)/login" }
 
     /// Stores the request, bound to the browser that made it (its `buid` cookie, set here when it has none),
     /// and shows the first page: only that browser can post the sign-in forms of this flow, so a cross-site
@@ -46,6 +46,9 @@ struct SignInFlow: Sendable {
             .filter { index.membership(of: $0, in: selector) != nil }
         let hinted = pending.loginHint.flatMap { hint in
             eligible.first { $0.userPrincipalName.lowercased() == hint.lowercased() }
+        }
+        if B2CUserFlowStep.userFlow(of: pending, in: index)?.kind == .passwordReset {
+            return B2CUserFlowStep(core: core).resetPage(flowID, pending, error: nil)
         }
         switch pending.prompt {
         case "none":
@@ -164,6 +167,9 @@ struct SignInFlow: Sendable {
                 userID: userID, clientID: pending.client.clientId, grants: pending.scopes.allGrants())
             _ = await core.state.updateProgress(flowID) { $0.consentGiven = true }
             return await proceed(flowID: flowID, user: user, sessionID: pending.progress.sessionID, setCookie: false)
+        case "forgotpassword", "reset-start", "reset-verify", "profile-save":
+            return await B2CUserFlowStep(core: core).interact(
+                form["action"] ?? "", flowID: flowID, pending: pending, form: form, cookie: cookie, flow: self)
         case "signup":
             return signUpPage(flowID, pending, error: nil)
         case "signup-start":
@@ -194,6 +200,10 @@ struct SignInFlow: Sendable {
                 error:
                     "AADSTS50020: User account '\(user.userPrincipalName)' does not exist in tenant '\(pending.selectorSegment)' and cannot access the application. The account needs to be added as an external user in the tenant first."
             )
+        }
+        if B2CUserFlowStep.userFlow(of: pending, in: index)?.kind == .profileEdit, !pending.progress.profileEdited {
+            return B2CUserFlowStep(core: core).profilePage(
+                flowID, pending, user: user, sessionID: setCookie ? sessionID : nil, error: nil)
         }
         let consented = await core.state.consentedScopes(userID: user.id, client: pending.client)
         let missing = pending.scopes.allGrants().filter { !consented.contains($0.key) }
@@ -254,7 +264,9 @@ struct SignInFlow: Sendable {
                     tenantID: membership.tenant.id, objectID: membership.objectID, sessionID: sessionID,
                     expiresAt: now.addingTimeInterval(600)))
             var fields = [("code", code)]
-            if pending.clientInfo { fields.append(("client_info", TokenIssuer.clientInfo(membership))) }
+            if pending.clientInfo {
+                fields.append(("client_info", TokenIssuer.clientInfo(membership, policy: pending.policy)))
+            }
             if var state = pending.state {
                 if await core.scenario(for: .authorize, where: { $0.fault == .wrongState }) != nil {
                     state = "tampered-" + state
@@ -303,7 +315,7 @@ struct SignInFlow: Sendable {
         ErrorTarget(redirectURI: pending.redirectURI, responseMode: pending.responseMode, state: pending.state)
     }
 
-    private func deliver(_ fields: [(String, String)], to redirectURI: String, responseMode: String) -> Response {
+    func deliver(_ fields: [(String, String)], to redirectURI: String, responseMode: String) -> Response {
         switch responseMode {
         case "form_post":
             return HTTPExchange.html(SignInPages.formPost(to: RedirectURI.withPath(redirectURI), fields: fields))
@@ -335,7 +347,8 @@ struct SignInFlow: Sendable {
         return HTTPExchange.html(
             SignInPages.signIn(
                 action: loginAction(pending), flow: flowID, appName: pending.client.displayName,
-                username: username ?? pending.loginHint, error: error, canSignUp: external, organization: organization))
+                username: username ?? pending.loginHint, error: error, canSignUp: external, organization: organization,
+                forgotPassword: B2CUserFlowStep.userFlow(of: pending, in: core.state.index)?.kind == .signUpOrSignIn))
     }
 
     func signUpPage(_ flowID: String, _ pending: PendingAuthorization, error: String?) -> Response {

@@ -49,7 +49,7 @@ struct SignUpStep: Sendable {
             return flow.verifyPage(flowID, pending, email: draft.email, error: "That code is incorrect. Try again.")
         }
         let index = core.state.index
-        guard case .tenant(let tenant)? = index.selector(pending.selectorSegment), tenant.kind == .external else {
+        guard case .tenant(let tenant)? = index.selector(pending.selectorSegment), tenant.kind != .workforce else {
             return flow.signInPage(flowID, pending, error: "Sign-up is only available on an External ID tenant.")
         }
         let user = User(

@@ -20,6 +20,9 @@ struct TokenMinting: Sendable {
         _ c: GrantContext, membership: Membership, scopes: ScopeSet, nonce: String?,
         claims: String? = nil, firstResourceOnly: Bool = false
     ) async throws(EntraError) -> Response {
+        if let policy = c.policy {
+            return try await b2cUserTokens(c, membership: membership, scopes: scopes, nonce: nonce, policy: policy)
+        }
         if scopes.resources.count > 1, !firstResourceOnly { throw .multipleResources(c.form["scope"] ?? "") }
         guard let resource = scopes.primaryResource(c.index) else { throw .invalidScope(c.form["scope"] ?? "") }
         let consented = await core.state.consentedScopes(userID: membership.user.id, client: c.client)
@@ -123,7 +126,7 @@ struct TokenMinting: Sendable {
             ]), request: c.request)
     }
 
-    private func success(_ body: JSONValue, request: Request) -> Response {
+    func success(_ body: JSONValue, request: Request) -> Response {
         let traceID = core.traceID()
         var headers = HTTPExchange.estsHeaders(traceID: traceID, secure: core.secure)
         if request.headers[.returnClientRequestID]?.lowercased() == "true", let id = request.headers[.clientRequestID] {

@@ -20,7 +20,10 @@ struct TokenRoutes: Sendable {
         }
     }
 
-    func token(_ request: Request, tenant segment: String, form: FormBody) async throws(EntraError) -> Response {
+    /// - Parameter policy: the B2C user flow whose endpoint was called, whose tokens are B2C's.
+    func token(_ request: Request, tenant segment: String, form: FormBody, policy: String? = nil)
+        async throws(EntraError) -> Response
+    {
         let index = core.state.index
         guard let selector = index.selector(segment) else { throw .tenantNotFoundAtToken(segment) }
         guard let grantType = form.nonEmpty("grant_type") else { throw .missingParameter("grant_type") }
@@ -35,7 +38,7 @@ struct TokenRoutes: Sendable {
             client, form: form, request: request, selector: selector)
         let context = GrantContext(
             request: request, selector: selector, segment: segment, form: form, client: client, index: index,
-            credential: credential)
+            credential: credential, policy: policy)
         if NativeTokenGrants.handles(grantType, form: form) {
             return try await NativeTokenGrants(support: NativeAuthSupport(core: core), minting: minting).token(
                 context, grantType: grantType)
@@ -181,4 +184,6 @@ struct GrantContext: Sendable {
     let index: DirectoryIndex
     /// How a confidential client authenticated; `nil` for a public client.
     var credential: ClientCredentialKind? = nil
+    /// The B2C user flow whose token endpoint was called; `nil` on Entra's endpoints.
+    var policy: String? = nil
 }

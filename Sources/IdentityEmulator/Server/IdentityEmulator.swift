@@ -172,7 +172,9 @@ enum EmulatorRouter {
     /// - Parameter caFile: the local CA's certificate file when serving TLS, which the dashboard says how to trust.
     static func make(core: EmulatorCore, caFile: URL? = nil) -> Router<EmulatorRequestContext> {
         let router = Router(context: EmulatorRequestContext.self)
-        router.add(middleware: HostCheckMiddleware(address: core.address))
+        router.add(
+            middleware: HostCheckMiddleware(
+                address: core.address, isCustomURLDomain: { core.state.index.isCustomURLDomain($0) }))
         router.add(middleware: FaultInjectionMiddleware(core: core))
         let signIn = SignInFlow(core: core)
         DiscoveryRoutes(core: core).register(on: router)
@@ -181,6 +183,10 @@ enum EmulatorRouter {
         TokenRoutes(core: core, minting: TokenMinting(core: core)).register(on: router)
         DeviceCodeRoutes(core: core, flow: signIn).register(on: router)
         LogoutRoutes(core: core).register(on: router)
+        B2CRoutes(
+            core: core, authorize: AuthorizeRoutes(core: core, flow: signIn),
+            token: TokenRoutes(core: core, minting: TokenMinting(core: core)), logout: LogoutRoutes(core: core)
+        ).register(on: router)
         GraphRoutes(core: core).register(on: router)
         ResourceManagerRoutes(core: core).register(on: router)
         SampleAPIRoutes(core: core).register(on: router)

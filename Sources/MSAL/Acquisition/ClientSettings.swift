@@ -21,7 +21,7 @@ struct ClientSettings: Sendable {
     /// The settings of a public or confidential client's configuration.
     init(_ configuration: some ClientConfiguration) {
         clientID = configuration.clientID
-        authority = configuration.authority
+        authority = configuration.authority.declared(by: configuration.knownAuthorities)
         knownAuthorities = configuration.knownAuthorities
         clientCapabilities = configuration.clientCapabilities
         tokenExpirationBuffer = configuration.tokenExpirationBuffer
@@ -32,6 +32,12 @@ struct ClientSettings: Sendable {
         clock = configuration.clock
         random = configuration.random
         sleep = configuration.sleep
+    }
+
+    /// The authority a request names, else the app's, as the known authorities declare it
+    /// (``Authority/declared(by:)``).
+    func authority(_ requested: Authority?) -> Authority {
+        requested.map { $0.declared(by: knownAuthorities) } ?? authority
     }
 }
 

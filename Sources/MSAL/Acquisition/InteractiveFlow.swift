@@ -10,7 +10,8 @@ struct InteractiveFlow: Sendable {
 
     func run(_ parameters: InteractiveParameters) async throws -> AuthenticationResult {
         let correlationID = app.correlationIDs.next()
-        let endpoints = try await app.resolver.endpoints(for: parameters.authority ?? config.authority, online: true)
+        let endpoints = try await app.resolver.endpoints(
+            for: app.settings.authority(parameters.authority), online: true)
         let pkce = PKCE(random: config.random)
         let state = Base64URL.encode(config.random.bytes(16))
         let nonce = Base64URL.encode(config.random.bytes(16))

@@ -16,7 +16,7 @@ struct SilentFlow: Sendable {
 
     /// The token, with no span of its own: for flows that answer from a partition inside their own span.
     nonisolated(nonsending) func acquire(_ parameters: SilentParameters) async throws -> AuthenticationResult {
-        let requested = parameters.authority ?? app.settings.authority
+        let requested = app.settings.authority(parameters.authority)
         let homeTenant = parameters.account.homeAccountID.tenantID
         let authority = requested.isMultiTenant ? requested.replacingTenant(homeTenant) : requested
         let endpoints = try await app.resolver.endpoints(for: authority)
@@ -144,7 +144,7 @@ struct RefreshTokenGrant: CachedTokenGrant {
                         grant: request.grantType, usedRefreshToken: candidate.secret, correlationID: correlationID,
                         accessTokenRealm: requested.accessTokenRealm(tenant: realm),
                         cacheForAccount: { [cache] _ in cache },
-                        extraQueryParameters: parameters.extraQueryParameters))
+                        extraQueryParameters: parameters.extraQueryParameters, refreshedAccount: parameters.account))
             } catch let error as MSALError where error.oauthError != nil {
                 lastError = error
             }

@@ -14,7 +14,7 @@ struct WebAppSignInFlow: Sendable {
             throw MSALError.internal(
                 .invalidRedirectURI, "A web sign-in needs a redirect URI: set it in the configuration or parameters.")
         }
-        let authority = parameters.authority ?? config.authority
+        let authority = config.authority(parameters.authority)
         let endpoints = try await app.resolver.endpoints(for: authority, online: true)
         let pkce = PKCE(random: config.random)
         let state = Base64URL.encode(config.random.bytes(16))
