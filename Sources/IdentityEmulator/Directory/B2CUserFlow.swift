@@ -15,6 +15,7 @@ public struct B2CUserFlow: Codable, Sendable, Hashable {
     public var name: String
     public var kind: Kind
 
+    /// A user flow named `name` (the policy in its authorities' paths and its tokens' `tfp`) of the kind given.
     public init(name: String, kind: Kind) {
         self.name = name
         self.kind = kind
