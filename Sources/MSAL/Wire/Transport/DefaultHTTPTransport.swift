@@ -11,8 +11,8 @@ import NIOSSL
 /// The Linux transport: one async-http-client for the process (and one per proxy), with a per-request
 /// timeout, a response size cap, optionally an extra CA to trust (the emulator's local CA), and the proxy
 /// the environment names (``ProxySettings``) unless told otherwise. It fails at once when a server refuses
-/// the connection (instead of retrying until the deadline), connects a name under `localhost` to this machine
-/// (``LocalhostNames``), and never follows redirects: an identity
+/// the connection (instead of retrying until the deadline), connects a name under `localhost` (`westus2.localhost`)
+/// to this machine as RFC 6761 has it, naming that host in `Host`, and never follows redirects: an identity
 /// platform endpoint that redirects is answered as is, and a bearer token never follows one.
 public struct DefaultHTTPTransport: HTTPTransport {
     /// Where the transport takes its proxy from.
