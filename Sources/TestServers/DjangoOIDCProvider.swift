@@ -35,8 +35,13 @@ package final class DjangoOIDCProvider: Sendable {
     }
 
     /// Runs `body` with a provider of its own, and stops it afterwards.
-    package static func with<T>(_ body: (DjangoOIDCProvider) async throws -> T) async throws -> T {
-        let provider = try await start()
+    ///
+    /// - Parameter idTokenOnRefresh: whether a refresh is answered with an ID token (django-oauth-toolkit's
+    ///   default), or without one, as some providers answer.
+    package static func with<T>(idTokenOnRefresh: Bool = true, _ body: (DjangoOIDCProvider) async throws -> T)
+        async throws -> T
+    {
+        let provider = try await start(idTokenOnRefresh: idTokenOnRefresh)
         do {
             let result = try await body(provider)
             provider.stop()
@@ -63,7 +68,7 @@ package final class DjangoOIDCProvider: Sendable {
     private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    private static func start() async throws -> DjangoOIDCProvider {
+    private static func start(idTokenOnRefresh: Bool) async throws -> DjangoOIDCProvider {
         let python = try interpreter()
         let script = repository.appendingPathComponent("Tests/Interop/django_oidc_provider.py").path
         let password = "Pw-" + UUID().uuidString
@@ -75,7 +80,7 @@ package final class DjangoOIDCProvider: Sendable {
             process.arguments = [script, folder.path, String(try LoopbackPort.free())]
             process.environment = [
                 "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": folder.path,
-                "OIDC_TEST_PASSWORD": password,
+                "OIDC_TEST_PASSWORD": password, "OIDC_REFRESH_ID_TOKEN": idTokenOnRefresh ? "1" : "0",
             ]
             let input = Pipe()
             let output = Pipe()

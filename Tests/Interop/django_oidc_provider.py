@@ -6,7 +6,8 @@ documentation says, on a free loopback port.
 
 PORT is 0 (any free one) unless given; a port already taken stops it with status 3. DIR (empty, the caller's) gets the SQLite database and the login page's template. One user, `ada` with the password
 read from the environment variable OIDC_TEST_PASSWORD, and one public client, `msal-swift-tests`, whose redirect
-URI is http://127.0.0.1 on any port (RFC 8252). Prints one JSON line, {"issuer", "port"}, once it listens, and stops
+URI is http://127.0.0.1 on any port (RFC 8252). With OIDC_REFRESH_ID_TOKEN=0 in the environment a refresh is
+answered without an ID token (oauthlib's refresh_id_token hook), as some providers answer. Prints one JSON line, {"issuer", "port"}, once it listens, and stops
 when its standard input closes.
 """
 
@@ -111,6 +112,9 @@ class Validator(OAuth2Validator):
     """The claims a deployment adds to its ID tokens (django-oauth-toolkit's documented hook)."""
 
     oidc_claim_scope = OAuth2Validator.oidc_claim_scope
+
+    def refresh_id_token(self, request):
+        return os.environ.get("OIDC_REFRESH_ID_TOKEN", "1") != "0"
 
     def get_additional_claims(self, request):
         user = request.user

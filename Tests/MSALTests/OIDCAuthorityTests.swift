@@ -72,9 +72,47 @@ struct OIDCAuthorityTests {
         }
     }
 
+    @Test("a refresh the provider answers without an ID token keeps the account and its ID token")
+    func refreshWithoutIDToken() async throws {
+        try await Self.withProvider(idTokenOnRefresh: false) { provider, http in
+            let browser = FormFillingBrowser(
+                http: http, username: DjangoOIDCProvider.username, password: provider.password)
+            let clock = TestClock(start: Date())
+            let cache = TokenCache()
+            var configuration = try PublicClientApplicationConfiguration(
+                clientID: DjangoOIDCProvider.clientID, authority: Authority(provider.issuer, kind: .oidc),
+                redirectURI: "http://127.0.0.1")
+            configuration.browser = browser
+            configuration.clock = clock
+            configuration.cache = cache
+            configuration.interactiveTimeout = .seconds(30)
+            let app = try PublicClientApplication(configuration: configuration)
+            let result = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["notes.read"]))
+
+            let refreshed = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["notes.read"], account: result.account, forceRefresh: true))
+            #expect(refreshed.source == .identityProvider)
+            #expect(refreshed.idToken == nil)
+            #expect(refreshed.accessToken != result.accessToken)
+            #expect(refreshed.account.identifier == result.account.identifier)
+            #expect(refreshed.account.username == DjangoOIDCProvider.username)
+            let entries = try #require(
+                try JSONSerialization.jsonObject(with: try await cache.serialize())
+                    as? [String: [String: [String: Any]]])
+            #expect(entries["IdToken"]?.values.first?["secret"] as? String == result.idToken)
+            #expect(entries["AccessToken"]?.values.first?["secret"] as? String == refreshed.accessToken)
+            let cached = try await app.acquireTokenSilently(
+                SilentParameters(scopes: ["notes.read"], account: result.account))
+            #expect(cached.source == .cache)
+            #expect(cached.accessToken == refreshed.accessToken)
+        }
+    }
+
     /// A provider of the test's own and an HTTP client for its browser, which does not follow redirects.
-    private static func withProvider(_ body: (DjangoOIDCProvider, HTTPClient) async throws -> Void) async throws {
-        try await DjangoOIDCProvider.with { provider in
+    private static func withProvider(
+        idTokenOnRefresh: Bool = true, _ body: (DjangoOIDCProvider, HTTPClient) async throws -> Void
+    ) async throws {
+        try await DjangoOIDCProvider.with(idTokenOnRefresh: idTokenOnRefresh) { provider in
             let http = HTTPClient(
                 eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                 configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))

@@ -32,6 +32,8 @@ struct DirectoryIndex: Sendable {
     private let appsByID: [String: Application]
     private let apisByIdentifier: [String: Application]
     private let keysByClient: [String: [RegisteredKey]]
+    /// The tenants' custom URL domains, lower-cased.
+    private let customURLDomains: Set<String>
 
     init(_ directory: Directory) {
         self.directory = directory
@@ -41,6 +43,7 @@ struct DirectoryIndex: Sendable {
             tenants[t.domain.lowercased()] = t
         }
         tenantsByKey = tenants
+        customURLDomains = Set(directory.tenants.flatMap { $0.customURLDomains.map { $0.lowercased() } })
         usersByName = Dictionary(
             directory.users.map { ($0.userPrincipalName.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         var byID: [String: User] = [:]
@@ -84,6 +87,9 @@ struct DirectoryIndex: Sendable {
     }
 
     func tenant(id: String) -> Tenant? { tenantsByKey[id.lowercased()] }
+
+    /// Whether `host` (a name without port, lower-cased) is one of the tenants' custom URL domains.
+    func isCustomURLDomain(_ host: String) -> Bool { !customURLDomains.isEmpty && customURLDomains.contains(host) }
 
     func user(named name: String) -> User? { usersByName[name.lowercased()] }
 

@@ -28,13 +28,25 @@ struct TokenResponseHandler: Sendable {
         var extraFields: [String: CacheValue] = [:]
         /// The app's own query parameters, added to the token endpoint's URL (``ExtraQueryParameters``).
         var extraQueryParameters: [String: String] = [:]
+        /// The account a refresh is for: an OpenID provider may answer a refresh without an ID token (OIDC Core
+        /// §12.2), and the account's entries then stay as they are.
+        var refreshedAccount: Account? = nil
     }
 
-    /// - Throws: ``MSALError`` `invalidIDToken` (nothing is cached), `invalidResponse` without
-    ///   `client_info` or ID token, `serverDeclinedScopes` after caching what was granted.
-    func handle(_ response: TokenResponse, _ context: Context) async throws -> AuthenticationResult {
-        let now = clock.now()
+    /// Who a response is for: the validated ID token and the account it names, or the refreshed account's
+    /// home account id and realm when an OpenID provider sent no ID token.
+    private struct Identity {
+        let homeAccountID: String
+        let realm: String
+        let idToken: (raw: String, jwt: JWT)?
+    }
+
+    private func identify(_ response: TokenResponse, _ context: Context) async throws -> Identity {
         guard let rawIDToken = response.idToken else {
+            if context.endpoints.authority.kind == .oidc, let account = context.refreshedAccount {
+                return Identity(
+                    homeAccountID: account.identifier, realm: context.endpoints.issuerTenant ?? "", idToken: nil)
+            }
             throw MSALError.internal(
                 .invalidResponse, "The token response has no id_token although openid was requested.")
         }
@@ -43,10 +55,21 @@ struct TokenResponseHandler: Sendable {
             .init(
                 issuer: context.endpoints.issuer, jwksURI: context.endpoints.jwks, clientID: clientID,
                 nonce: context.nonce, subject: context.expectedObjectID))
-        let homeAccountID = try AccountIdentity.homeAccountID(clientInfo: response.clientInfo, idToken: idToken)
+        return Identity(
+            homeAccountID: try AccountIdentity.homeAccountID(clientInfo: response.clientInfo, idToken: idToken),
+            realm: AccountIdentity.realm(idToken: idToken, endpoints: context.endpoints),
+            idToken: (rawIDToken, idToken))
+    }
+
+    /// - Throws: ``MSALError`` `invalidIDToken` (nothing is cached), `invalidResponse` without `client_info` or ID
+    ///   token (but for an OpenID Connect authority's refresh), `serverDeclinedScopes` after caching what was
+    ///   granted.
+    func handle(_ response: TokenResponse, _ context: Context) async throws -> AuthenticationResult {
+        let now = clock.now()
+        let identity = try await identify(response, context)
+        let (homeAccountID, realm) = (identity.homeAccountID, identity.realm)
         let cache = context.cacheForAccount(homeAccountID)
         let authority = context.endpoints.authority
-        let realm = AccountIdentity.realm(idToken: idToken, endpoints: context.endpoints)
         let environment = authority.cacheEnvironment
         let granted = response.scope.map { $0.split(separator: " ").map(String.init) } ?? context.requestedScopes
         let target = granted.sorted().joined(separator: " ")
@@ -59,17 +82,21 @@ struct TokenResponseHandler: Sendable {
                 homeAccountID: homeAccountID, environment: environment, clientID: clientID, secret: $0,
                 target: target, familyID: response.foci, lastModification: now, extra: context.extraFields)
         }
-        let account = AccountEntry(
-            homeAccountID: homeAccountID, environment: environment, realm: realm,
-            localAccountID: idToken.string("oid") ?? idToken.string("sub") ?? "",
-            username: idToken.string("preferred_username") ?? idToken.string("upn") ?? "",
-            accountSource: context.grant)
+        let account = identity.idToken.map { _, idToken in
+            AccountEntry(
+                homeAccountID: homeAccountID, environment: environment, realm: realm,
+                localAccountID: idToken.string("oid") ?? idToken.string("sub") ?? "",
+                username: idToken.string("preferred_username") ?? idToken.string("upn") ?? "",
+                accountSource: context.grant)
+        }
         try await cache.store(
             CacheArtefacts(
                 accessToken: access, refreshToken: refresh,
-                idToken: IDTokenEntry(
-                    homeAccountID: homeAccountID, environment: environment, realm: realm, clientID: clientID,
-                    secret: rawIDToken),
+                idToken: identity.idToken.map { raw, _ in
+                    IDTokenEntry(
+                        homeAccountID: homeAccountID, environment: environment, realm: realm, clientID: clientID,
+                        secret: raw)
+                },
                 account: account,
                 appMetadata: AppMetadataEntry(clientID: clientID, environment: environment, familyID: response.foci)),
             replacingRefreshToken: context.usedRefreshToken)
@@ -82,7 +109,8 @@ struct TokenResponseHandler: Sendable {
         let resolvedAccount = try await AccountBuilder(cache: cache, clientID: clientID)
             .account(homeAccountID: homeAccountID, environments: context.endpoints.aliases)
         return AuthenticationResult(
-            accessToken: response.accessToken, expiresOn: access.expiresOn, scopes: granted, idToken: rawIDToken,
+            accessToken: response.accessToken, expiresOn: access.expiresOn, scopes: granted,
+            idToken: identity.idToken?.raw,
             account: resolvedAccount,
             tenantProfile: resolvedAccount.tenantProfiles.first { $0.tenantID == realm }
                 ?? resolvedAccount.tenantProfiles[0],
