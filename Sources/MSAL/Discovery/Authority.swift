@@ -36,6 +36,11 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
         "login.sovcloud-identity.fr", "login.sovcloud-identity.de", "login.sovcloud-identity.sg",
     ]
 
+    /// The domains of Azure AD B2C's hosts (`{tenant}.b2clogin.com`; MSAL Python's `WELL_KNOWN_B2C_HOSTS`).
+    static let b2cDomains = ["b2clogin.com", "b2clogin.cn", "b2clogin.us", "b2clogin.de"]
+    /// The domain of External ID's hosts (`{tenant}.ciamlogin.com`).
+    static let ciamDomain = "ciamlogin.com"
+
     /// Parses an authority URL, detecting its kind from the host unless `kind` is given.
     ///
     /// - Throws: ``MSALError`` `invalidParameter` for a non-https URL on a non-loopback host, a URL
@@ -58,7 +63,7 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .ciam:
             if segments.isEmpty {
-                guard let name = host.split(separator: ".").first, host.hasSuffix(".ciamlogin.com") else {
+                guard let name = host.split(separator: ".").first, host.hasSuffix("." + Self.ciamDomain) else {
                     throw MSALError.internal(.invalidParameter, "A CIAM authority needs a tenant: \(string)")
                 }
                 segments = ["\(name).onmicrosoft.com"]
@@ -131,8 +136,8 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
     public var description: String { url.absoluteString }
 
     private static func detect(host: String, segments: ArraySlice<String>) -> Kind {
-        if host.hasSuffix(".ciamlogin.com") { return .ciam }
-        if ["b2clogin.com", "b2clogin.cn", "b2clogin.us", "b2clogin.de"].contains(where: { host.hasSuffix("." + $0) })
+        if host.hasSuffix("." + ciamDomain) { return .ciam }
+        if b2cDomains.contains(where: { host.hasSuffix("." + $0) })
             || segments.first?.lowercased() == "tfp"
             || (segments.count > 1 && segments[1].lowercased().hasPrefix("b2c_"))
         {

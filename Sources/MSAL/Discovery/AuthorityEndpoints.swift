@@ -107,7 +107,7 @@ final class AuthorityEndpoints: Sendable {
         let environment = url.port.map { "\(host):\($0)" } ?? host
         let sameProvider =
             aliases.contains(environment)
-            || (authority.kind == .ciam && host.hasSuffix(".ciamlogin.com"))
+            || (authority.kind == .ciam && host.hasSuffix("." + Authority.ciamDomain))
             || (authority.kind == .b2c && host.hasSuffix(authority.url.host?.lowercased() ?? ""))
             || (Authority.trustedHosts.contains(host)
                 && Authority.trustedHosts.contains(authority.url.host?.lowercased() ?? ""))

@@ -9,9 +9,6 @@ import Foundation
 /// host (an External ID tenant on a custom URL domain keeps its `{tenant}.ciamlogin.com` issuer); or is on the
 /// host of one of the app's known authorities.
 enum OIDCIssuerCheck {
-    /// The suffixes of B2C and External ID hosts (MSAL Python's `WELL_KNOWN_B2C_HOSTS`).
-    static let b2cAndCIAMHosts = ["b2clogin.com", "b2clogin.cn", "b2clogin.us", "b2clogin.de", "ciamlogin.com"]
-
     /// - Parameters:
     ///   - issuer: the discovery document's `issuer`.
     ///   - authority: the OpenID Connect authority the document was read from.
@@ -28,7 +25,7 @@ enum OIDCIssuerCheck {
             let base = String(host[host.index(after: dot)...])
             if Authority.trustedHosts.contains(base) || base == authority.url.host?.lowercased() { return true }
         }
-        return b2cAndCIAMHosts.contains { host.hasSuffix("." + $0) }
+        return (Authority.b2cDomains + [Authority.ciamDomain]).contains { host.hasSuffix("." + $0) }
     }
 
     private static func trimmed(_ url: String) -> Substring {
