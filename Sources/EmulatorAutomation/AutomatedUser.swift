@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import Locking
 import MSAL
-import NIOCore
 import NIOHTTP1
 
 /// A user at a browser without JavaScript, for ``BrowserLauncher``: opens the authorize URL, signs
@@ -23,8 +22,8 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
     }
 
     private let http: HTTPClient
+    private let session: BrowserSession
     private let choices: Locked<[Choice]>
-    private let cookies = Locked<[String: String]>([:])
     private let visited = Locked<[String]>([])
     let consent: Bool
 
@@ -34,6 +33,7 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
     ///   - consent: accept (true) or cancel the consent page.
     public init(http: HTTPClient, choices: [Choice], consent: Bool = true) {
         self.http = http
+        session = BrowserSession(http: http)
         self.choices = Locked(choices)
         self.consent = consent
     }
@@ -43,10 +43,10 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
 
     /// Puts a cookie in the browser's jar (one jar for every loopback site), as if a site had set it: a web app's
     /// session, when the test started the sign-in at the app.
-    public func setCookie(_ name: String, _ value: String) { cookies.withLock { $0[name] = value } }
+    public func setCookie(_ name: String, _ value: String) { session.setCookie(name, value) }
 
     /// A cookie in the browser's jar, as the last response that set it left it.
-    public func cookie(_ name: String) -> String? { cookies.withLock { $0[name] } }
+    public func cookie(_ name: String) -> String? { session.cookie(name) }
 
     /// The pages seen, by kind (`signin`, `picker`, `consent`, `signedout`, `form_post`, `passwordreset`,
     /// `profileedit`), in order.
@@ -57,12 +57,12 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
     /// - Throws: ``AutomationError`` when the sign-in page refuses the user (a wrong password, an account the
     ///   tenant does not have) and no choice is left to try, with the page's error; an unexpected page.
     public func open(_ url: URL) async throws {
-        var result = try await request(url.absoluteString, form: nil)
+        var result = try await session.request(url.absoluteString, form: nil)
         var username: String?
         for _ in 0..<10 {
             if let location = result.location {
                 let target = URL(string: location, relativeTo: url)!.absoluteURL
-                result = try await request(target.absoluteString, form: nil)
+                result = try await session.request(target.absoluteString, form: nil)
                 if target.port != url.port { return }
                 continue
             }
@@ -121,7 +121,7 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
             } else if page.contains("<title>Working...</title>"), let form = Self.forms(page).first {
                 // response_mode=form_post: without JavaScript the user clicks Submit, posting the response to the app.
                 visited.withLock { $0.append("form_post") }
-                _ = try await request(
+                _ = try await session.request(
                     URL(string: form.action, relativeTo: url)!.absoluteString, form: Self.hiddenFields(form.html))
                 return
             } else if page.contains("Permissions requested") {
@@ -137,12 +137,9 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
         choices.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
 
-    private struct Result {
-        let location: String?
-        let body: String
-    }
-
-    private func submit(_ page: String, base: URL, button: String?, fields: [String: String]) async throws -> Result {
+    private func submit(_ page: String, base: URL, button: String?, fields: [String: String]) async throws
+        -> BrowserSession.Page
+    {
         let forms = Self.forms(page)
         guard
             let form = forms.first(where: {
@@ -155,77 +152,34 @@ public final class AutomatedUser: BrowserLauncher, Sendable {
         if let button, let value = Self.buttonValue(form.html, id: button) { pairs.append(("action", value)) }
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) { pairs.append((name, value)) }
         let action = URL(string: form.action, relativeTo: base)!.absoluteString
-        return try await request(action, form: pairs)
-    }
-
-    private func request(_ url: String, form: [(String, String)]?) async throws -> Result {
-        var request = HTTPClientRequest(url: url)
-        if let form {
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            let allowed = CharacterSet(
-                charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-            request.body = .bytes(
-                ByteBuffer(
-                    string: form.map {
-                        "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.1)"
-                    }.joined(separator: "&")))
-        }
-        let jar = cookies.withLock { $0 }
-        if !jar.isEmpty {
-            request.headers.add(name: "Cookie", value: jar.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
-        }
-        let response = try await http.execute(request, timeout: .seconds(30))
-        for header in response.headers["Set-Cookie"] {
-            let pair = header.split(separator: ";")[0].split(
-                separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if pair.count == 2 {
-                cookies.withLock { $0[String(pair[0])] = header.contains("Max-Age=0") ? nil : String(pair[1]) }
-            }
-        }
-        let body = String(buffer: try await response.body.collect(upTo: 1 << 20))
-        return Result(
-            location: (300..<400).contains(Int(response.status.code)) ? response.headers.first(name: "Location") : nil,
-            body: body)
+        return try await session.request(action, form: pairs)
     }
 
     private static func forms(_ html: String) -> [(action: String, html: String)] {
-        matches(#"<form method="post" action="([^"]*)">(.*?)</form>"#, html).map { (unescape($0[0]), $0[1]) }
+        HTMLScraping.matches(#"<form method="post" action="([^"]*)">(.*?)</form>"#, html).map {
+            (HTMLScraping.unescape($0[0]), $0[1])
+        }
     }
 
     private static func hiddenFields(_ html: String) -> [(String, String)] {
-        matches(#"<input type="hidden" name="([^"]*)" value="([^"]*)">"#, html).map {
-            (unescape($0[0]), unescape($0[1]))
+        HTMLScraping.matches(#"<input type="hidden" name="([^"]*)" value="([^"]*)">"#, html).map {
+            (HTMLScraping.unescape($0[0]), HTMLScraping.unescape($0[1]))
         }
         .filter { $0.0 != "action" }
     }
 
     /// The error a page shows (`AADSTS50126: …`), with the username the user typed left out, or `nil`.
     private static func error(on page: String, naming username: String?) -> String? {
-        guard let shown = matches(#"<p class="error" id="error">(.*?)</p>"#, page).first?[0] else { return nil }
-        let text = unescape(shown)
+        guard let shown = HTMLScraping.matches(#"<p class="error" id="error">(.*?)</p>"#, page).first?[0] else {
+            return nil
+        }
+        let text = HTMLScraping.unescape(shown)
         guard let username, !username.isEmpty else { return text }
         return text.replacingOccurrences(of: username, with: "(the username)")
     }
 
     private static func buttonValue(_ html: String, id: String) -> String? {
-        matches(#"<button[^>]*value="([^"]*)"[^>]*id="\#(id)""#, html).first?[0]
-    }
-
-    private static func unescape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
-    }
-
-    private static func matches(_ pattern: String, _ text: String) -> [[String]] {
-        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else {
-            return []
-        }
-        let ns = text as NSString
-        return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { m in
-            (1..<m.numberOfRanges).map { ns.substring(with: m.range(at: $0)) }
-        }
+        HTMLScraping.matches(#"<button[^>]*value="([^"]*)"[^>]*id="\#(id)""#, html).first?[0]
     }
 }
 
