@@ -102,24 +102,10 @@ package final class DjangoOIDCProvider: Sendable {
         throw ProxyServerError("django-oauth-toolkit's provider did not start on a free loopback port")
     }
 
-    /// The first line the provider prints, read on a thread of its own; `nil` when it ends without one.
+    /// The first line the provider prints; `nil` when it ends without one.
     private static func firstLine(of pipe: Pipe) async -> String? {
-        let reader = pipe.fileHandleForReading
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                var pending = Data()
-                while true {
-                    let chunk = reader.availableData
-                    if chunk.isEmpty { break }
-                    pending.append(chunk)
-                    if let newline = pending.firstIndex(of: 0x0A) {
-                        continuation.resume(returning: String(decoding: pending[..<newline], as: UTF8.self))
-                        return
-                    }
-                }
-                continuation.resume(returning: nil)
-            }
-        }
+        var lines = PipeLines.lines(of: pipe).makeAsyncIterator()
+        return await lines.next()
     }
 
     private func stop() {

@@ -25,22 +25,7 @@ final class DriverProcess: Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        let (lines, continuation) = AsyncStream<String>.makeStream()
-        let reader = output.fileHandleForReading
-        // A thread of its own reads until the end of the output, so no task waits in a blocking read.
-        Thread.detachNewThread {
-            var pending = Data()
-            while true {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    continuation.yield(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                    pending.removeSubrange(pending.startIndex...newline)
-                }
-            }
-            continuation.finish()
-        }
+        let lines = PipeLines.lines(of: output)
         try process.run()
         self.process = process
         self.lines = lines
