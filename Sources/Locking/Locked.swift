@@ -8,14 +8,17 @@ import Synchronization
 /// reports races that cannot happen. `Locked` tells it explicitly: acquire after locking, release before
 /// unlocking. Without ThreadSanitizer the two hooks do nothing.
 ///
-/// `withLock` is inlinable so that callers in other modules get it specialised for their state and
-/// result types, as `Mutex.withLock` is; otherwise every call instantiates generic metadata at run time.
+/// `init` and `withLock` are inlinable so that callers in other modules get them specialised for their state and
+/// result types, as `Mutex`'s are; otherwise every call instantiates generic metadata at run time, and making a
+/// lock over a dictionary keyed by a type of the caller's (`Locked<[URL: …]>`) asks the runtime for that key's
+/// `Hashable` conformance, a search of every conformance in the binary the first time.
 public struct Locked<State: ~Copyable>: ~Copyable, Sendable {
     @usableFromInline let mutex: Mutex<State>
     /// Names this lock to ThreadSanitizer: an object's address is stable and unique while it lives.
     @usableFromInline let identity = Identity()
 
     /// - Parameter initialValue: the state the lock starts with.
+    @inlinable
     public init(_ initialValue: consuming sending State) {
         mutex = Mutex(initialValue)
     }

@@ -22,7 +22,7 @@ public final class ConfidentialClientApplication: Sendable {
         }
         var configuration = configuration
         configuration.cache = configuration.cache.followingClock(configuration.clock)
-        try (configuration.transport as? DeferredDefaultTransport)?.make()
+        try DeferredDefaultTransport.make(ifDefault: configuration.transport)
         self.configuration = configuration
         let core = ApplicationCore(
             ClientSettings(configuration),

@@ -18,7 +18,7 @@ public final class PublicClientApplication: Sendable {
         guard !configuration.clientID.allSatisfy(\.isWhitespace) else {
             throw MSALError.internal(.invalidParameter, "The client id is empty.")
         }
-        try (configuration.transport as? DeferredDefaultTransport)?.make()
+        try DeferredDefaultTransport.make(ifDefault: configuration.transport)
         self.configuration = configuration
         core = ApplicationCore(ClientSettings(configuration), authentication: .publicClient)
         signedIn = SignedInAccounts(app: core, cache: configuration.cache)

@@ -7,7 +7,8 @@ import Foundation
 /// Entries read from a file stay as spans of its bytes (``StoredEntries``) until a lookup first needs
 /// them: loading costs a scan and one index insertion per entry, and a save copies untouched entries.
 struct CacheIndex: Sendable {
-    struct RealmKey: Hashable {
+    /// An account, client and tenant, lower-cased: where an account's access and ID tokens for one app are filed.
+    struct RealmKey {
         let homeAccountID: String
         let clientID: String
         let realm: String
@@ -17,10 +18,6 @@ struct CacheIndex: Sendable {
             self.clientID = clientID.lowercasedIfNeeded
             self.realm = realm.lowercasedIfNeeded
         }
-
-        /// The home account id alone: it nearly always tells keys apart, and hashing the client and
-        /// tenant as well would double the hashing of every lookup. Equality still compares all three.
-        func hash(into hasher: inout Hasher) { hasher.combine(homeAccountID) }
     }
 
     /// Whether the stored bytes were read (always true without persistence).
@@ -38,7 +35,20 @@ struct CacheIndex: Sendable {
         }
     }
 
-    private var realms: [RealmKey: RealmEntries] = [:]
+    /// One client and tenant's tokens of an account.
+    private struct RealmSlot {
+        let clientID: String
+        let realm: String
+        var entries = RealmEntries()
+
+        func isFor(_ key: RealmKey) -> Bool { clientID == key.clientID && realm == key.realm }
+    }
+
+    /// Each account's slots, by home account id alone: it nearly always tells accounts apart (most have one
+    /// client and tenant), and hashing a key of the three would double the hashing of every lookup. A key type of
+    /// its own would also have the runtime look up its `Hashable` conformance (a search of every conformance in
+    /// the binary) when the first index is made, on every start of a command-line tool.
+    private var realms: [String: [RealmSlot]] = [:]
     private var refreshTokens: [String: StoredEntries<RefreshTokenEntry>] = [:]
     private var accountEntries: [String: StoredEntries<AccountEntry>] = [:]
     private var appMetadata: [String: StoredEntries<AppMetadataEntry>] = [:]
@@ -85,15 +95,33 @@ struct CacheIndex: Sendable {
 
     /// The access and ID tokens of one account, client and tenant, decoded on first use.
     private mutating func realm(_ key: RealmKey) -> (accessTokens: [AccessTokenEntry], idTokens: [IDTokenEntry])? {
-        guard let entries = realms[key] else { return nil }
+        guard let entries = realms[key.homeAccountID]?.first(where: { $0.isFor(key) })?.entries else { return nil }
         if let accessTokens = entries.accessTokens.decodedEntries, let idTokens = entries.idTokens.decodedEntries {
             return (accessTokens, idTokens)
         }
-        return (realms[key]!.accessTokens.entries(in: file), realms[key]!.idTokens.entries(in: file))
+        let file = file
+        return Self.modify(key, in: &realms) { ($0.accessTokens.entries(in: file), $0.idTokens.entries(in: file)) }
+    }
+
+    /// Changes the tokens of `key` in `realms`, filing an empty slot first when there is none.
+    private static func modify<T>(
+        _ key: RealmKey, in realms: inout [String: [RealmSlot]], _ change: (inout RealmEntries) -> T
+    ) -> T {
+        Self.modify(key, in: &realms[key.homeAccountID, default: []], change)
+    }
+
+    private static func modify<T>(_ key: RealmKey, in slots: inout [RealmSlot], _ change: (inout RealmEntries) -> T)
+        -> T
+    {
+        if let index = slots.firstIndex(where: { $0.isFor(key) }) { return change(&slots[index].entries) }
+        slots.append(RealmSlot(clientID: key.clientID, realm: key.realm))
+        return change(&slots[slots.count - 1].entries)
     }
 
     /// The entries of one slot of `slots`, decoded on first use.
-    private static func entries<Entry>(_ slots: inout [String: StoredEntries<Entry>], _ key: String, file: Data?)
+    private static func entries<Entry: StoredCacheEntry>(
+        _ slots: inout [String: StoredEntries<Entry>], _ key: String, file: Data?
+    )
         -> [Entry]
     {
         guard let slot = slots[key] else { return [] }
@@ -149,7 +177,9 @@ struct CacheIndex: Sendable {
 
     /// ID tokens of an account for this client in these tenants (direct lookups, no scan).
     mutating func idTokens(homeAccountID: String, clientID: String, realms: [String]) -> [IDTokenEntry] {
-        Set(realms.map { RealmKey(homeAccountID, clientID, $0) }).flatMap { realm($0)?.idTokens ?? [] }
+        var seen = Set<String>()
+        return realms.map { RealmKey(homeAccountID, clientID, $0) }.filter { seen.insert($0.realm).inserted }
+            .flatMap { realm($0)?.idTokens ?? [] }
     }
 
     /// True when some account is filed (nothing is decoded).
@@ -175,13 +205,14 @@ struct CacheIndex: Sendable {
 
     /// Adds the artefacts of one token response (see ``TokenCache/store(_:replacingRefreshToken:)``).
     mutating func apply(_ artefacts: CacheArtefacts, replacingRefreshToken used: String?) {
+        let file = file
         if let at = artefacts.accessToken {
             let scopes = at.scopeSet.subtracting(Scopes.oidc)
-            realms[RealmKey(at.homeAccountID, at.clientID, at.realm), default: RealmEntries()].accessTokens.modify(
-                in: file
-            ) { tokens in
-                tokens.removeAll { $0.environment == at.environment && !$0.scopeSet.isDisjoint(with: scopes) }
-                tokens.append(at)
+            Self.modify(RealmKey(at.homeAccountID, at.clientID, at.realm), in: &realms) {
+                $0.accessTokens.modify(in: file) { tokens in
+                    tokens.removeAll { $0.environment == at.environment && !$0.scopeSet.isDisjoint(with: scopes) }
+                    tokens.append(at)
+                }
             }
         }
         if let rt = artefacts.refreshToken {
@@ -201,11 +232,12 @@ struct CacheIndex: Sendable {
             }
         }
         if let idToken = artefacts.idToken {
-            realms[RealmKey(idToken.homeAccountID, idToken.clientID, idToken.realm), default: RealmEntries()].idTokens
-                .modify(in: file) { tokens in
+            Self.modify(RealmKey(idToken.homeAccountID, idToken.clientID, idToken.realm), in: &realms) {
+                $0.idTokens.modify(in: file) { tokens in
                     tokens.removeAll { $0.environment == idToken.environment }
                     tokens.append(idToken)
                 }
+            }
         }
         if let account = artefacts.account {
             accountEntries[account.homeAccountID.lowercasedIfNeeded, default: StoredEntries()].modify(in: file) {
@@ -237,17 +269,20 @@ struct CacheIndex: Sendable {
             return list.count
         }
         if left == 0 { refreshTokens[home] = nil }
-        realms = realms.filter { $0.key.homeAccountID != home }
+        realms[home] = nil
         accountEntries[home] = nil
     }
 
     /// Removes the access token with this secret from the account's tokens (other accounts' stay undecoded).
     mutating func removeAccessToken(homeAccountID: String, secret: String) {
-        let home = homeAccountID.lowercasedIfNeeded
-        for key in realms.keys.filter({ $0.homeAccountID == home })
-        where realm(key)?.accessTokens.contains(where: { $0.secret == secret }) == true {
-            realms[key]?.accessTokens.modify(in: file) { $0.removeAll { $0.secret == secret } }
+        let (home, file) = (homeAccountID.lowercasedIfNeeded, file)
+        guard var slots = realms[home] else { return }
+        for index in slots.indices {
+            let tokens = slots[index].entries.accessTokens.entries(in: file)
+            guard tokens.contains(where: { $0.secret == secret }) else { continue }
+            slots[index].entries.accessTokens.modify(in: file) { $0.removeAll { $0.secret == secret } }
         }
+        realms[home] = slots
     }
 
     mutating func setUnknownSection(_ name: String, _ value: CacheValue) {
@@ -274,9 +309,9 @@ struct CacheIndex: Sendable {
     /// tokens in the same order, so they are taken in pairs: a pair for the same account, client and tenant
     /// (as read, so no key is built to tell) is filed with one key and one lookup. The entries are read in
     /// place: copying them would retain and release their strings 60,000 times for 10,000 accounts.
-    private static func realms(_ contents: UnifiedCacheFormat.Contents) -> [RealmKey: RealmEntries] {
+    private static func realms(_ contents: UnifiedCacheFormat.Contents) -> [String: [RealmSlot]] {
         let (stored, file) = (contents.stored, contents.file)
-        var realms: [RealmKey: RealmEntries] = [:]
+        var realms: [String: [RealmSlot]] = [:]
         realms.reserveCapacity(
             max(
                 contents.accessTokens.count + stored.accessTokens.count, contents.idTokens.count + stored.idTokens.count
@@ -293,29 +328,31 @@ struct CacheIndex: Sendable {
                         accessToken.pointee.clientID == idToken.pointee.clientID,
                         accessToken.pointee.realm == idToken.pointee.realm
                     {
-                        realms[key(accessToken), default: RealmEntries()].appendStored(
-                            accessToken.pointee.span, idToken.pointee.span, in: file)
+                        modify(key(accessToken), in: &realms) {
+                            $0.appendStored(accessToken.pointee.span, idToken.pointee.span, in: file)
+                        }
                         continue
                     }
                     if let accessToken {
-                        realms[key(accessToken), default: RealmEntries()].accessTokens.appendStored(
-                            accessToken.pointee.span, in: file)
+                        modify(key(accessToken), in: &realms) {
+                            $0.accessTokens.appendStored(accessToken.pointee.span, in: file)
+                        }
                     }
                     if let idToken {
-                        realms[key(idToken), default: RealmEntries()].idTokens.appendStored(
-                            idToken.pointee.span, in: file)
+                        modify(key(idToken), in: &realms) { $0.idTokens.appendStored(idToken.pointee.span, in: file) }
                     }
                 }
             }
         }
         for entry in contents.accessTokens {
-            realms[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: RealmEntries()].accessTokens
-                .modify(in: file) { $0.append(entry) }
+            modify(RealmKey(entry.homeAccountID, entry.clientID, entry.realm), in: &realms) {
+                $0.accessTokens.modify(in: file) { $0.append(entry) }
+            }
         }
         for entry in contents.idTokens {
-            realms[RealmKey(entry.homeAccountID, entry.clientID, entry.realm), default: RealmEntries()].idTokens.modify(
-                in: file
-            ) { $0.append(entry) }
+            modify(RealmKey(entry.homeAccountID, entry.clientID, entry.realm), in: &realms) {
+                $0.idTokens.modify(in: file) { $0.append(entry) }
+            }
         }
         return realms
     }
@@ -365,8 +402,9 @@ struct CacheIndex: Sendable {
     /// Everything in the cache, for encoding, in the groups the index keeps (the entries are not copied).
     var entryGroups: UnifiedCacheFormat.EntryGroups {
         UnifiedCacheFormat.EntryGroups(
-            file: file, accessTokens: realms.values.map(\.accessTokens), refreshTokens: Array(refreshTokens.values),
-            idTokens: realms.values.map(\.idTokens), accounts: Array(accountEntries.values),
+            file: file, accessTokens: realms.values.flatMap { $0.map(\.entries.accessTokens) },
+            refreshTokens: Array(refreshTokens.values), idTokens: realms.values.flatMap { $0.map(\.entries.idTokens) },
+            accounts: Array(accountEntries.values),
             appMetadata: Array(appMetadata.values), unknownSections: unknownSections, opaqueEntries: opaqueEntries)
     }
 }

@@ -32,7 +32,11 @@ protocol StoredCacheEntry: Sendable {
 /// One index slot's entries (an account's refresh tokens, say). Entries read from a cache file stay
 /// as spans of the file's bytes until a lookup first needs them, and are written back as those bytes
 /// until the slot changes: loading a large file costs a scan, not a decode of every token.
-struct StoredEntries<Entry: StoredCacheEntry>: Sendable {
+///
+/// `Entry` is constrained only where entries are decoded: a `StoredCacheEntry` requirement on the type would make
+/// the runtime look that conformance up (a search of every conformance in the binary) when a cache index is first
+/// made, on the start of every `msal` command.
+struct StoredEntries<Entry: Sendable>: Sendable {
     /// The entries as the file holds them, while the slot is unchanged since it was read.
     private(set) var spans = StoredSpans()
     /// The decoded entries; `nil` until a lookup needs them.
@@ -40,6 +44,14 @@ struct StoredEntries<Entry: StoredCacheEntry>: Sendable {
 
     init(_ entries: [Entry] = []) { decoded = entries }
 
+    /// Whether the stored spans still describe the entries (then they are written back as read).
+    var isStored: Bool { !spans.isEmpty }
+
+    /// The entries once decoded, or `nil` while they are only spans.
+    var decodedEntries: [Entry]? { decoded }
+}
+
+extension StoredEntries where Entry: StoredCacheEntry {
     /// Adds an entry the scan of `file` found. A slot that already holds entries written from their
     /// fields takes it decoded.
     mutating func appendStored(_ span: StoredSpan, in file: Data?) {
@@ -51,9 +63,6 @@ struct StoredEntries<Entry: StoredCacheEntry>: Sendable {
         }
     }
 
-    /// Whether the stored spans still describe the entries (then they are written back as read).
-    var isStored: Bool { !spans.isEmpty }
-
     /// The entries, decoded from `file` (the bytes the spans point into) on first use.
     mutating func entries(in file: Data?) -> [Entry] {
         if let decoded { return decoded }
@@ -61,9 +70,6 @@ struct StoredEntries<Entry: StoredCacheEntry>: Sendable {
         decoded = entries
         return entries
     }
-
-    /// The entries once decoded, or `nil` while they are only spans.
-    var decodedEntries: [Entry]? { decoded }
 
     /// Changes the entries; from then on they are written from their fields, not from the file.
     mutating func modify<T>(in file: Data?, _ change: (inout [Entry]) -> T) -> T {

@@ -39,7 +39,9 @@ enum UnifiedCacheFormat {
 
     /// - Parameter buffers: where the output buffer comes from and returns to.
     static func encode(_ contents: Contents, buffers: SerializationBuffers? = nil) throws -> Data {
-        func groups<Entry>(_ entries: [Entry], _ stored: [StoredEntryScanner.Found]) -> [StoredEntries<Entry>] {
+        func groups<Entry: StoredCacheEntry>(_ entries: [Entry], _ stored: [StoredEntryScanner.Found])
+            -> [StoredEntries<Entry>]
+        {
             var kept = StoredEntries<Entry>()
             for found in stored { kept.appendStored(found.span, in: contents.file) }
             return [StoredEntries(entries), kept]

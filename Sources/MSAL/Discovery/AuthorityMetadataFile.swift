@@ -32,8 +32,11 @@ public struct AuthorityMetadataFile: Sendable {
             case .string(let document)? = entry["openid_configuration"],
             case .array(let aliases)? = entry["aliases"]
         else { return nil }
+        // The bytes copied through a buffer: `Data(document.utf8)` casts the view to `ContiguousBytes`, which
+        // searches every conformance in the binary the first time, on every command that starts from this file.
+        var text = document
         return (
-            Data(document.utf8),
+            text.withUTF8 { Data(buffer: $0) },
             Set(aliases.compactMap { if case .string(let alias) = $0 { alias } else { nil } })
         )
     }

@@ -12,12 +12,8 @@ actor AuthorityResolver {
     /// Discovered endpoints, readable without a hop onto the actor (every silent call reads them); the
     /// last one asked for is checked first, by equality rather than hashing.
     private nonisolated let resolved = Locked<(last: AuthorityEndpoints?, all: [URL: AuthorityEndpoints])>((nil, [:]))
-    private var inFlight: [InFlightKey: Task<AuthorityEndpoints, any Error>] = [:]
-
-    private struct InFlightKey: Hashable {
-        let url: URL
-        let online: Bool
-    }
+    /// Discoveries over the network in progress, by authority.
+    private var inFlight: [URL: Task<AuthorityEndpoints, any Error>] = [:]
 
     /// Public-cloud aliases (instance discovery metadata), used without asking the network.
     private static let publicCloud: Set<String> = [
@@ -56,15 +52,20 @@ actor AuthorityResolver {
         return try await discoverOnce(authority, online: online)
     }
 
-    /// Discovers `authority`, sharing one discovery among concurrent first callers.
+    /// Discovers `authority`, sharing one discovery among concurrent first callers. The metadata file is read
+    /// without a task: it answers at once, and most short-lived processes (a CLI from a warm cache) need nothing else.
     private func discoverOnce(_ authority: Authority, online: Bool) async throws -> AuthorityEndpoints {
         if let known = resolved.withLock({ $0.all[authority.url] }), known.discoveredOnline || !online { return known }
-        let key = InFlightKey(url: authority.url, online: online)
-        if let running = inFlight[key] { return try await running.value }
-        let task = Task { try await discover(authority, online: online) }
-        inFlight[key] = task
-        defer { inFlight[key] = nil }
-        let endpoints = try await task.value
+        if !online, let saved = saved(authority) { return remember(saved, for: authority) }
+        if let running = inFlight[authority.url] { return try await running.value }
+        let task = Task { try await discover(authority) }
+        inFlight[authority.url] = task
+        defer { inFlight[authority.url] = nil }
+        return remember(try await task.value, for: authority)
+    }
+
+    /// Keeps `endpoints` for `authority`, unless they came from the file and online ones are known already.
+    private func remember(_ endpoints: AuthorityEndpoints, for authority: Authority) -> AuthorityEndpoints {
         resolved.withLock { state in
             if !(state.all[authority.url]?.discoveredOnline ?? false) || endpoints.discoveredOnline {
                 state.all[authority.url] = endpoints
@@ -74,14 +75,16 @@ actor AuthorityResolver {
         return endpoints
     }
 
-    private func discover(_ authority: Authority, online: Bool) async throws -> AuthorityEndpoints {
-        if !online, let saved = metadataFile?.entry(for: authority.url, now: clock.now()),
-            let endpoints = try? AuthorityEndpoints(
-                authority: authority, document: saved.document, aliases: saved.aliases,
-                discoveredOnline: false, knownEnvironments: knownEnvironments)
-        {
-            return endpoints
-        }
+    /// The endpoints the metadata file holds for `authority` while its entry is fresh; `nil` without one.
+    private func saved(_ authority: Authority) -> AuthorityEndpoints? {
+        guard let saved = metadataFile?.entry(for: authority.url, now: clock.now()) else { return nil }
+        return try? AuthorityEndpoints(
+            authority: authority, document: saved.document, aliases: saved.aliases, discoveredOnline: false,
+            knownEnvironments: knownEnvironments)
+    }
+
+    /// Discovers `authority` over the network and saves what it found to the metadata file.
+    private func discover(_ authority: Authority) async throws -> AuthorityEndpoints {
         let aliases = try await validate(authority)
         let document = try await client.openIDConfiguration(authority)
         let endpoints = try AuthorityEndpoints(

@@ -17,7 +17,13 @@ import Tracing
 /// rejection's reason).
 enum Telemetry {
     /// Whether a tracer is in place (bootstrapped, or bound to the task); without one no span is made at all.
-    static var isTracing: Bool { !(InstrumentationSystem.tracer is NoOpTracer) }
+    ///
+    /// The instrument is compared with the no-op one first: `InstrumentationSystem.tracer` casts it to `any Tracer`,
+    /// which for an instrument that is not one searches every conformance in the binary (once per process, but on
+    /// every `msal token`).
+    static var isTracing: Bool {
+        !(InstrumentationSystem.instrument is NoOpInstrument) && !(InstrumentationSystem.tracer is NoOpTracer)
+    }
     /// Whether a metrics backend is in place; without one no metric object is made.
     static var isMeasuring: Bool { !(MetricsSystem.factory is NOOPMetricsHandler) }
 

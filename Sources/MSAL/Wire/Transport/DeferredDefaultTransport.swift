@@ -19,6 +19,18 @@ final class DeferredDefaultTransport: HTTPTransport {
         try await make().send(request, body: body)
     }
 
+    /// Makes `transport` when it is a configuration's default (see ``make()``); any other transport is the app's own.
+    ///
+    /// - Throws: ``MSALError`` `invalidParameter` for a malformed proxy variable.
+    static func make(ifDefault transport: any HTTPTransport) throws {
+        // The types are compared first: a cast that fails asks the runtime whether the transport bridges to this
+        // class, a search of every conformance in the binary.
+        guard type(of: transport) == DeferredDefaultTransport.self,
+            let deferred = transport as? DeferredDefaultTransport
+        else { return }
+        try deferred.make()
+    }
+
     /// The transport, made on the first call; the same error on every call when it cannot be made.
     @discardableResult
     func make() throws -> DefaultHTTPTransport {
