@@ -42,7 +42,7 @@ public struct MSALCommand: AsyncParsableCommand {
     /// Parses the command line and runs the command; a usage error exits 2 (not the parser's 64).
     public static func runMain(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
         do {
-            if var command = HotCommandLine.command(arguments) {
+            if let command = HotCommandLine.command(arguments) {
                 try await command.run()
                 Foundation.exit(0)
             }

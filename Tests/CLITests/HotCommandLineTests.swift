@@ -36,13 +36,20 @@ struct HotCommandLineTests {
         ["git-credential", "get", "--managed-identity", "--client-id", "id", "--cache", "/tmp/c.json"],
     ]
 
-    @Test("each command line gives the command ArgumentParser gives", arguments: sameAsArgumentParser)
+    @Test("each command line gives the options ArgumentParser gives", arguments: sameAsArgumentParser)
     func sameCommand(_ arguments: [String]) throws {
         let hot = try #require(HotCommandLine.command(arguments), "read without ArgumentParser")
-        let parsed = try MSALCommand.parseAsRoot(arguments)
+        let parsed: any HotCommand =
+            switch try MSALCommand.parseAsRoot(arguments) {
+            case let command as Token: command.options
+            case let command as KubeGetToken: command.options
+            case let command as GitCredential: command.options
+            case let command: throw UnexpectedCommand(type: "\(type(of: command))")
+            }
+        let same = Self.same(hot, parsed)
+        #expect(same, "\(hot) is not \(parsed)")
+        // The description carries the values: each one given is in it.
         let description = String(describing: hot)
-        #expect(description == String(describing: parsed))
-        // The description carries the values, so equal descriptions are equal commands.
         let path: Set = ["token", "kube", "get-token", "git-credential", "get"]
         for value in arguments where !value.hasPrefix("-") && !path.contains(value) {
             #expect(description.contains(value), "\(value) in \(description)")
@@ -63,5 +70,15 @@ struct HotCommandLineTests {
         ])
     func toArgumentParser(_ arguments: [String]) {
         #expect(HotCommandLine.command(arguments) == nil)
+    }
+
+    /// Whether two values of the options are of the same command and equal.
+    static func same<Command: HotCommand>(_ command: Command, _ other: any HotCommand) -> Bool {
+        (other as? Command) == command
+    }
+
+    /// ArgumentParser read a command that is not one of the hot ones.
+    struct UnexpectedCommand: Error {
+        let type: String
     }
 }

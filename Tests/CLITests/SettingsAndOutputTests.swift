@@ -18,7 +18,7 @@ struct SettingsAndOutputTests {
         let environment = [
             "MSAL_AUTHORITY": "https://env.example/common", "MSAL_CLIENT_ID": "env-client", "HOME": "/home/u",
         ]
-        let flags = try GlobalOptions.parse(["--authority", "https://flag.example/organizations"])
+        let flags = try GlobalOptions.parse(["--authority", "https://flag.example/organizations"]).values
         let settings = Settings.resolve(flags, environment: environment, file: Self.file)
         #expect(settings.authority == .init(value: "https://flag.example/organizations", origin: .flag))
         #expect(settings.clientID == .init(value: "env-client", origin: .environment))
@@ -31,14 +31,14 @@ struct SettingsAndOutputTests {
     @Test("with nothing set, every default points at the emulator's demo tenant and client on 127.0.0.1:8400")
     func defaults() throws {
         let settings = Settings.resolve(
-            try GlobalOptions.parse([]), environment: ["HOME": "/home/u"],
+            try GlobalOptions.parse([]).values, environment: ["HOME": "/home/u"],
             file: ConfigFile(url: URL(fileURLWithPath: "/none"), values: [:]))
         #expect(settings.authority.value == "http://127.0.0.1:8400/contoso.onmicrosoft.com")
         #expect(settings.clientID.value == "9f1b8c3e-2d4a-4b6e-8f0a-1c2d3e4f5a6b")
         #expect(settings.cachePath.value == "/home/u/.cache/msal/token_cache.json")
         #expect(settings.graphMe?.absoluteString == "http://127.0.0.1:8400/v1.0/me")
         let production = Settings.resolve(
-            try GlobalOptions.parse(["--authority", "https://login.microsoftonline.com/common"]),
+            try GlobalOptions.parse(["--authority", "https://login.microsoftonline.com/common"]).values,
             environment: ["XDG_CACHE_HOME": "/xdg"], file: ConfigFile(url: URL(fileURLWithPath: "/none"), values: [:]))
         #expect(production.graphMe?.absoluteString == "https://graph.microsoft.com/v1.0/me")
         #expect(production.cachePath.value == "/xdg/msal/token_cache.json")

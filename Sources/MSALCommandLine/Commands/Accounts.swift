@@ -10,7 +10,7 @@ struct Accounts: AsyncParsableCommand {
 
     func run() async throws {
         let json = global.json
-        try await global.run { context in
+        try await global.values.run { context in
             let accounts = try await context.app.accounts()
             let current = try? await context.app.currentAccount().current
             let views = accounts.map { AccountView($0, isCurrent: $0 == current) }.sorted {

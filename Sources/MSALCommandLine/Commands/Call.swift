@@ -51,7 +51,7 @@ struct Call: AsyncParsableCommand {
             URL(string: url)!, Self.method(method)!,
             data, username, interactive, global.verbose, global.json
         )
-        try await global.run { context in
+        try await global.values.run { context in
             let token = try await context.token(scopes: scopes, username: username, interactive: interactive)
             var request = HTTPRequest(method: method, url: url)
             if data != nil { request.headerFields[.contentType] = "application/json" }

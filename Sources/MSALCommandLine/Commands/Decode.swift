@@ -17,7 +17,7 @@ struct Decode: AsyncParsableCommand {
 
     func run() async throws {
         let (token, json) = (token, global.json)
-        try await global.reportingFailure { console in
+        try await global.values.reportingFailure { console in
             let text: String
             if token == "-" {
                 let prompter = Prompter(console: console)

@@ -12,7 +12,7 @@ struct DeviceInfo: AsyncParsableCommand {
 
     func run() async throws {
         let json = global.json
-        try await global.run { context in
+        try await global.values.run { context in
             let information = context.app.deviceInformation()
             let os = ProcessInfo.processInfo.operatingSystemVersionString
             let managedIdentity = Result { try ManagedIdentityEndpoint() }

@@ -65,7 +65,7 @@ struct Login: AsyncParsableCommand {
         let scopes = ScopeList.split(scopes)
         let (deviceCode, prompt, loginHint, json) = (deviceCode, prompt, loginHint, global.json)
         let username = username
-        try await global.run(browser: noBrowser ? .printURL : .system) { context in
+        try await global.values.run(browser: noBrowser ? .printURL : .system) { context in
             let result =
                 if let username {
                     try await Self.signIn(context, scopes: scopes, username: username)

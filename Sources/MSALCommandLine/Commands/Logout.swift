@@ -27,7 +27,7 @@ struct Logout: AsyncParsableCommand {
 
     func run() async throws {
         let (username, all, fromBrowser, json) = (username, all, browser, global.json)
-        try await global.run { context in
+        try await global.values.run { context in
             // Every app's tokens go: `msal kube get-token --client-id …` and the like sign in as other apps.
             let cache = context.app.configuration.cache
             let everyApp = try await cache.accountsOfEveryApp()

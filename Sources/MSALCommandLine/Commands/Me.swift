@@ -20,7 +20,7 @@ struct Me: AsyncParsableCommand {
 
     func run() async throws {
         let (username, interactive, json) = (username, !noInteractive, global.json)
-        try await global.run(browser: noBrowser ? .printURL : .system) { context in
+        try await global.values.run(browser: noBrowser ? .printURL : .system) { context in
             guard let url = context.settings.graphMe else {
                 throw UsageError("The Graph endpoint \(context.settings.graphEndpoint.value) is not a URL.")
             }

@@ -1,18 +1,14 @@
 import ArgumentParser
-import MSAL
 
-/// `msal token`: an access token for scripts, like `az account get-access-token`.
+/// `msal token`: an access token for scripts, like `az account get-access-token` (see ``TokenOptions``).
 struct Token: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token", abstract: "Print an access token for scripts; never prompts unless --interactive.")
 
     @OptionGroup var global: GlobalOptions
 
-    /// The scopes when `--scopes` is not given.
-    static let defaultScopes = ["User.Read"]
-
     @Option(parsing: .upToNextOption, help: ArgumentHelp("The scopes the token is for.", valueName: "scope"))
-    var scopes: [String] = defaultScopes
+    var scopes: [String] = TokenOptions.defaultScopes
 
     @Option(help: ArgumentHelp("Act for this signed-in account instead of the current one.", valueName: "username"))
     var username: String?
@@ -33,34 +29,14 @@ struct Token: AsyncParsableCommand {
     @Flag(help: "Print the token's header and claims, explained, instead of the token; nothing is sent anywhere.")
     var decode = false
 
-    func validate() throws {
-        _ = try ScopeList.required(scopes)
-        if global.json, let format, format != .json {
-            throw ValidationError("--json and --format \(format.rawValue) ask for different outputs; give one.")
-        }
-        if decode, let format, format == .az || format == .tsv {
-            throw ValidationError(
-                "--decode prints the token's header and claims, which --format \(format.rawValue) cannot hold; add --json for them as JSON."
-            )
-        }
+    /// The options given, as the command runs with them.
+    var options: TokenOptions {
+        TokenOptions(
+            global: global.values, scopes: scopes, username: username, forceRefresh: forceRefresh,
+            interactive: interactive, format: format, decode: decode)
     }
 
-    func run() async throws {
-        let scopes = ScopeList.split(scopes)
-        let (username, interactive, forceRefresh, decode) = (username, interactive, forceRefresh, decode)
-        let format = format ?? (global.json ? .json : .token)
-        try await global.run { context in
-            let result = try await context.token(
-                scopes: scopes, username: username, interactive: interactive, forceRefresh: forceRefresh)
-            if decode {
-                return try DecodedTokenView.print(result.accessToken, json: format == .json, on: context.console)
-            }
-            switch format {
-            case .token: context.console.out(result.accessToken)
-            case .json: try context.printJSON(TokenView.json(result))
-            case .az: try context.printJSON(TokenView.azureCLI(result))
-            case .tsv: context.console.out(TokenView.tabSeparated(result))
-            }
-        }
-    }
+    func validate() throws { try options.validate() }
+
+    func run() async throws { try await options.run() }
 }

@@ -18,9 +18,10 @@ struct Demo: AsyncParsableCommand {
     @OptionGroup(visibility: .private) var global: GlobalOptions
 
     func validate() throws {
-        guard global.given.isEmpty else {
+        let given = global.values.given
+        guard given.isEmpty else {
             throw ValidationError(
-                "msal demo takes no global options (\(global.given.joined(separator: ", "))): "
+                "msal demo takes no global options (\(given.joined(separator: ", "))): "
                     + "it runs its own emulator with an in-memory cache.")
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 
-/// The options every command takes, before or after the subcommand's name (see ``MSALCommand/global``).
+/// The options every command takes, before or after the subcommand's name (see ``MSALCommand/global``),
+/// declared for ArgumentParser and its help; the commands run with their ``values``.
 /// Each setting comes from the flag, else the environment, else the config file, else the default
 /// (see ``Settings``).
 public struct GlobalOptions: ParsableArguments, Sendable {
@@ -56,14 +57,11 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     public init() {}
 
-    /// The options given, by name, for a command that has no use for them (`msal demo`).
-    var given: [String] {
-        let options = [
-            ("--authority", authority), ("--client-id", clientID), ("--redirect-uri", redirectURI),
-            ("--cache", cachePath), ("--cache-backend", cacheBackend), ("--graph-endpoint", graphEndpoint),
-            ("--ca-bundle", caBundle),
-        ]
-        let flags = [("--json", json), ("--verbose", verbose), ("--log-pii", logPII)]
-        return options.filter { $0.1 != nil }.map(\.0) + flags.filter(\.1).map(\.0)
+    /// The values given, as the commands run with them.
+    var values: GlobalOptionValues {
+        GlobalOptionValues(
+            authority: authority, clientID: clientID, redirectURI: redirectURI, cachePath: cachePath,
+            cacheBackend: cacheBackend, graphEndpoint: graphEndpoint, caBundle: caBundle, json: json,
+            verbose: verbose, logPII: logPII)
     }
 }

@@ -35,13 +35,15 @@ struct Settings: Sendable, Equatable {
 
     /// - Throws: ``UsageError`` for a bad config file.
     /// - Parameter native: default to the emulator's External ID tenant and app (`msal native …`).
-    static func resolve(_ options: GlobalOptions, environment: [String: String], native: Bool = false) throws
+    static func resolve(_ options: GlobalOptionValues, environment: [String: String], native: Bool = false) throws
         -> Settings
     {
         try resolve(options, environment: environment, file: ConfigFile.load(environment: environment), native: native)
     }
 
-    static func resolve(_ options: GlobalOptions, environment: [String: String], file: ConfigFile, native: Bool = false)
+    static func resolve(
+        _ options: GlobalOptionValues, environment: [String: String], file: ConfigFile, native: Bool = false
+    )
         -> Settings
     {
         func pick(_ flag: String?, _ variable: String?, _ key: String, default fallback: @autoclosure () -> String?)

@@ -7,7 +7,7 @@ struct CommandContext: Sendable {
     /// How `login` and the interactive fallbacks show the sign-in page.
     enum BrowserChoice: Sendable { case system, printURL }
 
-    let options: GlobalOptions
+    let options: GlobalOptionValues
     let settings: Settings
     let console: Console
     let status: StatusLine
@@ -24,7 +24,7 @@ struct CommandContext: Sendable {
     /// - Throws: ``UsageError`` for a bad config file, authority, redirect URI or CA bundle, or a PostgreSQL
     ///   cache for a command that keeps a signed-in user's tokens.
     init(
-        options: GlobalOptions, console: Console, environment: [String: String], browser: BrowserChoice,
+        options: GlobalOptionValues, console: Console, environment: [String: String], browser: BrowserChoice,
         native: Bool = false, databaseCache: Bool = false
     ) async throws {
         self.options = options

@@ -2,7 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 
-extension GlobalOptions {
+extension GlobalOptionValues {
     /// Runs a command's body with a ``CommandContext`` (see there for `native` and `databaseCache`): Ctrl-C cancels it (exit 130), and any error
     /// becomes one line on standard error (`--verbose` adds details) and its documented exit code.
     func run(

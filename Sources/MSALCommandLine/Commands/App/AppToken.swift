@@ -135,7 +135,7 @@ struct AppToken: AsyncParsableCommand {
         _ body: @escaping @Sendable (CommandContext, PostgresTokenCacheStore?) async throws -> Void
     ) async throws {
         let command = self
-        try await global.run(databaseCache: true) { context in
+        try await global.values.run(databaseCache: true) { context in
             let store = try command.sharedStore(context)
             do {
                 try await body(context, store)

@@ -15,7 +15,7 @@ struct Config: AsyncParsableCommand {
         subcommands: [ConfigList.self, ConfigSet.self, ConfigUnset.self], defaultSubcommand: ConfigList.self)
 }
 
-extension GlobalOptions {
+extension GlobalOptionValues {
     /// Runs a `msal config` command on the config file; of the global options it takes `--json` and `--verbose`.
     ///
     /// - Throws: ``UsageError`` for another global option or a bad config file; what `body` throws.

@@ -10,7 +10,7 @@ struct ConfigList: AsyncParsableCommand {
 
     func run() async throws {
         let json = global.json
-        try await global.runOnConfigFile { file, console in
+        try await global.values.runOnConfigFile { file, console in
             try ConfigView.report(file, json: json, console: console)
         }
     }

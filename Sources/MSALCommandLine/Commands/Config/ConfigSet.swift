@@ -15,7 +15,7 @@ struct ConfigSet: AsyncParsableCommand {
 
     func run() async throws {
         let (key, value, json) = (key, value, global.json)
-        try await global.runOnConfigFile { file, console in
+        try await global.values.runOnConfigFile { file, console in
             let changed = try file.setting(key, to: value)
             try changed.save()
             try ConfigView.report(changed, json: json, console: console)

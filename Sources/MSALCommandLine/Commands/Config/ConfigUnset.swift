@@ -12,7 +12,7 @@ struct ConfigUnset: AsyncParsableCommand {
 
     func run() async throws {
         let (key, json) = (key, global.json)
-        try await global.runOnConfigFile { file, console in
+        try await global.values.runOnConfigFile { file, console in
             let changed = try file.removing(key)
             try changed.save()
             try ConfigView.report(changed, json: json, console: console)

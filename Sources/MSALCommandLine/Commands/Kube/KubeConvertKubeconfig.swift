@@ -34,7 +34,7 @@ struct KubeConvertKubeconfig: AsyncParsableCommand {
 
     func run() async throws {
         let (explicit, login) = (kubeconfig, login)
-        try await global.reportingFailure { console in
+        try await global.values.reportingFailure { console in
             for path in Self.files(explicit: explicit, environment: ProcessInfo.processInfo.environment) {
                 guard let data = FileManager.default.contents(atPath: path) else {
                     throw UsageError("The kubeconfig \(path) cannot be read.")

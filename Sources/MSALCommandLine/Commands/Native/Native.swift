@@ -17,7 +17,7 @@ struct Native: AsyncParsableCommand {
         ])
 }
 
-extension GlobalOptions {
+extension GlobalOptionValues {
     /// Runs a `msal native` command's body with the native-auth app (External ID defaults).
     func runNative(_ body: @escaping @Sendable (CommandContext, NativeAuthApplication) async throws -> Void)
         async throws

@@ -24,7 +24,7 @@ struct NativeCall: AsyncParsableCommand {
 
     func run() async throws {
         let (url, scopes, json) = (URL(string: url)!, ScopeList.split(scopes), global.json)
-        try await global.runNative { context, native in
+        try await global.values.runNative { context, native in
             let user = try await NativeSignedIn.current(native)
             let (response, body) = try await native.application.send(
                 HTTPRequest(method: .get, url: url), scopes: scopes, account: user.account)

@@ -21,7 +21,7 @@ struct NativeResetPassword: AsyncParsableCommand {
 
     func run() async throws {
         let (email, newPasswordFromStandardInput) = (email, newPasswordFromStandardInput)
-        try await global.runNative { context, native in
+        try await global.values.runNative { context, native in
             let conversation = NativeConversation(context)
             let newPassword =
                 newPasswordFromStandardInput

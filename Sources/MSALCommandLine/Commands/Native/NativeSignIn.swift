@@ -27,7 +27,7 @@ struct NativeSignIn: AsyncParsableCommand {
 
     func run() async throws {
         let (email, passwordFromStandardInput, scopes) = (email, passwordFromStandardInput, ScopeList.split(scopes))
-        try await global.runNative { context, native in
+        try await global.values.runNative { context, native in
             let conversation = NativeConversation(context)
             let password =
                 passwordFromStandardInput

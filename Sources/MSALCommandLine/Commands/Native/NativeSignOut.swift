@@ -10,7 +10,7 @@ struct NativeSignOut: AsyncParsableCommand {
 
     func run() async throws {
         let json = global.json
-        try await global.runNative { context, native in
+        try await global.values.runNative { context, native in
             let user = try await native.currentAccount()
             try await user?.signOut()
             try SignOutView.report(user.map { [$0.account.username] } ?? [], json: json, context: context)

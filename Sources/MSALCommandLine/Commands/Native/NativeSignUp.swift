@@ -40,7 +40,7 @@ struct NativeSignUp: AsyncParsableCommand {
             values[parts[0]] = parts.count > 1 ? parts[1] : ""
         }
         let attributes = values.mapValues(AttributeValue.string)
-        try await global.runNative { context, native in
+        try await global.values.runNative { context, native in
             let conversation = NativeConversation(context)
             let password =
                 passwordFromStandardInput

@@ -22,7 +22,7 @@ struct NativeToken: AsyncParsableCommand {
 
     func run() async throws {
         let (scopes, forceRefresh, json) = (ScopeList.split(scopes), forceRefresh, global.json)
-        try await global.runNative { context, native in
+        try await global.values.runNative { context, native in
             let user = try await NativeSignedIn.current(native)
             let result = try await user.getAccessToken(scopes: scopes, forceRefresh: forceRefresh)
             if json { try context.printJSON(TokenView.json(result)) } else { context.console.out(result.accessToken) }
