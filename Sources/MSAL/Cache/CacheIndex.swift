@@ -45,9 +45,8 @@ struct CacheIndex: Sendable {
     }
 
     /// Each account's slots, by home account id alone: it nearly always tells accounts apart (most have one
-    /// client and tenant), and hashing a key of the three would double the hashing of every lookup. A key type of
-    /// its own would also have the runtime look up its `Hashable` conformance (a search of every conformance in
-    /// the binary) when the first index is made, on every start of a command-line tool.
+    /// client and tenant), hashing a key of the three would double the hashing of every lookup, and a key type of
+    /// its own would cost a conformance search at start (see "Start-up" in the library's README).
     private var realms: [String: [RealmSlot]] = [:]
     private var refreshTokens: [String: StoredEntries<RefreshTokenEntry>] = [:]
     private var accountEntries: [String: StoredEntries<AccountEntry>] = [:]

@@ -26,6 +26,6 @@ struct SecretServiceManifest: Equatable {
     var text: String { "swift-msal-cache 1 \(generation) \(parts) \(digest)" }
 
     static func digest(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        SHA256.hex(of: data)
     }
 }

@@ -33,9 +33,7 @@ protocol StoredCacheEntry: Sendable {
 /// as spans of the file's bytes until a lookup first needs them, and are written back as those bytes
 /// until the slot changes: loading a large file costs a scan, not a decode of every token.
 ///
-/// `Entry` is constrained only where entries are decoded: a `StoredCacheEntry` requirement on the type would make
-/// the runtime look that conformance up (a search of every conformance in the binary) when a cache index is first
-/// made, on the start of every `msal` command.
+/// `Entry` is constrained only where entries are decoded (see "Start-up" in the library's README).
 struct StoredEntries<Entry: Sendable>: Sendable {
     /// The entries as the file holds them, while the slot is unchanged since it was read.
     private(set) var spans = StoredSpans()

@@ -32,8 +32,8 @@ public struct AuthorityMetadataFile: Sendable {
             case .string(let document)? = entry["openid_configuration"],
             case .array(let aliases)? = entry["aliases"]
         else { return nil }
-        // The bytes copied through a buffer: `Data(document.utf8)` casts the view to `ContiguousBytes`, which
-        // searches every conformance in the binary the first time, on every command that starts from this file.
+        // Through a buffer: `Data(document.utf8)` casts the view to `ContiguousBytes`, a conformance search
+        // (see "Start-up" in the library's README).
         var text = document
         return (
             text.withUTF8 { Data(buffer: $0) },

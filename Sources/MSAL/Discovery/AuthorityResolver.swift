@@ -10,8 +10,10 @@ actor AuthorityResolver {
     private let metadataFile: AuthorityMetadataFile?
     private let clock: any TimeSource
     /// Discovered endpoints, readable without a hop onto the actor (every silent call reads them); the
-    /// last one asked for is checked first, by equality rather than hashing.
-    private nonisolated let resolved = Locked<(last: AuthorityEndpoints?, all: [URL: AuthorityEndpoints])>((nil, [:]))
+    /// last one asked for is checked first, by equality rather than hashing. Keyed by the URL's text: a `URL` key
+    /// costs a conformance search (see "Start-up" in the library's README).
+    private nonisolated let resolved = Locked<(last: AuthorityEndpoints?, all: [String: AuthorityEndpoints])>(
+        (nil, [:]))
     /// Discoveries over the network in progress, by authority.
     private var inFlight: [URL: Task<AuthorityEndpoints, any Error>] = [:]
 
@@ -45,8 +47,8 @@ actor AuthorityResolver {
     nonisolated func endpoints(for authority: Authority, online: Bool = false) async throws -> AuthorityEndpoints {
         let known = resolved.withLock { state -> AuthorityEndpoints? in
             if let last = state.last, last.authority.url == authority.url { return last }
-            state.last = state.all[authority.url] ?? state.last
-            return state.all[authority.url]
+            state.last = state.all[authority.url.absoluteString] ?? state.last
+            return state.all[authority.url.absoluteString]
         }
         if let known, known.discoveredOnline || !online { return known }
         return try await discoverOnce(authority, online: online)
@@ -55,7 +57,9 @@ actor AuthorityResolver {
     /// Discovers `authority`, sharing one discovery among concurrent first callers. The metadata file is read
     /// without a task: it answers at once, and most short-lived processes (a CLI from a warm cache) need nothing else.
     private func discoverOnce(_ authority: Authority, online: Bool) async throws -> AuthorityEndpoints {
-        if let known = resolved.withLock({ $0.all[authority.url] }), known.discoveredOnline || !online { return known }
+        if let known = resolved.withLock({ $0.all[authority.url.absoluteString] }), known.discoveredOnline || !online {
+            return known
+        }
         if !online, let saved = saved(authority) { return remember(saved, for: authority) }
         if let running = inFlight[authority.url] { return try await running.value }
         let task = Task { try await discover(authority) }
@@ -67,10 +71,10 @@ actor AuthorityResolver {
     /// Keeps `endpoints` for `authority`, unless they came from the file and online ones are known already.
     private func remember(_ endpoints: AuthorityEndpoints, for authority: Authority) -> AuthorityEndpoints {
         resolved.withLock { state in
-            if !(state.all[authority.url]?.discoveredOnline ?? false) || endpoints.discoveredOnline {
-                state.all[authority.url] = endpoints
+            if !(state.all[authority.url.absoluteString]?.discoveredOnline ?? false) || endpoints.discoveredOnline {
+                state.all[authority.url.absoluteString] = endpoints
             }
-            if state.last?.authority.url == authority.url { state.last = state.all[authority.url] }
+            if state.last?.authority.url == authority.url { state.last = state.all[authority.url.absoluteString] }
         }
         return endpoints
     }

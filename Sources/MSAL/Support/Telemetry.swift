@@ -17,10 +17,8 @@ import Tracing
 /// rejection's reason).
 enum Telemetry {
     /// Whether a tracer is in place (bootstrapped, or bound to the task); without one no span is made at all.
-    ///
-    /// The instrument is compared with the no-op one first: `InstrumentationSystem.tracer` casts it to `any Tracer`,
-    /// which for an instrument that is not one searches every conformance in the binary (once per process, but on
-    /// every `msal token`).
+    /// The no-op instrument is recognised first: `InstrumentationSystem.tracer` casts it to `any Tracer`, a
+    /// conformance search (see "Start-up" in the library's README).
     static var isTracing: Bool {
         !(InstrumentationSystem.instrument is NoOpInstrument) && !(InstrumentationSystem.tracer is NoOpTracer)
     }

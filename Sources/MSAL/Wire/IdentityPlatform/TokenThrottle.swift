@@ -19,20 +19,22 @@ final class TokenThrottle: Sendable {
         let error: MSALError
     }
 
-    private let entries = Locked([SHA256Digest: Entry]())
+    /// By key, a digest in hexadecimal: keyed by `SHA256Digest`, the dictionary would cost a conformance search
+    /// whenever an app is made (see "Start-up" in the library's README).
+    private let entries = Locked([String: Entry]())
 
-    /// The key of a request: its endpoint and form, without the credential and `client_info`.
-    static func key(endpoint: URL, form: [(String, String)]) -> SHA256Digest {
+    /// The key of a request: the digest of its endpoint and form, without the credential and `client_info`.
+    static func key(endpoint: URL, form: [(String, String)]) -> String {
         let ignored: Set<String> = ["client_secret", "client_assertion", "client_assertion_type", "client_info"]
         var text = endpoint.absoluteString
         for (name, value) in form.filter({ !ignored.contains($0.0) }).sorted(by: { $0.0 < $1.0 }) {
             text += "\n\(name)=\(value)"
         }
-        return SHA256.hash(data: Data(text.utf8))
+        return SHA256.hex(of: Data(text.utf8))
     }
 
     /// Throws the error a throttled request gets, without sending it, while its entry lasts.
-    func check(_ key: SHA256Digest, now: Date) throws {
+    func check(_ key: String, now: Date) throws {
         guard let entry = entries.withLock({ $0[key] }), entry.until > now else { return }
         let remaining = entry.until.timeIntervalSince(now)
         throw entry.error.with(
@@ -46,7 +48,7 @@ final class TokenThrottle: Sendable {
     ///
     /// - Returns: how long the request is throttled, or `nil` when it is not.
     @discardableResult
-    func record(_ key: SHA256Digest, _ error: MSALError, grantType: String, now: Date) -> TimeInterval? {
+    func record(_ key: String, _ error: MSALError, grantType: String, now: Date) -> TimeInterval? {
         let status = error.httpStatus ?? 0
         let interval: TimeInterval
         if status == 429 || status >= 500, let retryAfter = error.retryAfter, retryAfter > 0 {

@@ -39,8 +39,8 @@ struct ManagedIdentityRequest: Sendable {
                 extra.append(URLQueryItem(name: "xms_cc", value: capabilities.joined(separator: ",")))
             }
             if let revokedToken {
-                let hash = SHA256.hash(data: Data(revokedToken.utf8)).map { String(format: "%02x", $0) }.joined()
-                extra.append(URLQueryItem(name: "token_sha256_to_refresh", value: hash))
+                extra.append(
+                    URLQueryItem(name: "token_sha256_to_refresh", value: SHA256.hex(of: Data(revokedToken.utf8))))
             }
             return get("2019-07-01-preview", resourceItem, extra, headers)
         case .machineLearning:

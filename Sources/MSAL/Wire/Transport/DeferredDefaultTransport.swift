@@ -9,7 +9,15 @@ import Locking
 final class DeferredDefaultTransport: HTTPTransport {
     /// The variables the proxy is read from: the process's.
     private let environment: @Sendable () -> [String: String]
-    private let made = Locked<Result<DefaultHTTPTransport, MSALError>?>(nil)
+    /// The transport once made, or why it could not be (not a `Result`, whose `Failure: Error` requirement costs a
+    /// conformance search when an app that brings its own transport lets this one go: see "Start-up" in the
+    /// library's README).
+    private enum Made {
+        case transport(DefaultHTTPTransport)
+        case failure(MSALError)
+    }
+
+    private let made = Locked<Made?>(nil)
 
     init(environment: @escaping @Sendable () -> [String: String] = { ProcessInfo.processInfo.environment }) {
         self.environment = environment
@@ -23,8 +31,7 @@ final class DeferredDefaultTransport: HTTPTransport {
     ///
     /// - Throws: ``MSALError`` `invalidParameter` for a malformed proxy variable.
     static func make(ifDefault transport: any HTTPTransport) throws {
-        // The types are compared first: a cast that fails asks the runtime whether the transport bridges to this
-        // class, a search of every conformance in the binary.
+        // The types are compared first: a cast that fails costs a conformance search (the library's README, "Start-up").
         guard type(of: transport) == DeferredDefaultTransport.self,
             let deferred = transport as? DeferredDefaultTransport
         else { return }
@@ -34,20 +41,22 @@ final class DeferredDefaultTransport: HTTPTransport {
     /// The transport, made on the first call; the same error on every call when it cannot be made.
     @discardableResult
     func make() throws -> DefaultHTTPTransport {
-        try made.withLock { made in
+        let made = made.withLock { made in
             if let made { return made }
-            let result: Result<DefaultHTTPTransport, MSALError>
             do {
                 let proxy = try ProxySettings(environment: environment())
-                result = .success(try DefaultHTTPTransport(proxy: proxy.map { .settings($0) } ?? .direct))
+                made = .transport(try DefaultHTTPTransport(proxy: proxy.map { .settings($0) } ?? .direct))
             } catch let error as MSALError {
-                result = .failure(error)
+                made = .failure(error)
             } catch {
-                result = .failure(
+                made = .failure(
                     .internal(.unexpected, "The default transport could not be made.", underlyingError: error))
             }
-            made = result
-            return result
-        }.get()
+            return made!
+        }
+        switch made {
+        case .transport(let transport): return transport
+        case .failure(let error): throw error
+        }
     }
 }
