@@ -39,19 +39,30 @@ public struct MSALCommand: AsyncParsableCommand {
 
     public init() {}
 
-    /// Parses the command line and runs the command; a usage error exits 2 (not the parser's 64).
-    public static func runMain(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+    /// Runs the command line and exits: the commands tools run on every call (``HotCommand``) on this thread
+    /// (``CommandRunLoop``), the others as ArgumentParser parses them, on the global executor. A usage error exits 2
+    /// (not the parser's 64). Call it from the main thread.
+    public static func start(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        if let command = HotCommandLine.command(arguments) {
+            CommandRunLoop.run { await exiting { try await command.run() } }
+        }
+        Task { await exiting { try await parsedAndRun(arguments) } }
+        dispatchMain()
+    }
+
+    private static func parsedAndRun(_ arguments: [String]) async throws {
+        var command = try parseAsRoot(arguments)
+        if var asyncCommand = command as? any AsyncParsableCommand {
+            try await asyncCommand.run()
+        } else {
+            try command.run()
+        }
+    }
+
+    /// Runs `body`, then exits 0, or with the code of its error after printing the error's message.
+    private static func exiting(_ body: () async throws -> Void) async -> Never {
         do {
-            if let command = HotCommandLine.command(arguments) {
-                try await command.run()
-                Foundation.exit(0)
-            }
-            var command = try parseAsRoot(arguments)
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
+            try await body()
             Foundation.exit(0)
         } catch {
             let code = exitCode(for: error)

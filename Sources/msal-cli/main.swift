@@ -1,3 +1,3 @@
 import MSALCommandLine
 
-await MSALCommand.runMain()
+MSALCommand.start()

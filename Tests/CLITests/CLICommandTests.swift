@@ -148,6 +148,28 @@ struct CLICommandTests {
         }
     }
 
+    @Test(
+        "kube get-token, run on the main thread alone, waits for a device-code sign-in; Ctrl-C cancels it with exit 130"
+    )
+    func hotCommandInterrupt() async throws {
+        try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in
+            let sandbox = try CLISandbox(emulator: emulator)
+            defer { sandbox.remove() }
+            let waiting = try sandbox.start(
+                ["kube", "get-token", "--server-id", KubectlTests.ids.aksServer],
+                [
+                    "KUBERNETES_EXEC_INFO":
+                        #"{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","spec":{"interactive":true}}"#
+                ])
+            _ = try await waiting.waitForOutput { Self.match(#"enter the code (\S+)"#, in: $0) }
+            waiting.interrupt()
+            let cancelled = try await waiting.finish()
+            #expect(cancelled.status == 130, "\(cancelled.stderr)")
+            #expect(cancelled.stderr.contains("msal: Cancelled."), "\(cancelled.stderr)")
+            #expect(cancelled.stdout.isEmpty)
+        }
+    }
+
     @Test("on a terminal, login shows what it waits for on a status line, and erases it")
     func statusLineOnATerminal() async throws {
         try await IdentityEmulator.withRunning(EmulatorConfiguration(port: 0)) { emulator in

@@ -31,8 +31,10 @@ extension GlobalOptionValues {
     }
 }
 
-/// Runs `body` in a task that SIGINT cancels, so listeners close and the status line is erased.
+/// Runs `body` in a task that SIGINT cancels, so listeners close and the status line is erased (on a
+/// ``CommandRunLoop``, which cancels its task itself, `body` runs as it is).
 func cancellingOnInterrupt(_ body: @escaping @Sendable () async throws -> Void) async throws {
+    if CommandRunLoop.handlesInterrupts { return try await body() }
     let task = Task { try await body() }
     signal(SIGINT, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
