@@ -12,10 +12,14 @@ struct ConfigFile: Sendable, Equatable {
     let values: [String: String]
 
     static func location(environment: [String: String]) -> URL {
+        // Joined as text: `appendingPathComponent` costs more than the rest of reading a missing file.
+        func joined(_ folder: String, _ name: String) -> String {
+            folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        }
         let base =
-            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
-        return base.appendingPathComponent("msal/config.json")
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? joined(environment["HOME"] ?? NSHomeDirectory(), ".config")
+        return URL(fileURLWithPath: joined(base, "msal/config.json"), isDirectory: false)
     }
 
     /// The file's settings; empty when there is no file.

@@ -65,7 +65,9 @@ struct CommandContext: Sendable {
         }
         configuration.piiLoggingEnabled = options.logPII
         if options.verbose { configuration.logger = VerboseLogHandler.logger(console: console) }
-        if let transport = try Self.transport(trusting: settings) { configuration.transport = transport }
+        // The proxy from the environment already read, rather than the library's default transport reading it again.
+        configuration.transport = try Self.transport(
+            trusting: settings, proxy: ProxySettings(environment: environment).map { .settings($0) } ?? .direct)
         let console = console
         configuration.browser =
             switch browser {
@@ -118,18 +120,18 @@ struct CommandContext: Sendable {
     }
 
     /// A transport that trusts the CA bundle (`--ca-bundle`, `MSAL_CA_BUNDLE`, `ca_bundle`) and
-    /// `SSL_CERT_FILE` besides the system's roots, taking its proxy from `proxy`; `nil` when neither is set.
+    /// `SSL_CERT_FILE` besides the system's roots, when they are set, taking its proxy from `proxy`.
     ///
     /// - Throws: ``UsageError`` naming the file, and the variable for `SSL_CERT_FILE`, when one cannot
-    ///   be read or holds no PEM certificate.
+    ///   be read or holds no PEM certificate; ``MSALError`` for a malformed proxy variable.
     static func transport(trusting settings: Settings, proxy: DefaultHTTPTransport.Proxy = .environment) throws
-        -> DefaultHTTPTransport?
+        -> DefaultHTTPTransport
     {
         let files = [
             settings.caBundle.map { (path: $0.value, name: "The CA bundle \($0.value)") },
             settings.sslCertFile.map { (path: $0.value, name: "SSL_CERT_FILE (\($0.value))") },
         ].compactMap { $0 }
-        guard !files.isEmpty else { return nil }
+        guard !files.isEmpty else { return try DefaultHTTPTransport(proxy: proxy) }
         let pems = try files.map { file in
             guard let data = FileManager.default.contents(atPath: file.path) else {
                 throw UsageError("\(file.name) cannot be read.")

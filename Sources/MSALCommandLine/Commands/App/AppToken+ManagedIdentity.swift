@@ -64,9 +64,7 @@ extension AppToken {
         var configuration = try ManagedIdentityApplicationConfiguration(identity: identity)
         if context.options.verbose { configuration.logger = VerboseLogHandler.logger(console: context.console) }
         // Direct, as the library's default: the identity endpoints are on the host, never behind a proxy.
-        if let transport = try CommandContext.transport(trusting: context.settings, proxy: .direct) {
-            configuration.transport = transport
-        }
+        configuration.transport = try CommandContext.transport(trusting: context.settings, proxy: .direct)
         configuration.cache = try sharedCache(store, context: context, logger: configuration.logger)
         return try ManagedIdentityApplication(configuration: configuration)
     }

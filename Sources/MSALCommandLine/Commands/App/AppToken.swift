@@ -174,9 +174,7 @@ struct AppToken: AsyncParsableCommand {
         configuration.azureRegion = region
         configuration.piiLoggingEnabled = context.options.logPII
         if context.options.verbose { configuration.logger = VerboseLogHandler.logger(console: context.console) }
-        if let transport = try CommandContext.transport(trusting: context.settings) {
-            configuration.transport = transport
-        }
+        configuration.transport = try CommandContext.transport(trusting: context.settings)
         configuration.cache = try sharedCache(store, context: context, logger: configuration.logger)
         // Beside the token cache, as the other commands keep it: a cached token then costs no request at all.
         configuration.authorityMetadataFile = context.app.configuration.authorityMetadataFile
