@@ -47,7 +47,7 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
     ///   without a tenant, or a malformed URL.
     public init(_ string: String, kind declared: Kind? = nil) throws {
         guard let components = URLComponents(string: string), let scheme = components.scheme?.lowercased(),
-            let rawHost = Self.host(of: components), !rawHost.isEmpty
+            let rawHost = components.host, !rawHost.isEmpty
         else { throw MSALError.internal(.invalidParameter, "'\(string)' is not an authority URL.") }
         let host = rawHost.lowercased()
         guard scheme == "https" || (scheme == "http" && (isLoopbackHost(host) || isNameUnderLocalhost(host))) else {
@@ -84,19 +84,10 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
         }
         self.kind = kind
         tenant = kind == .b2c && segments.first?.lowercased() == "tfp" ? segments[1] : (segments.first ?? "")
-        let path = segments.isEmpty ? "" : "/" + segments.joined(separator: "/")
+        // A loop, not `joined(separator:)`: its generic code asks the runtime for a conformance (see "Start-up" in
+        // the library's README).
+        let path = segments.reduce(into: "") { $0 += "/" + $1 }
         url = URL(string: "\(scheme)://\(hostPort)\(path)")!
-    }
-
-    /// The host as written when it is plain ASCII, as the identity platform's hosts are: `URLComponents.host` decodes
-    /// it as an international domain name, and its first use loads ICU's IDNA tables, on the start of every command.
-    private static func host(of components: URLComponents) -> String? {
-        if let written = components.percentEncodedHost,
-            written.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "%") })
-        {
-            return written
-        }
-        return components.host
     }
 
     /// This authority with another tenant (silent calls resolve `common` to the account's home tenant).
