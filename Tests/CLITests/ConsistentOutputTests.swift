@@ -22,6 +22,38 @@ struct ConsistentOutputTests {
         #expect(try JSONOutput.text(value) == printed)
     }
 
+    @Test("the rule's writer prints what JSONSerialization prints (pretty, keys sorted, slashes as they are)")
+    func sameAsFoundation() throws {
+        let json =
+            #"{"t":true,"f":false,"i":42,"n":-7,"d":1.5,"e":1e20,"z":3600.0,"s":0.1,"big":12345678901234567890,"#
+            + #""null":null,"nested":{"list":[1,"two",{"three":[]}],"empty":{}},"text":"a\u0001b\"c\\/é"}"#
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8))
+        let values: [Any] = [
+            parsed,
+            [
+                "doubles": [
+                    0.1 + 0.2, 1.0 / 3, 123456.789, 1e300, 5e-324, 9007199254740992.0, 1e16, 100.0, 1e-5, -0.0,
+                ],
+                "integers": [0, -1, Int.max, Int.min], "int64": Int64(5), "flags": [true, false],
+            ] as [String: Any],
+            ["control": "tab\tline\nreturn\rbell\u{7}back\u{8}feed\u{C}del\u{7F}sep\u{2028}", "url": "http://x/y?a=b"],
+            [NSNull(), "x", 1, [[String: Any]](), [Any]()] as [Any],
+            "just a string", 7, true,
+        ]
+        for value in values {
+            let foundation = String(
+                decoding: try JSONSerialization.data(
+                    withJSONObject: value,
+                    options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]),
+                as: UTF8.self
+            ).replacing(#/\[\n\s*\]/#, with: "[]").replacing(#/\{\n\s*\}/#, with: "{}")
+            let ours = try JSONOutput.text(value)
+            #expect(ours == foundation, "ours:\n\(ours)\nJSONSerialization's:\n\(foundation)")
+        }
+        #expect(throws: JSONOutput.Unrepresentable.self) { try JSONOutput.text(["date": Date()]) }
+        #expect(throws: JSONOutput.Unrepresentable.self) { try JSONOutput.text([Double.nan]) }
+    }
+
     /// `stdout` is one JSON value printed by the rule, ended by a newline.
     static func expectByTheRule(
         _ result: CLIResult, _ command: String, sourceLocation: SourceLocation = #_sourceLocation

@@ -37,6 +37,12 @@ struct KubeExecCredentialTests {
         #expect(try ExecCredential(environment: ["KUBERNETES_EXEC_INFO": old], inputIsTerminal: true).interactive)
     }
 
+    @Test("the expiry is whole seconds, rounded down, with two-digit fields")
+    func timestampFields() {
+        #expect(ExecCredential.timestamp(Date(timeIntervalSince1970: 1_767_225_599.9)) == "2025-12-31T23:59:59Z")
+        #expect(ExecCredential.timestamp(Date(timeIntervalSince1970: 1_780_293_845)) == "2026-06-01T06:04:05Z")
+    }
+
     @Test("a KUBERNETES_EXEC_INFO that is not JSON, or of a version kubectl does not speak, is a usage error")
     func refusesOtherRequests() {
         for info in ["not json", #"{"apiVersion":"client.authentication.k8s.io/v2"}"#, "{}"] {

@@ -1,27 +1,115 @@
 import Foundation
 
-/// The one shape of every `--json` output: pretty-printed with two-space indents, keys sorted (so scripts and tests
-/// can rely on it), slashes unescaped, empty arrays and objects as `[]` and `{}`, ended by a newline.
+/// The one shape of every `--json` output: pretty-printed with two-space indents and `"key" : value`, keys sorted (so
+/// scripts and tests can rely on it), slashes unescaped, empty arrays and objects as `[]` and `{}`, ended by a newline.
+///
+/// Written here rather than by `JSONSerialization`, whose bridging to Foundation's collections asks the Swift runtime
+/// for a dozen conformances (each a search of every conformance in the binary): on `msal kube get-token`, which
+/// kubectl runs for every command, that was a millisecond.
 enum JSONOutput {
-    /// Prints `value` (a JSON object, array or scalar made of Foundation types) on standard output.
+    /// A value JSON cannot represent: a type other than strings, booleans, numbers, arrays, string-keyed
+    /// dictionaries and `NSNull`, or a number that is not finite.
+    struct Unrepresentable: Error, CustomStringConvertible {
+        let value: String
+        var description: String { "JSON cannot represent \(value)" }
+    }
+
+    /// Prints `value` (a JSON object, array or scalar made of Swift or Foundation types) on standard output.
     ///
-    /// - Throws: when `value` holds something JSON cannot represent.
+    /// - Throws: ``Unrepresentable`` when `value` holds something JSON cannot represent.
     static func print(_ value: Any, on console: Console) throws {
         console.out(try text(value))
     }
 
     /// `value` as ``print(_:on:)`` prints it, without the final newline.
     ///
-    /// - Throws: when `value` holds something JSON cannot represent.
+    /// - Throws: ``Unrepresentable`` when `value` holds something JSON cannot represent.
     static func text(_ value: Any) throws -> String {
-        let data = try JSONSerialization.data(
-            withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
-        return collapsingEmptyContainers(String(decoding: data, as: UTF8.self))
+        var text = ""
+        try write(value, indent: "", into: &text)
+        return text
     }
 
-    /// `[` or `{` followed by nothing but layout up to its closing bracket becomes `[]` or `{}`. A line break only
-    /// ever appears in the serializer's layout (inside strings it is escaped), so the match is never in a string.
-    private static func collapsingEmptyContainers(_ text: String) -> String {
-        text.replacing(#/\[\n\s*\]/#, with: "[]").replacing(#/\{\n\s*\}/#, with: "{}")
+    private static func write(_ value: Any, indent: String, into text: inout String) throws {
+        // A parsed number (an instance, not a Swift number bridged, which would also cast): its type says which.
+        if type(of: value) is AnyClass, let number = value as? NSNumber {
+            switch String(cString: number.objCType) {
+            case "c": text += number.boolValue ? "true" : "false"
+            case "d", "f": try writeNumber(number.doubleValue, into: &text)
+            default: text += number.stringValue
+            }
+            return
+        }
+        switch value {
+        case let string as String: writeString(string, into: &text)
+        case let flag as Bool: text += flag ? "true" : "false"
+        case let number as Int: text += String(number)
+        case let number as Int64: text += String(number)
+        case let number as UInt64: text += String(number)
+        case let number as Double: try writeNumber(number, into: &text)
+        case let object as [String: Any]:
+            guard !object.isEmpty else {
+                text += "{}"
+                return
+            }
+            let inner = indent + "  "
+            text += "{\n"
+            for (index, key) in object.keys.sorted().enumerated() {
+                text += index == 0 ? inner : ",\n" + inner
+                writeString(key, into: &text)
+                text += " : "
+                try write(object[key]!, indent: inner, into: &text)
+            }
+            text += "\n" + indent + "}"
+        case let array as [Any]:
+            guard !array.isEmpty else {
+                text += "[]"
+                return
+            }
+            let inner = indent + "  "
+            text += "[\n"
+            for (index, element) in array.enumerated() {
+                text += index == 0 ? inner : ",\n" + inner
+                try write(element, indent: inner, into: &text)
+            }
+            text += "\n" + indent + "]"
+        case is NSNull: text += "null"
+        default: throw Unrepresentable(value: "\(type(of: value))")
+        }
+    }
+
+    /// A number as `JSONSerialization` writes it: a whole number up to 2^53 without a fraction, any other in Swift's
+    /// shortest form without a trailing `.0`.
+    private static func writeNumber(_ number: Double, into text: inout String) throws {
+        guard number.isFinite else { throw Unrepresentable(value: "\(number)") }
+        if number == 0, number.sign == .minus {
+            text += "-0"
+        } else if number == number.rounded(), abs(number) <= 9_007_199_254_740_992 {
+            text += String(Int64(number))
+        } else {
+            let shortest = "\(number)"
+            text += shortest.hasSuffix(".0") ? String(shortest.dropLast(2)) : shortest
+        }
+    }
+
+    /// A string in quotes, escaped as JSON requires (quotes, backslashes, control characters); `/` as it is.
+    private static func writeString(_ string: String, into text: inout String) {
+        text += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case "\u{8}": text += "\\b"
+            case "\u{C}": text += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
     }
 }

@@ -59,7 +59,14 @@ struct ExecCredential: Sendable, Equatable {
     }
 
     /// `2026-11-26T17:00:00Z`: RFC 3339 in UTC, whole seconds, as Kubernetes writes times.
+    /// Written from `gmtime_r`: `Date.ISO8601FormatStyle` sets up a formatter cache on first use, a good part of a
+    /// warm `msal kube get-token`.
     static func timestamp(_ date: Date) -> String {
-        Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).format(date)
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var utc = tm()
+        gmtime_r(&seconds, &utc)
+        func twoDigits(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(utc.tm_year + 1900)-\(twoDigits(utc.tm_mon + 1))-\(twoDigits(utc.tm_mday))T"
+            + "\(twoDigits(utc.tm_hour)):\(twoDigits(utc.tm_min)):\(twoDigits(utc.tm_sec))Z"
     }
 }
