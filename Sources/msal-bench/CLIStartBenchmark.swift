@@ -85,43 +85,53 @@ struct CLIStartBenchmark {
                     "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
                 ]
                 let msal = binaries.appendingPathComponent("msal").path
-                var rows: [Row] = []
+                let floorBinary = binaries.appendingPathComponent("startup-floor").path
+                let floorRun = { try Self.spawn(floorBinary, [cacheFile.path], environment) }
+                var ours: [() throws -> Duration] = []
+                var theirs: [(() throws -> Duration)?] = []
                 for command in commands {
                     let input = try command.input.map { text in
-                        let file = folder.appendingPathComponent("input-\(rows.count)")
+                        let file = folder.appendingPathComponent("input-\(ours.count)")
                         try Data(text.utf8).write(to: file)
                         return file.path
                     }
-                    let ours = { try Self.spawn(msal, command.arguments, environment, input: input) }
-                    let theirs = python.map { python in
-                        {
-                            try Self.spawn(
-                                python,
-                                [
-                                    "bench/msal_python_token.py", cacheFile.path, authority,
-                                    Directory.DemoIDs.publicClient, command.scope,
-                                ], environment)
-                        }
-                    }
+                    ours.append { try Self.spawn(msal, command.arguments, environment, input: input) }
+                    theirs.append(
+                        python.map { python in
+                            {
+                                try Self.spawn(
+                                    python,
+                                    [
+                                        "bench/msal_python_token.py", cacheFile.path, authority,
+                                        Directory.DemoIDs.publicClient, command.scope,
+                                    ], environment)
+                            }
+                        })
                     // One untimed run each discovers the authority and persists what it learned.
-                    _ = try ours()
-                    _ = try theirs?()
-                    rows.append(
-                        Row(
-                            command: command.name, msal: try Self.median(runs, ours),
-                            python: try theirs.map { try Self.median(runs, $0) }))
+                    _ = try ours.last!()
+                    _ = try theirs.last!?()
                 }
-                let floorBinary = binaries.appendingPathComponent("startup-floor").path
-                let floor = try Self.median(runs) { try Self.spawn(floorBinary, [cacheFile.path], environment) }
+                // The floor and each command in turn, round after round, so a slower spell of the machine weighs on
+                // all of them alike.
+                var floorSamples: [Duration] = []
+                var ourSamples = [[Duration]](repeating: [], count: commands.count)
+                for _ in 0..<runs {
+                    floorSamples.append(try floorRun())
+                    for (index, run) in ours.enumerated() { ourSamples[index].append(try run()) }
+                }
+                let floor = Self.median(floorSamples)
+                let rows = try commands.indices.map { index in
+                    Row(
+                        command: commands[index].name, msal: Self.median(ourSamples[index]),
+                        python: try theirs[index].map { run in Self.median(try (0..<runs).map { _ in try run() }) })
+                }
                 return Result(floor: floor, rows: rows)
             }
         }
     }
 
-    private static func median(_ runs: Int, _ body: () throws -> Duration) throws -> Duration {
-        var samples = try (0..<runs).map { _ in try body() }
-        samples.sort()
-        return samples[runs / 2]
+    private static func median(_ samples: [Duration]) -> Duration {
+        samples.sorted()[samples.count / 2]
     }
 
     /// Runs a process to its end (standard input from `input` or /dev/null, output discarded) and returns the wall
