@@ -142,7 +142,9 @@ struct CommandContext: Sendable {
             return pem
         }
         do {
-            return try DefaultHTTPTransport(trustedCAPEM: pems.joined(separator: "\n"), proxy: proxy)
+            // Joined by a loop: `joined(separator:)` asks the runtime for a conformance, on every start.
+            let joined = pems.reduce(into: "") { $0 += $0.isEmpty ? $1 : "\n" + $1 }
+            return try DefaultHTTPTransport(trustedCAPEM: joined, proxy: proxy)
         } catch {
             // Parsed one by one only on failure, to name the file at fault.
             for (file, pem) in zip(files, pems) where (try? DefaultHTTPTransport(trustedCAPEM: pem)) == nil {
