@@ -8,6 +8,8 @@ struct CommandContext: Sendable {
     enum BrowserChoice: Sendable { case system, printURL }
 
     let options: GlobalOptionValues
+    /// The process's environment, read once for the command.
+    let environment: [String: String]
     let settings: Settings
     let console: Console
     let status: StatusLine
@@ -28,6 +30,7 @@ struct CommandContext: Sendable {
         native: Bool = false, databaseCache: Bool = false
     ) async throws {
         self.options = options
+        self.environment = environment
         self.console = console
         status = StatusLine(console: console)
         settings = try Settings.resolve(options, environment: environment, native: native)

@@ -5,13 +5,16 @@ import Foundation
 extension GlobalOptionValues {
     /// Runs a command's body with a ``CommandContext`` (see there for `native` and `databaseCache`): Ctrl-C cancels it (exit 130), and any error
     /// becomes one line on standard error (`--verbose` adds details) and its documented exit code.
+    ///
+    /// - Parameter environment: the process's environment, when the command has read it already.
     func run(
         browser: CommandContext.BrowserChoice = .system, native: Bool = false, databaseCache: Bool = false,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
         _ body: @escaping @Sendable (CommandContext) async throws -> Void
     ) async throws {
         try await reportingFailure(native: native) { console in
             let context = try await CommandContext(
-                options: self, console: console, environment: ProcessInfo.processInfo.environment,
+                options: self, console: console, environment: environment,
                 browser: browser, native: native, databaseCache: databaseCache)
             try await cancellingOnInterrupt { try await body(context) }
         }

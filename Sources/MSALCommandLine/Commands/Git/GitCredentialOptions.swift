@@ -53,7 +53,7 @@ struct GitCredentialOptions: Sendable, Equatable {
                 .acquireToken(ManagedIdentityParameters(resource: AzureReposHost.resource))
             return (result.accessToken, result.expiresOn)
         }
-        if let app = try EnvironmentCredential.read(ProcessInfo.processInfo.environment) {
+        if let app = try EnvironmentCredential.read(context.environment) {
             let result = try await app.application(context).acquireTokenForClient(
                 ClientCredentialParameters(scopes: AzureReposHost.scopes))
             return (result.accessToken, result.expiresOn)

@@ -62,7 +62,7 @@ struct KubeGetTokenOptions: Sendable, Equatable {
         let userPassword = password
         let command = self
         let scopes = ["\(serverID)/.default"]
-        try await signInOptions.run { context in
+        try await signInOptions.run(environment: variables) { context in
             let (token, expiresOn): (String, Date)
             if let credential {
                 let result = try await credential.application(context).acquireTokenForClient(
