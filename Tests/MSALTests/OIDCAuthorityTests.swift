@@ -13,16 +13,8 @@ struct OIDCAuthorityTests {
         try await Self.withProvider { provider, http in
             let browser = FormFillingBrowser(
                 http: http, username: DjangoOIDCProvider.username, password: provider.password)
-            let clock = TestClock(start: Date())
-            let cache = TokenCache()
-            var configuration = try PublicClientApplicationConfiguration(
-                clientID: DjangoOIDCProvider.clientID, authority: Authority(provider.issuer, kind: .oidc),
-                redirectURI: "http://127.0.0.1")
-            configuration.browser = browser
-            configuration.clock = clock
-            configuration.cache = cache
-            configuration.interactiveTimeout = .seconds(30)
-            let app = try PublicClientApplication(configuration: configuration)
+            let (clock, cache) = (TestClock(start: Date()), TokenCache())
+            let app = try Self.app(provider, browser: browser, clock: clock, cache: cache)
 
             let result = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["notes.read"]))
             #expect(browser.pagesSeen == ["signin", "consent"])
@@ -77,16 +69,8 @@ struct OIDCAuthorityTests {
         try await Self.withProvider(idTokenOnRefresh: false) { provider, http in
             let browser = FormFillingBrowser(
                 http: http, username: DjangoOIDCProvider.username, password: provider.password)
-            let clock = TestClock(start: Date())
-            let cache = TokenCache()
-            var configuration = try PublicClientApplicationConfiguration(
-                clientID: DjangoOIDCProvider.clientID, authority: Authority(provider.issuer, kind: .oidc),
-                redirectURI: "http://127.0.0.1")
-            configuration.browser = browser
-            configuration.clock = clock
-            configuration.cache = cache
-            configuration.interactiveTimeout = .seconds(30)
-            let app = try PublicClientApplication(configuration: configuration)
+            let (clock, cache) = (TestClock(start: Date()), TokenCache())
+            let app = try Self.app(provider, browser: browser, clock: clock, cache: cache)
             let result = try await app.acquireTokenInteractively(InteractiveParameters(scopes: ["notes.read"]))
 
             let refreshed = try await app.acquireTokenSilently(
@@ -106,6 +90,21 @@ struct OIDCAuthorityTests {
             #expect(cached.source == .cache)
             #expect(cached.accessToken == refreshed.accessToken)
         }
+    }
+
+    /// An app that signs in at `provider` as an OpenID Connect authority through `browser`, keeping its tokens in
+    /// `cache` and telling the time by `clock`.
+    private static func app(
+        _ provider: DjangoOIDCProvider, browser: FormFillingBrowser, clock: TestClock, cache: TokenCache
+    ) throws -> PublicClientApplication {
+        var configuration = try PublicClientApplicationConfiguration(
+            clientID: DjangoOIDCProvider.clientID, authority: Authority(provider.issuer, kind: .oidc),
+            redirectURI: "http://127.0.0.1")
+        configuration.browser = browser
+        configuration.clock = clock
+        configuration.cache = cache
+        configuration.interactiveTimeout = .seconds(30)
+        return try PublicClientApplication(configuration: configuration)
     }
 
     /// A provider of the test's own and an HTTP client for its browser, which does not follow redirects.
