@@ -24,11 +24,11 @@ struct CLIStartBenchmark {
         let rows: [Row]
     }
 
-    /// A command `msal` runs, its arguments, what it reads on standard input, and the scope MSAL Python asks for.
+    /// A command `msal` runs, its arguments, the file it reads on standard input, and the scope MSAL Python asks for.
     private struct Command {
         let name: String
         let arguments: [String]
-        let input: String?
+        let inputFile: String?
         let scope: String
     }
 
@@ -38,6 +38,88 @@ struct CLIStartBenchmark {
 
     /// - Parameter binaries: the folder holding release builds of `msal` and `startup-floor`.
     func run(binaries: URL, python: String?) async throws -> Result {
+        try await Self.withWarmCommands(binaries: binaries) { _, cacheFile, environment, commands in
+            let authority = environment["MSAL_AUTHORITY"]!
+            let msal = binaries.appendingPathComponent("msal").path
+            let floorBinary = binaries.appendingPathComponent("startup-floor").path
+            let floorRun = { try Self.spawn(floorBinary, [cacheFile.path], environment) }
+            let ours = commands.map { command in
+                { try Self.spawn(msal, command.arguments, environment, input: command.inputFile) }
+            }
+            let theirs = commands.map { command in
+                python.map { python in
+                    {
+                        try Self.spawn(
+                            python,
+                            [
+                                "bench/msal_python_token.py", cacheFile.path, authority,
+                                Directory.DemoIDs.publicClient, command.scope,
+                            ], environment)
+                    }
+                }
+            }
+            // One untimed run of the script each discovers the authority and persists what it learned.
+            for run in theirs { _ = try run?() }
+            // The floor and each command in turn, round after round, so a slower spell of the machine weighs on
+            // all of them alike.
+            var floorSamples: [Duration] = []
+            var ourSamples = [[Duration]](repeating: [], count: commands.count)
+            for _ in 0..<runs {
+                floorSamples.append(try floorRun())
+                for (index, run) in ours.enumerated() { ourSamples[index].append(try run()) }
+            }
+            let floor = Self.median(floorSamples)
+            let rows = try commands.indices.map { index in
+                Row(
+                    command: commands[index].name, msal: Self.median(ourSamples[index]),
+                    python: try theirs[index].map { run in Self.median(try (0..<runs).map { _ in try run() }) })
+            }
+            return Result(floor: floor, rows: rows)
+        }
+    }
+
+    /// Writes the functions of `msal` that its three commands run from a warm cache, one mangled name per line in
+    /// the order Callgrind first records them: the linker's symbol ordering file (`Linking/msal-hot-path.order`),
+    /// which places them side by side so that a start touches few pages of code.
+    static func writeHotPathOrder(binaries: URL, to file: URL) async throws {
+        try await withWarmCommands(binaries: binaries) { folder, _, environment, commands in
+            // Valgrind cannot read the release build's split debug information; the symbol table is enough.
+            let msal = folder.appendingPathComponent("msal-symbols-only").path
+            _ = try output(of: "objcopy", ["--strip-debug", binaries.appendingPathComponent("msal").path, msal])
+            let defined = Set(
+                try output(of: "nm", ["--defined-only", "--format=posix", msal]).split(separator: "\n").compactMap {
+                    line -> Substring? in
+                    let fields = line.split(separator: " ")
+                    return fields.count >= 2 && "tTwW".contains(fields[1]) ? fields[0] : nil
+                })
+            var order: [Substring] = []
+            var seen: Set<Substring> = []
+            for (index, command) in commands.enumerated() {
+                let profile = folder.appendingPathComponent("callgrind-\(index).out")
+                _ = try output(
+                    of: "valgrind",
+                    ["--tool=callgrind", "--quiet", "--demangle=no", "--callgrind-out-file=\(profile.path)", msal]
+                        + command.arguments, environment: environment, input: command.inputFile)
+                // `fn=(id) name` and `cfn=(id) name` name a function the first time its id appears.
+                for line in try String(contentsOf: profile, encoding: .utf8).split(separator: "\n")
+                where line.hasPrefix("fn=(") || line.hasPrefix("cfn=(") {
+                    guard let space = line.firstIndex(of: " ") else { continue }
+                    let name = line[line.index(after: space)...]
+                    if defined.contains(name), seen.insert(name).inserted { order.append(name) }
+                }
+            }
+            try Data(order.map { "\($0)\n" }.joined().utf8).write(to: file, options: .atomic)
+            print("msal-bench: \(order.count) functions of msal written to \(file.path)")
+        }
+    }
+
+    /// Signs the demo user in on an emulator over TLS, fills the cache with the three commands' tokens, runs each
+    /// command once (which discovers the authority and persists what it learned), then calls `body` with the
+    /// folder, the cache file, the commands' environment and the commands, all answered from the cache.
+    private static func withWarmCommands<T: Sendable>(
+        binaries: URL,
+        _ body: @Sendable (URL, URL, [String: String], [Command]) async throws -> T
+    ) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "msal-bench-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -45,15 +127,17 @@ struct CLIStartBenchmark {
         let cacheFile = folder.appendingPathComponent("token_cache.json")
         let aks = "\(Directory.DemoIDs.aksServer)/.default"
         let devOps = "\(Directory.DemoIDs.azureDevOps)/.default"
+        let gitRequest = folder.appendingPathComponent("git-request")
+        try Data("protocol=https\nhost=dev.azure.com\npath=contoso/_git/app\n\n".utf8).write(to: gitRequest)
         let commands = [
-            Command(name: "msal token", arguments: ["token"], input: nil, scope: "User.Read"),
+            Command(name: "msal token", arguments: ["token"], inputFile: nil, scope: "User.Read"),
             Command(
                 name: "msal kube get-token",
                 arguments: ["kube", "get-token", "--login", "devicecode", "--server-id", Directory.DemoIDs.aksServer],
-                input: nil, scope: aks),
+                inputFile: nil, scope: aks),
             Command(
-                name: "msal git-credential get", arguments: ["git-credential", "get"],
-                input: "protocol=https\nhost=dev.azure.com\npath=contoso/_git/app\n\n", scope: devOps),
+                name: "msal git-credential get", arguments: ["git-credential", "get"], inputFile: gitRequest.path,
+                scope: devOps),
         ]
         let configuration = EmulatorConfiguration(port: 0, tlsDirectory: folder.appendingPathComponent("tls"), seed: 5)
         return try await IdentityEmulator.withRunning(configuration) { emulator in
@@ -85,49 +169,35 @@ struct CLIStartBenchmark {
                     "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
                 ]
                 let msal = binaries.appendingPathComponent("msal").path
-                let floorBinary = binaries.appendingPathComponent("startup-floor").path
-                let floorRun = { try Self.spawn(floorBinary, [cacheFile.path], environment) }
-                var ours: [() throws -> Duration] = []
-                var theirs: [(() throws -> Duration)?] = []
                 for command in commands {
-                    let input = try command.input.map { text in
-                        let file = folder.appendingPathComponent("input-\(ours.count)")
-                        try Data(text.utf8).write(to: file)
-                        return file.path
-                    }
-                    ours.append { try Self.spawn(msal, command.arguments, environment, input: input) }
-                    theirs.append(
-                        python.map { python in
-                            {
-                                try Self.spawn(
-                                    python,
-                                    [
-                                        "bench/msal_python_token.py", cacheFile.path, authority,
-                                        Directory.DemoIDs.publicClient, command.scope,
-                                    ], environment)
-                            }
-                        })
-                    // One untimed run each discovers the authority and persists what it learned.
-                    _ = try ours.last!()
-                    _ = try theirs.last!?()
+                    _ = try spawn(msal, command.arguments, environment, input: command.inputFile)
                 }
-                // The floor and each command in turn, round after round, so a slower spell of the machine weighs on
-                // all of them alike.
-                var floorSamples: [Duration] = []
-                var ourSamples = [[Duration]](repeating: [], count: commands.count)
-                for _ in 0..<runs {
-                    floorSamples.append(try floorRun())
-                    for (index, run) in ours.enumerated() { ourSamples[index].append(try run()) }
-                }
-                let floor = Self.median(floorSamples)
-                let rows = try commands.indices.map { index in
-                    Row(
-                        command: commands[index].name, msal: Self.median(ourSamples[index]),
-                        python: try theirs[index].map { run in Self.median(try (0..<runs).map { _ in try run() }) })
-                }
-                return Result(floor: floor, rows: rows)
+                return try await body(folder, cacheFile, environment, commands)
             }
         }
+    }
+
+    /// Runs `tool` (found on `PATH`) to its end and returns what it printed.
+    ///
+    /// - Throws: when it cannot start or exits non-zero.
+    private static func output(
+        of tool: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil
+    ) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        if let environment { process.environment = environment }
+        process.standardInput = try input.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let printed = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchError(
+                "\(tool) \(arguments.joined(separator: " ")) exited with status \(process.terminationStatus)")
+        }
+        return String(decoding: printed, as: UTF8.self)
     }
 
     private static func median(_ samples: [Duration]) -> Duration {

@@ -6,6 +6,7 @@ import IdentityEmulator
 /// Run with `swift run -c release --static-swift-stdlib msal-bench [silent] [signin] [cli] [cache] [emulator]
 /// [confidential] [distributed] [webapi] [soak] [--framework hummingbird|vapor]` (all sections without arguments;
 /// `webapi` measures Hummingbird and Vapor, Hummingbird alone with `--framework hummingbird`; bench/README.md).
+/// `msal-bench hot-path-order FILE` writes the linker's symbol ordering file for `msal` (`scripts/hot-path-order`).
 @main
 struct MSALBench {
     static func main() async throws {
@@ -14,6 +15,11 @@ struct MSALBench {
             let seconds = Int(arguments[3])
         {
             return try await DistributedWorker(partitions: partitions, seconds: seconds).run()
+        }
+        if arguments.count == 3, arguments[1] == "hot-path-order" {
+            let binaries = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent()
+            return try await CLIStartBenchmark.writeHotPathOrder(
+                binaries: binaries, to: URL(fileURLWithPath: arguments[2]))
         }
         let all: Set<String> = [
             "silent", "signin", "cli", "cache", "emulator", "confidential", "distributed", "webapi", "soak",

@@ -32,7 +32,11 @@ struct PEMBlocksTests {
         #expect(PEMBlocks.der(of: "CERTIFICATE", in: pem) == [Data([1, 2, 3, 4]), Data([7, 8])])
         #expect(PEMBlocks.der(of: "PRIVATE KEY", in: pem) == [Data([5, 6])])
         #expect(PEMBlocks.text(of: "CERTIFICATE", in: "-----BEGIN CERTIFICATE-----").isEmpty)
-        #expect(PEMBlocks.contents(of: "-----BEGIN X-----\nnot*base64\n-----END X-----") == nil)
+        #expect(PEMBlocks.decodedBlocks(of: "X", in: "-----BEGIN X-----\nnot*base64\n-----END X-----\n") == [nil])
+        #expect(
+            PEMBlocks.decodedBlocks(of: "X", in: "-----END X-----\n-----BEGIN X-----\nAQ==\n-----END X-----") == [
+                Data([1])
+            ])
     }
 
     @Test("the system's CA bundle: every certificate, as many as its BEGIN lines, accepted as trust roots")

@@ -62,8 +62,9 @@ struct AppMetadataEntry: Sendable, Equatable {
     var extra: [String: CacheValue] = [:]
 }
 
-/// Any JSON value, kept for fields and sections this library does not interpret.
-enum CacheValue: Sendable, Equatable {
+/// Any JSON value: the cache's fields and sections this library does not interpret, a token's claims, and for the
+/// command line, kubectl's request.
+package enum CacheValue: Sendable, Equatable {
     case string(String)
     case number(Double)
     case bool(Bool)

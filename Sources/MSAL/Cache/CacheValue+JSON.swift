@@ -5,7 +5,7 @@ extension CacheValue {
     /// The JSON value `data` holds, read with ``CacheJSONReader`` within ``JSONLimits/file``'s size.
     ///
     /// - Throws: ``JSONRefusal`` when the data is too large, ``CacheJSONReader/Malformed`` when it is not JSON.
-    init(json data: Data) throws {
+    package init(json data: Data) throws {
         try JSONLimits.file.checkSize(data.count)
         self = try data.withUnsafeBytes { bytes in
             var reader = CacheJSONReader(bytes)

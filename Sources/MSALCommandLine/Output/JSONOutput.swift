@@ -40,6 +40,16 @@ enum JSONOutput {
             }
             return
         }
+        // Exact types first: a cast that fails asks the runtime for conformances (each a search of every conformance
+        // in the binary), and the `switch` below would try several for each value.
+        switch type(of: value) {
+        case is String.Type: return writeString(value as! String, into: &text)
+        case is Bool.Type:
+            text += value as! Bool ? "true" : "false"
+            return
+        case is [String: Any].Type: return try writeObject(value as! [String: Any], indent: indent, into: &text)
+        default: break
+        }
         switch value {
         case let string as String: writeString(string, into: &text)
         case let flag as Bool: text += flag ? "true" : "false"
@@ -47,20 +57,7 @@ enum JSONOutput {
         case let number as Int64: text += String(number)
         case let number as UInt64: text += String(number)
         case let number as Double: try writeNumber(number, into: &text)
-        case let object as [String: Any]:
-            guard !object.isEmpty else {
-                text += "{}"
-                return
-            }
-            let inner = indent + "  "
-            text += "{\n"
-            for (index, key) in object.keys.sorted().enumerated() {
-                text += index == 0 ? inner : ",\n" + inner
-                writeString(key, into: &text)
-                text += " : "
-                try write(object[key]!, indent: inner, into: &text)
-            }
-            text += "\n" + indent + "}"
+        case let object as [String: Any]: try writeObject(object, indent: indent, into: &text)
         case let array as [Any]:
             guard !array.isEmpty else {
                 text += "[]"
@@ -78,8 +75,22 @@ enum JSONOutput {
         }
     }
 
-    /// A number as `JSONSerialization` writes it: a whole number up to 2^53 without a fraction, any other in Swift's
-    /// shortest form without a trailing `.0`.
+    private static func writeObject(_ object: [String: Any], indent: String, into text: inout String) throws {
+        guard !object.isEmpty else {
+            text += "{}"
+            return
+        }
+        let inner = indent + "  "
+        text += "{\n"
+        for (index, key) in object.keys.sorted().enumerated() {
+            text += index == 0 ? inner : ",\n" + inner
+            writeString(key, into: &text)
+            text += " : "
+            try write(object[key]!, indent: inner, into: &text)
+        }
+        text += "\n" + indent + "}"
+    }
+
     private static func writeNumber(_ number: Double, into text: inout String) throws {
         guard number.isFinite else { throw Unrepresentable(value: "\(number)") }
         if number == 0, number.sign == .minus {

@@ -12,12 +12,12 @@ final class AdditionalTrustRoots: Sendable {
     /// - Throws: ``MSALError`` `invalidParameter` when `pem` holds no certificate block or a block is not a
     ///   whole DER structure.
     init(pem: String) throws {
-        let blocks = PEMBlocks.text(of: "CERTIFICATE", in: pem)
+        let blocks = PEMBlocks.decodedBlocks(of: "CERTIFICATE", in: pem)
         guard !blocks.isEmpty else {
             throw MSALError.internal(
                 .invalidParameter, "The trusted CA is not a PEM certificate: no certificate block.")
         }
-        guard blocks.allSatisfy({ PEMBlocks.contents(of: $0).map(Self.isWholeSequence) ?? false }) else {
+        guard blocks.allSatisfy({ $0.map(Self.isWholeSequence) ?? false }) else {
             throw MSALError.internal(
                 .invalidParameter, "The trusted CA is not a PEM certificate: a block is not a certificate's encoding.")
         }

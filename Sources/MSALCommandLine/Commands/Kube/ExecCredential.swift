@@ -1,4 +1,5 @@
 import Foundation
+import MSAL
 
 /// client-go's exec credential protocol (`client.authentication.k8s.io`): the request kubectl puts in
 /// `KUBERNETES_EXEC_INFO` and the `ExecCredential` the plugin answers on standard output.
@@ -30,8 +31,10 @@ struct ExecCredential: Sendable, Equatable {
             interactive = inputIsTerminal
             return
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-            let version = object["apiVersion"] as? String
+        // Read with the library's JSON reader: `JSONSerialization` and the casts out of its `Any` asked the runtime
+        // for a dozen conformances, a good part of every `msal kube get-token`.
+        guard case .object(let object)? = try? CacheValue(json: Data(text.utf8)),
+            case .string(let version)? = object["apiVersion"]
         else {
             throw UsageError(
                 "KUBERNETES_EXEC_INFO is not an ExecCredential (kubectl sets it; unset it to run by hand).")
@@ -41,7 +44,11 @@ struct ExecCredential: Sendable, Equatable {
                 "KUBERNETES_EXEC_INFO asks for \(version); msal answers \(Self.apiVersions.joined(separator: ", ")).")
         }
         apiVersion = version
-        interactive = (object["spec"] as? [String: Any])?["interactive"] as? Bool ?? inputIsTerminal
+        guard case .object(let spec)? = object["spec"], case .bool(let answers)? = spec["interactive"] else {
+            interactive = inputIsTerminal
+            return
+        }
+        interactive = answers
     }
 
     init(apiVersion: String, interactive: Bool) {
