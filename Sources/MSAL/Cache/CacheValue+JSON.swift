@@ -6,13 +6,23 @@ extension CacheValue {
     ///
     /// - Throws: ``JSONRefusal`` when the data is too large, ``CacheJSONReader/Malformed`` when it is not JSON.
     package init(json data: Data) throws {
-        try JSONLimits.file.checkSize(data.count)
-        self = try data.withUnsafeBytes { bytes in
-            var reader = CacheJSONReader(bytes)
-            let value = try reader.value()
-            try reader.finish()
-            return value
-        }
+        self = try data.withUnsafeBytes { try Self(jsonBytes: $0) }
+    }
+
+    /// The JSON value `text` holds, read from its own UTF-8 bytes: `Data(text.utf8)` would cast them to
+    /// `ContiguousBytes`, a search of every conformance in the binary the first time.
+    ///
+    /// - Throws: as the reading of `Data` does.
+    package init(json text: String) throws {
+        var text = text
+        self = try text.withUTF8 { try Self(jsonBytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    private init(jsonBytes bytes: UnsafeRawBufferPointer) throws {
+        try JSONLimits.file.checkSize(bytes.count)
+        var reader = CacheJSONReader(bytes)
+        self = try reader.value()
+        try reader.finish()
     }
 
     /// The value as JSON, written as the token cache is (members sorted, indented).

@@ -43,18 +43,18 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
         let base =
             environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory())
-            .appendingPathComponent(".cache")
-        return base.appendingPathComponent("msal/token_cache.json")
+            .appendingFilePath(".cache")
+        return base.appendingFilePath("msal/token_cache.json")
     }
 
     /// Reads the file; `nil` when there is none.
     ///
     /// - Throws: ``MSALError`` `cacheUnavailable` naming the path when the file exists but cannot be read.
     public nonisolated(nonsending) func load() async throws -> Data? {
-        let folder = url.deletingLastPathComponent().path
+        let folder = url.deletingLastPathComponent().filePath
         guard FileManager.default.fileExists(atPath: folder) else { return nil }
         try CacheFolderCheck.verify(folder)
-        guard let fd = try CacheFolderCheck.openRegularFile(url.path, what: "The token cache") else { return nil }
+        guard let fd = try CacheFolderCheck.openRegularFile(url.filePath, what: "The token cache") else { return nil }
         defer { close(fd) }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
@@ -64,7 +64,7 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
                 if errno == EINTR { continue }
                 let failure = POSIXError.current
                 throw MSALError.internal(
-                    .cacheUnavailable, "The token cache \(url.path) cannot be read: \(failure.reason).",
+                    .cacheUnavailable, "The token cache \(url.filePath) cannot be read: \(failure.reason).",
                     underlyingError: failure)
             }
             if count == 0 { return data }
@@ -77,20 +77,20 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
     /// - Throws: ``MSALError`` `cacheUnavailable` naming the path when the file or its folder is
     ///   read-only or cannot be written.
     public nonisolated(nonsending) func save(_ data: Data) async throws {
-        let folder = url.deletingLastPathComponent().path
+        let folder = url.deletingLastPathComponent().filePath
         try createFolder(folder)
         var info = stat()
-        if stat(url.path, &info) == 0, info.st_mode & S_IWUSR == 0 {
-            throw MSALError.internal(.cacheUnavailable, "The token cache \(url.path) is read-only.")
+        if stat(url.filePath, &info) == 0, info.st_mode & S_IWUSR == 0 {
+            throw MSALError.internal(.cacheUnavailable, "The token cache \(url.filePath) is read-only.")
         }
         if stat(folder, &info) == 0, info.st_mode & S_IWUSR == 0 {
             throw MSALError.internal(.cacheUnavailable, "The token cache's folder \(folder) is read-only.")
         }
         do {
-            try AtomicFile.write(data, to: url.path)
+            try AtomicFile.write(data, to: url.filePath)
         } catch {
             throw MSALError.internal(
-                .cacheUnavailable, "The token cache \(url.path) cannot be written: \(error.localizedDescription).",
+                .cacheUnavailable, "The token cache \(url.filePath) cannot be written: \(error.localizedDescription).",
                 underlyingError: error)
         }
     }
@@ -98,7 +98,7 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
     /// Device, inode, size and modification time (ns) of the file; all zero when there is none.
     public nonisolated(nonsending) func version() async throws -> StorageVersion? {
         var info = stat()
-        guard stat(url.path, &info) == 0 else { return StorageVersion([0, 0, 0, 0]) }
+        guard stat(url.filePath, &info) == 0 else { return StorageVersion([0, 0, 0, 0]) }
         return StorageVersion([
             Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), info.modificationNanoseconds,
         ])
@@ -106,8 +106,8 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
 
     /// Takes the `<path>.lockfile` lock that msal-extensions uses, creating the folder when missing.
     public nonisolated(nonsending) func lock() async throws -> (any StorageLock)? {
-        try createFolder(url.deletingLastPathComponent().path)
-        return try await CacheFileLock.acquire(path: url.path + ".lockfile", timeout: lockTimeout, sleep: sleep)
+        try createFolder(url.deletingLastPathComponent().filePath)
+        return try await CacheFileLock.acquire(path: url.filePath + ".lockfile", timeout: lockTimeout, sleep: sleep)
     }
 
     /// Renames the file to `<name>.corrupt-<UTC timestamp>` beside it.
@@ -115,8 +115,8 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
         let stamp = Date().formatted(
             .iso8601.year().month().day().time(includingFractionalSeconds: false)
                 .timeSeparator(.omitted).dateSeparator(.omitted).dateTimeSeparator(.standard))
-        let copy = "\(url.path).corrupt-\(stamp)"
-        guard rename(url.path, copy) == 0 else { return nil }
+        let copy = "\(url.filePath).corrupt-\(stamp)"
+        guard rename(url.filePath, copy) == 0 else { return nil }
         onSetAside?(copy, reason)
         return copy
     }
@@ -129,9 +129,9 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
     public func removeSetAsideCopies() -> Int {
         let folder = url.deletingLastPathComponent()
         let prefix = url.lastPathComponent + ".corrupt-"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.filePath)) ?? []
         return names.filter { $0.hasPrefix(prefix) }.reduce(0) { removed, name in
-            unlink(folder.appendingPathComponent(name).path) == 0 ? removed + 1 : removed
+            unlink(folder.appendingFilePath(name).filePath) == 0 ? removed + 1 : removed
         }
     }
 

@@ -52,18 +52,18 @@ public struct AuthorityMetadataFile: Sendable {
             "aliases": .array(aliases.sorted().map(CacheValue.string)),
         ])
         let data = CacheValue.object(["version": .number(1), "authorities": .object(all)]).json
-        let folder = url.deletingLastPathComponent().path
+        let folder = url.deletingLastPathComponent().filePath
         if !FileManager.default.fileExists(atPath: folder) {
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
-        try AtomicFile.write(data, to: url.path)
+        try AtomicFile.write(data, to: url.filePath)
     }
 
     /// The file's entries by authority URL, read with the token cache's JSON reader (this runs on every start of
     /// a command-line tool, where Foundation's `JSONSerialization` costs more than the rest of the read).
     private func entries() -> [String: CacheValue] {
-        guard let data = FileManager.default.contents(atPath: url.path),
+        guard let data = FileManager.default.contents(atPath: url.filePath),
             case .object(let object)? = try? CacheValue(json: data),
             object["version"] == .number(1),
             case .object(let authorities)? = object["authorities"]

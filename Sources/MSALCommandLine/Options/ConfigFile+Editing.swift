@@ -44,9 +44,9 @@ extension ConfigFile {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
-            try AtomicFile.write(Data((try JSONOutput.text(values) + "\n").utf8), to: url.path)
+            try AtomicFile.write(Data((try JSONOutput.text(values) + "\n").utf8), to: url.filePath)
         } catch {
-            throw UsageError("\(url.path) cannot be written: \(error.localizedDescription)")
+            throw UsageError("\(url.filePath) cannot be written: \(error.localizedDescription)")
         }
     }
 }

@@ -70,7 +70,7 @@ struct Settings: Sendable, Equatable {
             redirectURI: pick(options.redirectURI, "MSAL_REDIRECT_URI", "redirect_uri", default: "http://localhost")!,
             cachePath: pick(
                 options.cachePath, "MSAL_TOKEN_CACHE", "token_cache",
-                default: FileTokenCachePersistence.defaultURL(environment: environment).path)!,
+                default: FileTokenCachePersistence.defaultURL(environment: environment).filePath)!,
             cacheBackend: pick(options.cacheBackend, "MSAL_CACHE_BACKEND", "cache_backend", default: "auto")!,
             graphEndpoint: pick(
                 options.graphEndpoint, "MSAL_GRAPH_ENDPOINT", "graph_endpoint",

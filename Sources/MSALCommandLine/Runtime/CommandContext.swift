@@ -63,7 +63,7 @@ struct CommandContext: Sendable {
                 persistence: Self.persistence(storage, environment: environment, console: console))
             // Beside the token cache, so each cache (and each test's folder) has its own.
             configuration.authorityMetadataFile = AuthorityMetadataFile(
-                url: URL(fileURLWithPath: cachePath).deletingLastPathComponent().appendingPathComponent(
+                url: URL(fileURLWithPath: cachePath).deletingLastPathComponent().appendingFilePath(
                     "msal_authority_metadata.json"))
         }
         configuration.piiLoggingEnabled = options.logPII
@@ -98,7 +98,7 @@ struct CommandContext: Sendable {
                 url: url,
                 onSetAside: { copy, reason in
                     console.err(
-                        "msal: warning: the token cache \(url.path) could not be read (\(reason)); kept it as \(copy) and started with an empty cache."
+                        "msal: warning: the token cache \(url.filePath) could not be read (\(reason)); kept it as \(copy) and started with an empty cache."
                     )
                 })
         case .keyring(let signal):

@@ -13,8 +13,8 @@ enum TokenCacheStorage: Sendable, Equatable {
     /// What `--verbose` says of it.
     var description: String {
         switch self {
-        case .file(let url): "the file \(url.path)"
-        case .keyring(let signal): "the Secret Service (signal file \(signal.path))"
+        case .file(let url): "the file \(url.filePath)"
+        case .keyring(let signal): "the Secret Service (signal file \(signal.filePath))"
         }
     }
 
@@ -41,7 +41,7 @@ enum TokenCacheStorage: Sendable, Equatable {
         }
         guard backend.value != "file" else { return .file(file) }
         #if os(Linux)
-            let signal = file.deletingLastPathComponent().appendingPathComponent("token_cache.signal")
+            let signal = file.deletingLastPathComponent().appendingFilePath("token_cache.signal")
             let unavailability = await SecretServiceTokenCachePersistence.unavailability(
                 environment: environment, cache: signal)
         #else
@@ -71,19 +71,19 @@ enum TokenCacheStorage: Sendable, Equatable {
     static func keyringNotice(reason: String, file: URL) -> String {
         """
         msal: There is no keyring (Secret Service) here: \(reason).
-        msal: Your tokens are saved in \(file.path), a file only you can read. To use that file without this \
+        msal: Your tokens are saved in \(file.filePath), a file only you can read. To use that file without this \
         notice, run: msal config set cache_backend file
         """
     }
 
     /// Prints `notice` unless this cache folder's marker says it was printed, then leaves the marker.
     private static func noticeOnce(_ notice: String, folder: URL, console: Console) {
-        let marker = folder.appendingPathComponent("keyring_unavailable_noticed")
-        guard !FileManager.default.fileExists(atPath: marker.path) else { return }
+        let marker = folder.appendingFilePath("keyring_unavailable_noticed")
+        guard !FileManager.default.fileExists(atPath: marker.filePath) else { return }
         console.err(notice)
         try? FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        FileManager.default.createFile(atPath: marker.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        FileManager.default.createFile(atPath: marker.filePath, contents: nil, attributes: [.posixPermissions: 0o600])
     }
 
     #if os(Linux)
@@ -99,7 +99,7 @@ enum TokenCacheStorage: Sendable, Equatable {
             guard try await keyring.load() == nil else { return }
             try await keyring.save(data)
             try FileManager.default.removeItem(at: file)
-            console.err("msal: moved the token cache from \(file.path) into the Secret Service.")
+            console.err("msal: moved the token cache from \(file.filePath) into the Secret Service.")
         }
     #endif
 }

@@ -33,7 +33,7 @@ struct ExecCredential: Sendable, Equatable {
         }
         // Read with the library's JSON reader: `JSONSerialization` and the casts out of its `Any` asked the runtime
         // for a dozen conformances, a good part of every `msal kube get-token`.
-        guard case .object(let object)? = try? CacheValue(json: Data(text.utf8)),
+        guard case .object(let object)? = try? CacheValue(json: text),
             case .string(let version)? = object["apiVersion"]
         else {
             throw UsageError(
