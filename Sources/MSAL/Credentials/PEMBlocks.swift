@@ -1,8 +1,7 @@
 import Foundation
 
-/// The `-----BEGIN label-----` … `-----END label-----` blocks of PEM text (RFC 7468), found in its UTF-8 bytes
-/// through unchecked buffers: a system bundle of 200 KB is read and decoded in about 0.1 ms, which `msal` pays on
-/// every start when `SSL_CERT_FILE` names one.
+/// The `-----BEGIN label-----` … `-----END label-----` blocks of PEM text (RFC 7468), found in its UTF-8 bytes with
+/// `memchr` and `memcmp`: `msal` checks every certificate of the bundle `SSL_CERT_FILE` names on every start.
 enum PEMBlocks {
     /// Each block with this label, markers included.
     static func text(of label: String, in pem: String) -> [String] {
@@ -39,16 +38,26 @@ enum PEMBlocks {
         }
     }
 
-    /// The base64 of a block's lines that are neither markers nor headers (`Name: value`), decoded.
+    /// The base64 of a block's lines that are neither markers nor headers (`Name: value`), decoded. Lines end in
+    /// LF or CRLF, found with `memchr`.
     private static func decode(_ block: UnsafeBufferPointer<UInt8>) -> Data? {
+        guard let base = block.baseAddress else { return nil }
         var body: [UInt8] = []
         body.reserveCapacity(block.count)
         var lineStart = 0
-        for index in 0...block.count
-        where index == block.count || block[index] == UInt8(ascii: "\n") || block[index] == UInt8(ascii: "\r") {
-            let line = UnsafeBufferPointer(rebasing: block[lineStart..<index])
-            if !line.starts(with: "-----".utf8) && !line.contains(UInt8(ascii: ":")) { body.append(contentsOf: line) }
-            lineStart = index + 1
+        while lineStart < block.count {
+            let lineEnd =
+                memchr(base + lineStart, Int32(UInt8(ascii: "\n")), block.count - lineStart).map {
+                    base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                } ?? block.count
+            var count = lineEnd - lineStart
+            if count > 0, base[lineEnd - 1] == UInt8(ascii: "\r") { count -= 1 }
+            let line = base + lineStart
+            let isMarker = count >= 5 && memcmp(line, "-----", 5) == 0
+            if !isMarker, memchr(line, Int32(UInt8(ascii: ":")), count) == nil {
+                body.append(contentsOf: UnsafeBufferPointer(start: line, count: count))
+            }
+            lineStart = lineEnd + 1
         }
         return Data(base64Encoded: Data(body))
     }
