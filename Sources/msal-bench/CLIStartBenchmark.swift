@@ -183,21 +183,13 @@ struct CLIStartBenchmark {
     private static func output(
         of tool: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil
     ) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        if let environment { process.environment = environment }
-        process.standardInput = try input.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let printed = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchError(
-                "\(tool) \(arguments.joined(separator: " ")) exited with status \(process.terminationStatus)")
+        let (status, output) = try ProcessOutput.run(
+            URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, environment: environment,
+            input: input.map { URL(fileURLWithPath: $0) })
+        guard status == 0 else {
+            throw BenchError("\(tool) \(arguments.joined(separator: " ")) exited with status \(status)")
         }
-        return String(decoding: printed, as: UTF8.self)
+        return String(decoding: output, as: UTF8.self)
     }
 
     private static func median(_ samples: [Duration]) -> Duration {

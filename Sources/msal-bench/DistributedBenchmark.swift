@@ -166,16 +166,10 @@ struct DistributedBenchmark {
             "\($0.home)\t\(String(decoding: $0.data, as: UTF8.self))"
         }
         try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: PythonAnchor.interpreter)
-        process.arguments = ["bench/msal_python_distributed.py", "users", file.path]
-        process.environment = ProcessInfo.processInfo.environment.merging(["POSTGRES_URL": url]) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
+        let (status, output) = try ProcessOutput.run(
+            URL(fileURLWithPath: PythonAnchor.interpreter), ["bench/msal_python_distributed.py", "users", file.path],
+            environment: ProcessInfo.processInfo.environment.merging(["POSTGRES_URL": url]) { $1 })
+        guard status == 0,
             let figures = try JSONSerialization.jsonObject(with: output) as? [String: Double],
             let median = figures["median_us"], let p99 = figures["p99_us"]
         else { throw BenchError("msal_python_distributed.py users failed") }

@@ -355,15 +355,8 @@ enum PythonAnchor {
     static let interpreter = ProcessInfo.processInfo.environment["MSAL_PYTHON"] ?? ".build-python/bin/python"
 
     static func run(script: String, arguments: [String]) throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: interpreter)
-        process.arguments = [script] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
+        let (status, output) = try ProcessOutput.run(URL(fileURLWithPath: interpreter), [script] + arguments)
+        guard status == 0,
             let object = try JSONSerialization.jsonObject(with: output) as? [String: Any]
         else {
             throw BenchError("\(script) failed: \(String(decoding: output, as: UTF8.self))")
