@@ -3,7 +3,7 @@ import Foundation
 /// Eight bytes at a time: masks with the high bit set in each byte of a word that matches. The lowest
 /// flagged byte always matches; bytes above a match may be flagged too (a borrow), so use a mask for
 /// "any" or for "the first", never to count.
-enum ByteWords {
+package enum ByteWords {
     static let ones: UInt64 = 0x0101_0101_0101_0101
     static let highs: UInt64 = 0x8080_8080_8080_8080
 
@@ -34,5 +34,37 @@ enum ByteWords {
             ?? bytes.count
         let backslash = memchr(base + offset, Int32(UInt8(ascii: "\\")), quote - offset).map { base.distance(to: $0) }
         return backslash ?? quote
+    }
+
+    /// Whether any byte of `bytes` is a control character, `"` or `\`, which a JSON string must escape: 32 bytes per
+    /// step, eight per word. Both JSON writers (the token cache's and the command line's) copy a string whole when
+    /// it needs none, as tokens never do.
+    package static func needJSONEscaping(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset + 32 <= bytes.count {
+            var found: UInt64 = 0
+            for word in 0..<4 {
+                found |= jsonSpecialBytes(bytes.loadUnaligned(fromByteOffset: offset + 8 * word, as: UInt64.self))
+            }
+            if found != 0 { return true }
+            offset += 32
+        }
+        while offset + 8 <= bytes.count {
+            if jsonSpecialBytes(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) != 0 { return true }
+            offset += 8
+        }
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            offset += 1
+        }
+        return false
+    }
+
+    /// Non-zero when a byte of `word` is below 0x20, a quote or a backslash ("has a zero byte" after
+    /// XOR with the quote or backslash; exact for detection).
+    private static func jsonSpecialBytes(_ word: UInt64) -> UInt64 {
+        bytes(below: 0x20, in: word) | bytes(equalTo: UInt8(ascii: "\""), in: word)
+            | bytes(equalTo: UInt8(ascii: "\\"), in: word)
     }
 }

@@ -96,44 +96,13 @@ struct CacheJSONWriter: ~Copyable {
         var text = text
         text.withUTF8 { utf8 in
             append(UInt8(ascii: "\""))
-            if !Self.needsEscaping(utf8) {
+            if !ByteWords.needJSONEscaping(UnsafeRawBufferPointer(utf8)) {
                 append(UnsafeRawBufferPointer(utf8))
             } else {
                 for byte in utf8 { escape(byte) }
             }
             append(UInt8(ascii: "\""))
         }
-    }
-
-    /// Whether any byte is a control character, `"` or `\`; 32 bytes per step, eight per word.
-    private static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let raw = UnsafeRawBufferPointer(utf8)
-        var offset = 0
-        while offset + 32 <= raw.count {
-            var found: UInt64 = 0
-            for word in 0..<4 {
-                found |= specialBytes(raw.loadUnaligned(fromByteOffset: offset + 8 * word, as: UInt64.self))
-            }
-            if found != 0 { return true }
-            offset += 32
-        }
-        while offset + 8 <= raw.count {
-            if specialBytes(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) != 0 { return true }
-            offset += 8
-        }
-        while offset < raw.count {
-            let byte = raw[offset]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-            offset += 1
-        }
-        return false
-    }
-
-    /// Non-zero when a byte of `word` is below 0x20, a quote or a backslash ("has a zero byte" after
-    /// XOR with the quote or backslash; exact for detection).
-    private static func specialBytes(_ word: UInt64) -> UInt64 {
-        ByteWords.bytes(below: 0x20, in: word) | ByteWords.bytes(equalTo: UInt8(ascii: "\""), in: word)
-            | ByteWords.bytes(equalTo: UInt8(ascii: "\\"), in: word)
     }
 
     private mutating func escape(_ byte: UInt8) {

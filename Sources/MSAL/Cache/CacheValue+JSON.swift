@@ -32,3 +32,16 @@ extension CacheValue {
         return writer.data()
     }
 }
+
+extension JSONLimits {
+    /// The members of the JSON object `data` holds, read with ``CacheJSONReader`` once the limits are checked: what
+    /// `object(_:)` gives without `JSONSerialization`, whose values must then be cast out of `Any`.
+    ///
+    /// - Throws: ``JSONRefusal``: too large, too deep, not JSON, or not an object.
+    package func members(_ data: Data) throws(JSONRefusal) -> [String: CacheValue] {
+        try check(data)
+        guard let value = try? CacheValue(json: data) else { throw .notJSON }
+        guard case .object(let members) = value else { throw .notAnObject }
+        return members
+    }
+}

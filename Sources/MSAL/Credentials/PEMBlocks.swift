@@ -1,7 +1,8 @@
 import Foundation
 
 /// The `-----BEGIN label-----` … `-----END label-----` blocks of PEM text (RFC 7468), found in its UTF-8 bytes with
-/// `memchr` and `memcmp`: `msal` checks every certificate of the bundle `SSL_CERT_FILE` names on every start.
+/// ``ByteSearch`` (a marker starts with a dash, which base64 never holds): `msal` checks every certificate of the bundle
+/// `SSL_CERT_FILE` names on every start.
 enum PEMBlocks {
     /// Each block with this label, markers included.
     static func text(of label: String, in pem: String) -> [String] {
@@ -28,8 +29,8 @@ enum PEMBlocks {
         return pem.withUTF8 { bytes in
             var blocks: [Block] = []
             var from = 0
-            while let start = firstIndex(of: begin, in: bytes, from: from),
-                let stop = firstIndex(of: end, in: bytes, from: start + begin.count)
+            while let start = ByteSearch.firstIndex(of: begin, in: bytes, from: from),
+                let stop = ByteSearch.firstIndex(of: end, in: bytes, from: start + begin.count)
             {
                 from = stop + end.count
                 blocks.append(read(UnsafeBufferPointer(rebasing: bytes[start..<from])))
@@ -60,19 +61,5 @@ enum PEMBlocks {
             lineStart = lineEnd + 1
         }
         return Data(base64Encoded: Data(body))
-    }
-
-    /// Where `needle` first occurs in `bytes` at or after `from`: `memchr` to each occurrence of its first byte
-    /// (a dash, which base64 never holds), then `memcmp`.
-    private static func firstIndex(of needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        guard let base = bytes.baseAddress, let first = needle.first else { return nil }
-        let lastStart = bytes.count - needle.count
-        var index = from
-        while index <= lastStart, let found = memchr(base + index, Int32(first), lastStart + 1 - index) {
-            let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            if memcmp(base + at, needle, needle.count) == 0 { return at }
-            index = at + 1
-        }
-        return nil
     }
 }

@@ -40,24 +40,26 @@ final class AuthorityEndpoints: Sendable {
         authority: Authority, document data: Data, aliases: Set<String>, discoveredOnline: Bool = true,
         knownEnvironments: Set<String> = []
     ) throws {
-        let object = try JSONLimits.message.object(data) { "The OpenID configuration of \(authority) \($0)." }
-        guard let authorization = (object["authorization_endpoint"] as? String).flatMap(URL.init(string:)),
-            let token = (object["token_endpoint"] as? String).flatMap(URL.init(string:)),
-            let keys = IssuerMetadata(configuration: object)
+        let members = try JSONLimits.message.members(data) { "The OpenID configuration of \(authority) \($0)." }
+        func url(_ name: String) -> URL? {
+            guard case .string(let text)? = members[name] else { return nil }
+            return URL(
+                string: text.includes("{tenant}")
+                    ? text.replacingOccurrences(of: "{tenant}", with: authority.tenant) : text)
+        }
+        guard let authorization = url("authorization_endpoint"), let token = url("token_endpoint"),
+            let keys = IssuerMetadata(configuration: members)
         else {
             throw MSALError.internal(
                 .invalidResponse,
                 "The OpenID configuration of \(authority) lacks authorization_endpoint, token_endpoint, jwks_uri or issuer."
             )
         }
-        let fill = { (s: String) in
-            s.contains("{tenant}") ? s.replacingOccurrences(of: "{tenant}", with: authority.tenant) : s
-        }
         self.authority = authority
-        self.authorization = URL(string: fill(authorization.absoluteString)) ?? authorization
-        self.token = URL(string: fill(token.absoluteString)) ?? token
-        deviceAuthorization = (object["device_authorization_endpoint"] as? String).flatMap { URL(string: fill($0)) }
-        endSession = (object["end_session_endpoint"] as? String).flatMap { URL(string: fill($0)) }
+        self.authorization = authorization
+        self.token = token
+        deviceAuthorization = url("device_authorization_endpoint")
+        endSession = url("end_session_endpoint")
         jwks = keys.jwksURI
         let issuer = keys.issuer
         self.issuer = issuer
@@ -88,7 +90,7 @@ final class AuthorityEndpoints: Sendable {
 
     /// The issuer with its `{tenantid}` template (multi-tenant authorities) made a plain path segment.
     private static func withoutTemplate(_ issuer: String) -> String {
-        issuer.contains("{tenantid}") ? issuer.replacingOccurrences(of: "{tenantid}", with: "tenantid") : issuer
+        issuer.includes("{tenantid}") ? issuer.replacingOccurrences(of: "{tenantid}", with: "tenantid") : issuer
     }
 
     private static func withoutPort(_ environment: String) -> String {
@@ -115,8 +117,8 @@ final class AuthorityEndpoints: Sendable {
             throw MSALError.internal(
                 .failedAuthorityValidation, "The issuer '\(issuer)' is not served by \(authority.environment).")
         }
-        if authority.kind == .aad, UUID(uuidString: authority.tenant) != nil, !issuer.contains("{tenantid}"),
-            !issuer.lowercased().contains(authority.tenant)
+        if authority.kind == .aad, UUID(uuidString: authority.tenant) != nil, !issuer.includes("{tenantid}"),
+            !issuer.lowercased().includes(authority.tenant)
         {
             throw MSALError.internal(
                 .failedAuthorityValidation, "The issuer '\(issuer)' does not belong to tenant \(authority.tenant).")

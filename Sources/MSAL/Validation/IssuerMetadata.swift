@@ -15,8 +15,8 @@ struct IssuerMetadata: Sendable {
     ///   `issuer` or `jwks_uri`.
     init(document: Data, authority: Authority) throws {
         let location = authority.discoveryURL.absoluteString
-        let object = try JSONLimits.message.object(document) { "The OpenID configuration at \(location) \($0)." }
-        guard let metadata = Self(configuration: object) else {
+        let members = try JSONLimits.message.members(document) { "The OpenID configuration at \(location) \($0)." }
+        guard let metadata = Self(configuration: members) else {
             throw MSALError.internal(
                 .invalidResponse, "The OpenID configuration at \(location) has no issuer or jwks_uri.")
         }
@@ -25,9 +25,9 @@ struct IssuerMetadata: Sendable {
 
     /// `issuer` and `jwks_uri` of an OpenID configuration's members, or `nil` when either is missing (or the
     /// `jwks_uri` is not a URL). An authority's endpoints (``AuthorityEndpoints``) read them here too.
-    init?(configuration object: [String: Any]) {
-        guard let issuer = object["issuer"] as? String,
-            let jwksURI = (object["jwks_uri"] as? String).flatMap({ URL(string: $0) })
+    init?(configuration members: [String: CacheValue]) {
+        guard case .string(let issuer)? = members["issuer"], case .string(let jwks)? = members["jwks_uri"],
+            let jwksURI = URL(string: jwks)
         else { return nil }
         self.issuer = issuer
         self.jwksURI = jwksURI

@@ -1,4 +1,5 @@
 import Foundation
+import MSAL
 
 /// The one shape of every `--json` output: pretty-printed with two-space indents and `"key" : value`, keys sorted (so
 /// scripts and tests can rely on it), slashes unescaped, empty arrays and objects as `[]` and `{}`, ended by a newline.
@@ -103,9 +104,16 @@ enum JSONOutput {
         }
     }
 
-    /// A string in quotes, escaped as JSON requires (quotes, backslashes, control characters); `/` as it is.
+    /// A string in quotes, escaped as JSON requires (quotes, backslashes, control characters); `/` as it is. One
+    /// that needs no escape, as tokens never do, is copied whole.
     private static func writeString(_ string: String, into text: inout String) {
+        var string = string
         text += "\""
+        if !string.withUTF8({ ByteWords.needJSONEscaping(UnsafeRawBufferPointer($0)) }) {
+            text += string
+            text += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": text += "\\\""

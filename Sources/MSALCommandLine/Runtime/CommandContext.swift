@@ -141,7 +141,7 @@ struct CommandContext: Sendable {
             }
             // Checked here: in the files joined, the PEM reader would skip a file with no certificate.
             let pem = String(decoding: data, as: UTF8.self)
-            guard pem.contains("CERTIFICATE-----") else { throw UsageError("\(file.name) holds no PEM certificate.") }
+            guard pem.includes("CERTIFICATE-----") else { throw UsageError("\(file.name) holds no PEM certificate.") }
             return pem
         }
         do {
