@@ -25,7 +25,7 @@ struct CLIStartBenchmark {
     }
 
     /// A command `msal` runs, its arguments, the file it reads on standard input, and the scope MSAL Python asks for.
-    private struct Command {
+    struct Command {
         let name: String
         let arguments: [String]
         let inputFile: String?
@@ -78,45 +78,10 @@ struct CLIStartBenchmark {
         }
     }
 
-    /// Writes the functions of `msal` that its three commands run from a warm cache, one mangled name per line in
-    /// the order Callgrind first records them: the linker's symbol ordering file (`Linking/msal-hot-path.order`),
-    /// which places them side by side so that a start touches few pages of code.
-    static func writeHotPathOrder(binaries: URL, to file: URL) async throws {
-        try await withWarmCommands(binaries: binaries) { folder, _, environment, commands in
-            // Valgrind cannot read the release build's split debug information; the symbol table is enough.
-            let msal = folder.appendingPathComponent("msal-symbols-only").path
-            _ = try output(of: "objcopy", ["--strip-debug", binaries.appendingPathComponent("msal").path, msal])
-            let defined = Set(
-                try output(of: "nm", ["--defined-only", "--format=posix", msal]).split(separator: "\n").compactMap {
-                    line -> Substring? in
-                    let fields = line.split(separator: " ")
-                    return fields.count >= 2 && "tTwW".contains(fields[1]) ? fields[0] : nil
-                })
-            var order: [Substring] = []
-            var seen: Set<Substring> = []
-            for (index, command) in commands.enumerated() {
-                let profile = folder.appendingPathComponent("callgrind-\(index).out")
-                _ = try output(
-                    of: "valgrind",
-                    ["--tool=callgrind", "--quiet", "--demangle=no", "--callgrind-out-file=\(profile.path)", msal]
-                        + command.arguments, environment: environment, input: command.inputFile)
-                // `fn=(id) name` and `cfn=(id) name` name a function the first time its id appears.
-                for line in try String(contentsOf: profile, encoding: .utf8).split(separator: "\n")
-                where line.hasPrefix("fn=(") || line.hasPrefix("cfn=(") {
-                    guard let space = line.firstIndex(of: " ") else { continue }
-                    let name = line[line.index(after: space)...]
-                    if defined.contains(name), seen.insert(name).inserted { order.append(name) }
-                }
-            }
-            try Data(order.map { "\($0)\n" }.joined().utf8).write(to: file, options: .atomic)
-            print("msal-bench: \(order.count) functions of msal written to \(file.path)")
-        }
-    }
-
     /// Signs the demo user in on an emulator over TLS, fills the cache with the three commands' tokens, runs each
     /// command once (which discovers the authority and persists what it learned), then calls `body` with the
     /// folder, the cache file, the commands' environment and the commands, all answered from the cache.
-    private static func withWarmCommands<T: Sendable>(
+    static func withWarmCommands<T: Sendable>(
         binaries: URL,
         _ body: @Sendable (URL, URL, [String: String], [Command]) async throws -> T
     ) async throws -> T {
@@ -180,7 +145,7 @@ struct CLIStartBenchmark {
     /// Runs `tool` (found on `PATH`) to its end and returns what it printed.
     ///
     /// - Throws: when it cannot start or exits non-zero.
-    private static func output(
+    static func output(
         of tool: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil
     ) throws -> String {
         let (status, output) = try ProcessOutput.run(
