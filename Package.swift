@@ -11,7 +11,7 @@ let fastStartLinking: [LinkerSetting] = [
     .unsafeFlags(
         [
             "-use-ld=lld", "-Xclang-linker", "-no-pie", "-Xclang-linker", "-static-libgcc",
-            "-Xclang-linker", "-L\(Context.packageDirectory)/Linking/static-libstdc++",
+            "-Xclang-linker", "-L\(Context.packageDirectory)/Linking/static-libraries",
             "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Linking/msal-hot-path.order",
             "-Xlinker", "--no-warn-symbol-ordering",
         ], .when(platforms: [.linux], configuration: .release))
