@@ -120,6 +120,9 @@ struct ProtocolUnitTests {
         #expect(!Scopes.isSubset(["Files.Read"], of: ["user.read"]))
         #expect(Scopes.isSubset(["https://graph.microsoft.com/User.Read"], of: ["user.read"]))
         #expect(Scopes.isSubset(["User.Read"], of: ["00000003-0000-0000-c000-000000000000/user.read"]))
+        for list in ["openid profile User.Read", "  a  b ", "", "api://x/.default", "é ü"] {
+            #expect(Scopes.split(list) == list.split(separator: " ").map(String.init), "\(list)")
+        }
         #expect(!Scopes.isSubset(["api://b7c4e1a9/User.Read"], of: ["user.read"]))
         // The cache's sets also hold the scopes as the server wrote them; any case still matches.
         let granted: Set<String> = ["user.read", "User.Read", "mail.send", "Mail.Send"]

@@ -95,7 +95,7 @@ private struct ClientCredentialsGrant: CachedTokenGrant {
             request, endpoint: target, correlationID: correlationID,
             authentication: try await app.authenticationFields(for: endpoints.token))
         let entry = try await TokenResponseHandler.storeAppToken(
-            GrantedToken(response), granted: response.scope.map { $0.split(separator: " ").map(String.init) } ?? scopes,
+            GrantedToken(response), granted: response.scope.map(Scopes.split) ?? scopes,
             clientID: app.settings.clientID, environment: endpoints.cacheEnvironment, realm: realm,
             at: app.settings.clock.now(), in: tokens)
         return AppTokenResult(

@@ -71,7 +71,7 @@ struct TokenResponseHandler: Sendable {
         let cache = context.cacheForAccount(homeAccountID)
         let authority = context.endpoints.authority
         let environment = authority.cacheEnvironment
-        let granted = response.scope.map { $0.split(separator: " ").map(String.init) } ?? context.requestedScopes
+        let granted = response.scope.map(Scopes.split) ?? context.requestedScopes
         let target = granted.sorted().joined(separator: " ")
         let access = GrantedToken(response).entry(
             at: now, homeAccountID: homeAccountID, environment: environment, clientID: clientID,

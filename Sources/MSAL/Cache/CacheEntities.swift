@@ -17,7 +17,7 @@ struct AccessTokenEntry: Sendable, Equatable {
     /// Fields other SDKs wrote that this library does not use; written back unchanged.
     var extra: [String: CacheValue] = [:]
 
-    var scopeSet: Set<String> { Scopes.lowercasedSet(target.split(separator: " ").map(String.init)) }
+    var scopeSet: Set<String> { Scopes.lowercasedSet(Scopes.split(target)) }
 }
 
 /// A cached refresh token; `familyID` marks a family (FOCI) refresh token.

@@ -145,7 +145,7 @@ struct CacheIndex: Sendable {
     private mutating func scopeSet(of target: String) -> (set: Set<String>, list: [String]) {
         if let known = scopeSets[target] { return known }
         if scopeSets.count >= 4096 { scopeSets.removeAll(keepingCapacity: true) }
-        let list = target.split(separator: " ").map(String.init)
+        let list = Scopes.split(target)
         let entry = (Scopes.lowercasedSet(list).union(list), list)
         scopeSets[target] = entry
         return entry

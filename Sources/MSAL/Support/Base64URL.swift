@@ -20,24 +20,27 @@ package enum Base64URL {
         decode(bytes: text.utf8)
     }
 
-    /// Decodes the UTF-8 bytes of base64url text, as ``decode(_:)``.
+    /// Decodes the UTF-8 bytes of base64url text, as ``decode(_:)``: a string's own bytes in place (a token's parts
+    /// are substrings of it), others copied first.
     package static func decode(bytes text: some Collection<UInt8>) -> Data? {
-        var bytes = text.map { byte in
-            switch byte {
-            case UInt8(ascii: "-"): UInt8(ascii: "+")
-            case UInt8(ascii: "_"): UInt8(ascii: "/")
-            default: byte
-            }
+        text.withContiguousStorageIfAvailable(decode(contiguous:))
+            ?? Array(text).withUnsafeBufferPointer(decode(contiguous:))
+    }
+
+    /// The text in base64's alphabet, padded, then decoded by Foundation.
+    private static func decode(contiguous text: UnsafeBufferPointer<UInt8>) -> Data? {
+        var count = text.count
+        if text.last == UInt8(ascii: "="), let padding = text.firstIndex(of: UInt8(ascii: "=")) { count = padding }
+        guard count % 4 != 1 else { return nil }
+        var base64 = [UInt8](repeating: UInt8(ascii: "="), count: (count + 3) / 4 * 4)
+        for index in 0..<count {
+            base64[index] =
+                switch text[index] {
+                case UInt8(ascii: "-"): UInt8(ascii: "+")
+                case UInt8(ascii: "_"): UInt8(ascii: "/")
+                case let byte: byte
+                }
         }
-        if bytes.last == UInt8(ascii: "="), let padding = bytes.firstIndex(of: UInt8(ascii: "=")) {
-            bytes.removeSubrange(padding...)
-        }
-        switch bytes.count % 4 {
-        case 2: bytes += [UInt8(ascii: "="), UInt8(ascii: "=")]
-        case 3: bytes.append(UInt8(ascii: "="))
-        case 1: return nil
-        default: break
-        }
-        return Data(base64Encoded: Data(bytes))
+        return Data(base64Encoded: Data(base64))
     }
 }

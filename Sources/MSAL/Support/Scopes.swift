@@ -37,6 +37,13 @@ enum Scopes {
 
     static func lowercasedSet(_ scopes: [String]) -> Set<String> { Set(scopes.map { $0.lowercased() }) }
 
+    /// The scopes of a space-separated list (a cached token's `target`, a response's `scope`, an access token's
+    /// `scp`), split on its bytes: scope tokens are ASCII (RFC 6749 §3.3), and splitting by `Character` only costs
+    /// more.
+    static func split(_ list: String) -> [String] {
+        list.utf8.split(separator: UInt8(ascii: " ")).map { String(Substring($0)) }
+    }
+
     /// Requested scopes the server did not grant; a short Graph name matches its URI form and back.
     static func declined(requested: [String], granted: [String]) -> [String] {
         let grantedSet = Set(granted.map { normalizedGraph($0) })

@@ -19,7 +19,7 @@ public struct ValidatedAccessToken: Sendable {
     init(rawValue: String, claims: [String: any Sendable]) {
         self.rawValue = rawValue
         self.claims = claims
-        scopes = Set((claims["scp"] as? String)?.split(separator: " ").map(String.init) ?? [])
+        scopes = Set((claims["scp"] as? String).map(Scopes.split) ?? [])
         roles = Set((claims["roles"] as? [any Sendable])?.compactMap { $0 as? String } ?? [])
         if let type = claims["idtyp"] as? String {
             isAppOnly = type == "app"
