@@ -179,37 +179,36 @@ struct CacheJSONReader {
         var out: [UInt8] = []
         position = start
         while true {
+            // The run before the next quote or backslash, copied whole.
+            let run = ByteWords.firstQuoteOrBackslash(in: UnsafeRawBufferPointer(rebasing: bytes[position...]))
+            out.append(contentsOf: bytes[position..<position + run])
+            position += run
             guard position < bytes.count else { throw Malformed(offset: start, reason: "unterminated string") }
-            let byte = bytes[position]
             position += 1
-            switch byte {
-            case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard position < bytes.count else { throw Malformed(offset: position, reason: "unterminated escape") }
-                let escape = bytes[position]
-                position += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if (0xD800..<0xDC00).contains(scalar), bytes.count - position >= 6,
-                        bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
-                    {
-                        position += 2
-                        let low = try hex4()
-                        scalar =
-                            (0xDC00..<0xE000).contains(low)
-                            ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
-                    }
-                    out.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
-                default: throw Malformed(offset: position - 1, reason: "unknown escape")
+            if bytes[position - 1] == UInt8(ascii: "\"") { return String(decoding: out, as: UTF8.self) }
+            guard position < bytes.count else { throw Malformed(offset: position, reason: "unterminated escape") }
+            let escape = bytes[position]
+            position += 1
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if (0xD800..<0xDC00).contains(scalar), bytes.count - position >= 6,
+                    bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
+                {
+                    position += 2
+                    let low = try hex4()
+                    scalar =
+                        (0xDC00..<0xE000).contains(low)
+                        ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
                 }
-            default: out.append(byte)
+                out.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
+            default: throw Malformed(offset: position - 1, reason: "unknown escape")
             }
         }
     }

@@ -57,9 +57,11 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
         guard let fd = try CacheFolderCheck.openRegularFile(url.filePath, what: "The token cache") else { return nil }
         defer { close(fd) }
         var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        // Not zeroed: a fresh buffer's pages are touched only as far as the file fills them.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 1)
+        defer { buffer.deallocate() }
         while true {
-            let count = read(fd, &buffer, buffer.count)
+            let count = read(fd, buffer.baseAddress, buffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
                 let failure = POSIXError.current
@@ -68,7 +70,7 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
                     underlyingError: failure)
             }
             if count == 0 { return data }
-            data.append(buffer, count: count)
+            data.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }
     }
 

@@ -4,6 +4,9 @@
 /// carriage returns, C0 and C1 controls, DEL and the bidirectional overrides that reorder what is shown go.
 enum TerminalText {
     static func safe(_ text: String) -> String {
+        var text = text
+        // Printable ASCII, line breaks and tabs (a token, most messages) hold nothing to drop: one pass on the bytes.
+        if text.withUTF8({ $0.allSatisfy { (0x20..<0x7F).contains($0) || $0 == 0x0A || $0 == 0x09 } }) { return text }
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var kept = String.UnicodeScalarView()
         kept.append(contentsOf: text.unicodeScalars.lazy.filter { !isUnsafe($0) })
