@@ -43,9 +43,7 @@ final class AuthorityEndpoints: Sendable {
         let members = try JSONLimits.message.members(data) { "The OpenID configuration of \(authority) \($0)." }
         func url(_ name: String) -> URL? {
             guard case .string(let text)? = members[name] else { return nil }
-            return URL(
-                string: text.includes("{tenant}")
-                    ? text.replacingOccurrences(of: "{tenant}", with: authority.tenant) : text)
+            return URL(string: Self.filling("{tenant}", with: authority.tenant, in: text))
         }
         guard let authorization = url("authorization_endpoint"), let token = url("token_endpoint"),
             let keys = IssuerMetadata(configuration: members)
@@ -90,7 +88,12 @@ final class AuthorityEndpoints: Sendable {
 
     /// The issuer with its `{tenantid}` template (multi-tenant authorities) made a plain path segment.
     private static func withoutTemplate(_ issuer: String) -> String {
-        issuer.includes("{tenantid}") ? issuer.replacingOccurrences(of: "{tenantid}", with: "tenantid") : issuer
+        filling("{tenantid}", with: "tenantid", in: issuer)
+    }
+
+    /// `text` with `template` replaced by `value`; found in bytes first, since most texts hold none.
+    private static func filling(_ template: String, with value: String, in text: String) -> String {
+        text.includes(template) ? text.replacingOccurrences(of: template, with: value) : text
     }
 
     private static func withoutPort(_ environment: String) -> String {

@@ -5,8 +5,8 @@
 enum TerminalText {
     static func safe(_ text: String) -> String {
         var text = text
-        // Printable ASCII, line breaks and tabs (a token, most messages) hold nothing to drop: one pass on the bytes.
-        if text.withUTF8({ $0.allSatisfy { (0x20..<0x7F).contains($0) || $0 == 0x0A || $0 == 0x09 } }) { return text }
+        // ASCII without a control to drop (a token, most messages) needs no look at scalars: one pass on the bytes.
+        if text.withUTF8({ $0.allSatisfy { $0 < 0x80 && !isUnsafe(Unicode.Scalar($0)) } }) { return text }
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var kept = String.UnicodeScalarView()
         kept.append(contentsOf: text.unicodeScalars.lazy.filter { !isUnsafe($0) })
