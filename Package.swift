@@ -81,6 +81,9 @@ let package = Package(
         // Files replaced so that readers see the old bytes or the new (0600): the token cache, the CLI's settings,
         // the emulator's state.
         .target(name: "AtomicFiles", swiftSettings: strict),
+        // Programs started with posix_spawn and waited for, for the library (a browser, secret-tool), the emulator and
+        // the tests alike: Foundation's Process can crash the process that starts one.
+        .target(name: "ChildProcesses", dependencies: ["Locking"], swiftSettings: strict),
         // HTML escaping and percent-decoding, for the web app integration, its sample and the emulator's pages alike.
         .target(name: "WebText", swiftSettings: strict),
         // What each claim of a token means, for the emulator's token inspector and `msal decode` alike.
@@ -92,6 +95,7 @@ let package = Package(
         .target(
             name: "MSAL",
             dependencies: [
+                "ChildProcesses",
                 "AtomicFiles",
                 "Locking",
                 "OutsideJSON",
@@ -233,6 +237,7 @@ let package = Package(
         .target(
             name: "IdentityEmulator",
             dependencies: [
+                "ChildProcesses",
                 "AtomicFiles",
                 "ListeningPort",
                 "Locking",
@@ -353,6 +358,7 @@ let package = Package(
         .target(
             name: "TestServers",
             dependencies: [
+                "ChildProcesses",
                 "IdentityEmulator",
                 "Locking",
                 "MSAL",
@@ -373,6 +379,7 @@ let package = Package(
         .executableTarget(
             name: "msal-bench",
             dependencies: [
+                "ChildProcesses",
                 "Locking",
                 "MSAL",
                 "MSALPostgres",
@@ -395,6 +402,7 @@ let package = Package(
         .testTarget(
             name: "MSALTests",
             dependencies: [
+                "ChildProcesses",
                 "Locking",
                 "MSAL",
                 "OutsideJSON",
@@ -428,6 +436,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
+                "ChildProcesses",
                 "Locking",
                 "MSAL",
                 "MSALCommandLine",
@@ -448,6 +457,7 @@ let package = Package(
         .testTarget(
             name: "IdentityEmulatorTests",
             dependencies: [
+                "ChildProcesses",
                 "Locking",
                 "IdentityEmulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -506,6 +516,7 @@ let package = Package(
         .testTarget(
             name: "MSALPostgresTests",
             dependencies: [
+                "ChildProcesses",
                 "Locking",
                 "MSAL",
                 "MSALPostgres",

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 #if canImport(Glibc)
@@ -23,15 +24,13 @@ package final class DjangoOIDCProvider: Sendable {
     /// The user's password, made for this run.
     package let password: String
     private let folder: URL
-    private let process: Process
-    private let input: Pipe
+    private let process: ChildProcess
 
-    private init(issuer: String, password: String, folder: URL, process: Process, input: Pipe) {
+    private init(issuer: String, password: String, folder: URL, process: ChildProcess) {
         self.issuer = issuer
         self.password = password
         self.folder = folder
         self.process = process
-        self.input = input
     }
 
     /// Runs `body` with a provider of its own, and stops it afterwards.
@@ -75,48 +74,41 @@ package final class DjangoOIDCProvider: Sendable {
         for _ in 0..<5 {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oidc-provider-\(UUID())")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-            let process = Process()
-            process.executableURL = python
-            process.arguments = [script, folder.path, String(try LoopbackPort.free())]
-            process.environment = [
-                "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": folder.path,
-                "OIDC_TEST_PASSWORD": password, "OIDC_REFRESH_ID_TOKEN": idTokenOnRefresh ? "1" : "0",
-            ]
-            let input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            if let line = await firstLine(of: output),
+            let process = try ChildProcess(
+                python.path, [script, folder.path, String(try LoopbackPort.free())],
+                environment: [
+                    "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": folder.path,
+                    "OIDC_TEST_PASSWORD": password, "OIDC_REFRESH_ID_TOKEN": idTokenOnRefresh ? "1" : "0",
+                ], input: .pipe, output: .pipe)
+            if let line = await firstLine(of: process.standardOutput!),
                 let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                 let issuer = object["issuer"] as? String
             {
                 return DjangoOIDCProvider(
-                    issuer: issuer, password: password, folder: folder, process: process, input: input)
+                    issuer: issuer, password: password, folder: folder, process: process)
             }
             // It could not listen (another process took the port first) or did not start: try again.
-            stop(process, input: input)
+            stop(process)
             try? FileManager.default.removeItem(at: folder)
         }
         throw ProxyServerError("django-oauth-toolkit's provider did not start on a free loopback port")
     }
 
     /// The first line the provider prints; `nil` when it ends without one.
-    private static func firstLine(of pipe: Pipe) async -> String? {
-        var lines = PipeLines.lines(of: pipe).makeAsyncIterator()
+    private static func firstLine(of output: FileHandle) async -> String? {
+        var lines = PipeLines.lines(of: output).makeAsyncIterator()
         return await lines.next()
     }
 
     private func stop() {
-        Self.stop(process, input: input)
+        Self.stop(process)
         try? FileManager.default.removeItem(at: folder)
     }
 
     /// Closes its standard input, which ends it, and makes sure with SIGKILL.
-    private static func stop(_ process: Process, input: Pipe) {
-        try? input.fileHandleForWriting.close()
-        if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) }
+    private static func stop(_ process: ChildProcess) {
+        try? process.standardInput?.close()
+        process.send(SIGKILL)
         process.waitUntilExit()
     }
 }

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 #if canImport(Glibc)
@@ -15,20 +16,12 @@ package struct BrowserFailure: Error, CustomStringConvertible {
 
 /// chromedriver, started with its standard output read line by line until it says which port it took.
 final class DriverProcess: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let lines: AsyncStream<String>
 
     init(_ path: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let lines = PipeLines.lines(of: output)
-        try process.run()
-        self.process = process
-        self.lines = lines
+        process = try ChildProcess(path, arguments, output: .pipe)
+        lines = PipeLines.lines(of: process.standardOutput!)
     }
 
     /// The port chromedriver reports ("… started successfully on port N"), or the line that says why it did not
@@ -48,14 +41,7 @@ final class DriverProcess: Sendable {
     }
 
     /// Ends chromedriver at once (it outlives SIGTERM while its browser session winds down).
-    func kill() {
-        guard process.isRunning else { return }
-        #if canImport(Glibc)
-            _ = Glibc.kill(process.processIdentifier, SIGKILL)
-        #elseif canImport(Darwin)
-            _ = Darwin.kill(process.processIdentifier, SIGKILL)
-        #endif
-    }
+    func kill() { process.send(SIGKILL) }
 
     func finish() { process.waitUntilExit() }
 }

@@ -11,7 +11,7 @@ package enum LoopbackCertificate {
     ///   - names: the server certificate's subject alternative names in openssl's form, e.g. `["DNS:localhost",
     ///     "IP:127.0.0.1"]`.
     ///   - scratch: a folder for the authority's key and the request.
-    /// - Throws: ``SpawnedProgramFailure`` when openssl fails.
+    /// - Throws: ``ChildProcesses/ChildProcessError`` when openssl fails.
     package static func make(
         names: [String], authority: String, certificate: String, key: String, scratch: URL
     ) async throws {

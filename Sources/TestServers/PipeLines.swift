@@ -3,9 +3,8 @@ import Foundation
 /// The lines a child process writes to a pipe, read on a thread of their own until the pipe ends, so no task waits
 /// in a blocking read and the child never blocks on a full pipe.
 enum PipeLines {
-    static func lines(of pipe: Pipe) -> AsyncStream<String> {
+    static func lines(of reader: FileHandle) -> AsyncStream<String> {
         let (lines, continuation) = AsyncStream<String>.makeStream()
-        let reader = pipe.fileHandleForReading
         Thread.detachNewThread {
             var pending = Data()
             while true {

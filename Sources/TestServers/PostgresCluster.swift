@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 #if canImport(Glibc)
@@ -219,17 +220,9 @@ package final class PostgresCluster: Sendable {
 
     /// Runs a quick program and returns its standard output (for `pg_config`).
     private static func runSync(_ path: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ClusterError("\(path) failed") }
-        return String(decoding: data, as: UTF8.self)
+        let result = try ChildProcess.runToEnd(path, arguments)
+        guard result.termination.succeeded else { throw ClusterError("\(path) \(result.termination)") }
+        return result.text
     }
 }
 

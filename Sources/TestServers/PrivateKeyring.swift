@@ -1,4 +1,5 @@
 #if os(Linux)
+    import ChildProcesses
     import Foundation
 
     /// A session bus of its own with an unlocked GNOME Keyring (Debian's `dbus-daemon` and `gnome-keyring`,
@@ -6,10 +7,10 @@
     package final class PrivateKeyring: Sendable {
         /// The environment that reaches this keyring: `HOME`, `XDG_RUNTIME_DIR`, `PATH`, `DBUS_SESSION_BUS_ADDRESS`.
         package let environment: [String: String]
-        private let bus: Process
+        private let bus: ChildProcess
         private let home: URL
 
-        private init(environment: [String: String], bus: Process, home: URL) {
+        private init(environment: [String: String], bus: ChildProcess, home: URL) {
             self.environment = environment
             self.bus = bus
             self.home = home
@@ -43,13 +44,15 @@
                                 "/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"],
                                 environment: environment)
                             environment["DBUS_SESSION_BUS_ADDRESS"] = address
-                            // It forks once the keyring is unlocked and serving (the parent then exits) and ends with the bus.
-                            // Started with posix_spawn, not Process: Process waits for every holder of a pipe it hands
-                            // the child, and the forked daemon keeps it open, so Process would never see the exit.
-                            let status = try spawnAndWait(
+                            // It forks once the keyring is unlocked and serving (the parent then exits) and ends with
+                            // the bus; it reads the password from its standard input.
+                            let keyring = try ChildProcess(
                                 "/usr/bin/gnome-keyring-daemon", ["--daemonize", "--unlock", "--components=secrets"],
-                                environment: environment, input: "test-keyring-password")
-                            guard status == 0 else { throw KeyringFailure("gnome-keyring-daemon exited \(status)") }
+                                environment: environment, input: .pipe)
+                            try keyring.standardInput!.write(contentsOf: Data("test-keyring-password".utf8))
+                            try keyring.standardInput!.close()
+                            let ended = keyring.waitUntilExit()
+                            guard ended.succeeded else { throw KeyringFailure("gnome-keyring-daemon \(ended)") }
                             return PrivateKeyring(environment: environment, bus: bus, home: home)
                         })
                 }.start()
@@ -57,51 +60,14 @@
         }
 
         /// Runs `path` with `input` on its standard input and waits for it to exit.
-        private static func spawnAndWait(
-            _ path: String, _ arguments: [String], environment: [String: String], input: String
-        ) throws -> Int32 {
-            var fds: [Int32] = [0, 0]
-            guard pipe(&fds) == 0 else { throw KeyringFailure("pipe failed") }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-            posix_spawn_file_actions_addclose(&actions, fds[1])
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            closeInheritedDescriptors(&actions)
-            let argv = ([path] + arguments).map { strdup($0) } + [nil]
-            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { for pointer in argv + envp { free(pointer) } }
-            var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
-            close(fds[0])
-            guard spawned == 0 else {
-                close(fds[1])
-                throw KeyringFailure("posix_spawn \(path) failed: \(spawned)")
-            }
-            _ = input.withCString { write(fds[1], $0, strlen($0)) }
-            close(fds[1])
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            return (status >> 8) & 0xFF
-        }
-
         /// Starts a daemon and returns it with the first line it prints.
         private static func launch(_ path: String, _ arguments: [String], environment: [String: String]) throws -> (
-            Process, String
+            ChildProcess, String
         ) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = arguments
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try ChildProcess(path, arguments, environment: environment, output: .pipe)
             var line = Data()
             while !line.contains(0x0A) {
-                let chunk = output.fileHandleForReading.availableData
+                let chunk = process.standardOutput!.availableData
                 if chunk.isEmpty { throw KeyringFailure("\(path) exited before it was ready") }
                 line.append(chunk)
             }
@@ -110,7 +76,7 @@
 
         /// SIGKILL: a test runner may start its children with SIGTERM ignored, and both daemons honour that.
         private func stop() {
-            kill(bus.processIdentifier, SIGKILL)
+            bus.send(SIGKILL)
             // The keyring daemon outlives its bus; it is the process whose HOME is ours.
             let marker = Data("HOME=\(home.path)\0".utf8)
             for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {

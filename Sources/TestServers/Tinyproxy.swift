@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 /// A tinyproxy (Debian's `tinyproxy`, installed by `scripts/test`) of a test's own: a temporary folder, a free
@@ -8,9 +9,9 @@ package final class Tinyproxy: Sendable {
 
     package let port: Int
     private let folder: URL
-    private let process: Process
+    private let process: ChildProcess
 
-    private init(port: Int, folder: URL, process: Process) {
+    private init(port: Int, folder: URL, process: ChildProcess) {
         self.port = port
         self.folder = folder
         self.process = process
@@ -70,13 +71,7 @@ package final class Tinyproxy: Sendable {
             if let basicAuth { lines.append("BasicAuth \(basicAuth.user) \(basicAuth.password)") }
             let configuration = folder.appendingPathComponent("tinyproxy.conf")
             try (lines.joined(separator: "\n") + "\n").write(to: configuration, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["-d", "-c", configuration.path]
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try ChildProcess(executable, ["-d", "-c", configuration.path])
             if try await LoopbackPort.awaitListener(on: port, while: { process.isRunning }) {
                 return Tinyproxy(port: port, folder: folder, process: process)
             }
@@ -94,8 +89,8 @@ package final class Tinyproxy: Sendable {
 
     /// SIGKILL: on SIGTERM tinyproxy waits for its clients to hang up, and a client's pooled keep-alive tunnels
     /// stay open for as long as the client lives.
-    private static func kill(_ process: Process) {
-        _ = Foundation.kill(process.processIdentifier, SIGKILL)
+    private static func kill(_ process: ChildProcess) {
+        process.send(SIGKILL)
         process.waitUntilExit()
     }
 }

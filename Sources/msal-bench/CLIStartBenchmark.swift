@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ChildProcesses
 import EmulatorAutomation
 import Foundation
 import IdentityEmulator
@@ -148,13 +149,13 @@ struct CLIStartBenchmark {
     static func output(
         of tool: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil
     ) throws -> String {
-        let (status, output) = try ProcessOutput.run(
-            URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, environment: environment,
-            input: input.map { URL(fileURLWithPath: $0) })
-        guard status == 0 else {
-            throw BenchError("\(tool) \(arguments.joined(separator: " ")) exited with status \(status)")
+        let result = try ChildProcess.runToEnd(
+            "/usr/bin/env", [tool] + arguments, environment: environment,
+            input: try input.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, error: .inherit)
+        guard result.termination.succeeded else {
+            throw BenchError("\(tool) \(arguments.joined(separator: " ")) \(result.termination)")
         }
-        return String(decoding: output, as: UTF8.self)
+        return result.text
     }
 
     private static func median(_ samples: [Duration]) -> Duration {

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import MSAL
 import MSALPostgres
@@ -166,11 +167,11 @@ struct DistributedBenchmark {
             "\($0.home)\t\(String(decoding: $0.data, as: UTF8.self))"
         }
         try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
-        let (status, output) = try ProcessOutput.run(
-            URL(fileURLWithPath: PythonAnchor.interpreter), ["bench/msal_python_distributed.py", "users", file.path],
-            environment: ProcessInfo.processInfo.environment.merging(["POSTGRES_URL": url]) { $1 })
-        guard status == 0,
-            let figures = try JSONSerialization.jsonObject(with: output) as? [String: Double],
+        let result = try ChildProcess.runToEnd(
+            PythonAnchor.interpreter, ["bench/msal_python_distributed.py", "users", file.path],
+            environment: ProcessInfo.processInfo.environment.merging(["POSTGRES_URL": url]) { $1 }, error: .inherit)
+        guard result.termination.succeeded,
+            let figures = try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Double],
             let median = figures["median_us"], let p99 = figures["p99_us"]
         else { throw BenchError("msal_python_distributed.py users failed") }
         return Latency(median: .microseconds(median), p99: .microseconds(p99))
@@ -214,19 +215,14 @@ struct DistributedBenchmark {
 
 /// A child process spoken to by lines on its standard input and output.
 final class WorkerProcess {
-    private let process = Process()
-    private let input = Pipe()
+    private let process: ChildProcess
     private let lines: UnsafeMutablePointer<FILE>
 
     init(executable: String, arguments: [String], environment: [String: String]) throws {
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        guard let lines = fdopen(dup(output.fileHandleForReading.fileDescriptor), "r") else {
+        process = try ChildProcess(
+            executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            input: .pipe, output: .pipe, error: .inherit)
+        guard let lines = fdopen(dup(process.standardOutput!.fileDescriptor), "r") else {
             throw BenchError("cannot read \(executable)'s output")
         }
         self.lines = lines
@@ -241,11 +237,11 @@ final class WorkerProcess {
         return String(cString: line).trimmingCharacters(in: .newlines)
     }
 
-    func write(_ text: String) { try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8)) }
+    func write(_ text: String) { try? process.standardInput!.write(contentsOf: Data(text.utf8)) }
 
     /// Closes its input and waits for it to end.
     func finish() {
-        try? input.fileHandleForWriting.close()
+        try? process.standardInput!.close()
         process.waitUntilExit()
         fclose(lines)
     }

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import IdentityEmulator
 
@@ -355,11 +356,11 @@ enum PythonAnchor {
     static let interpreter = ProcessInfo.processInfo.environment["MSAL_PYTHON"] ?? ".build-python/bin/python"
 
     static func run(script: String, arguments: [String]) throws -> [String: Any] {
-        let (status, output) = try ProcessOutput.run(URL(fileURLWithPath: interpreter), [script] + arguments)
-        guard status == 0,
-            let object = try JSONSerialization.jsonObject(with: output) as? [String: Any]
+        let result = try ChildProcess.runToEnd(interpreter, [script] + arguments, error: .inherit)
+        guard result.termination.succeeded,
+            let object = try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any]
         else {
-            throw BenchError("\(script) failed: \(String(decoding: output, as: UTF8.self))")
+            throw BenchError("\(script) failed: \(result.text)")
         }
         return object
     }

@@ -1,10 +1,10 @@
+import ChildProcesses
 import Foundation
 
 /// A Python anchor script kept running beside a benchmark, one round per request (`SCRIPT ARGS --paired`):
 /// each of our rounds is followed by one of MSAL Python's, so the two are measured under the same conditions.
 final class PythonRounds {
-    private let process = Process()
-    private let requests = Pipe()
+    private let process: ChildProcess
     private let answers: UnsafeMutablePointer<FILE>
     private let script: String
 
@@ -15,13 +15,10 @@ final class PythonRounds {
         // A script that dies (MSAL Python missing from that interpreter) must make the next request fail,
         // not end this process with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: PythonAnchor.interpreter)
-        process.arguments = [script] + arguments + ["--paired"]
-        process.standardInput = requests
-        process.standardOutput = output
-        try process.run()
-        guard let answers = fdopen(dup(output.fileHandleForReading.fileDescriptor), "r") else {
+        process = try ChildProcess(
+            PythonAnchor.interpreter, [script] + arguments + ["--paired"], input: .pipe, output: .pipe,
+            error: .inherit)
+        guard let answers = fdopen(dup(process.standardOutput!.fileDescriptor), "r") else {
             throw BenchError("cannot read \(script)'s answers")
         }
         self.answers = answers
@@ -32,7 +29,7 @@ final class PythonRounds {
     ///
     /// - Throws: when the script has stopped or answers something else.
     func next() throws -> [String: Double] {
-        try requests.fileHandleForWriting.write(contentsOf: Data("round\n".utf8))
+        try process.standardInput!.write(contentsOf: Data("round\n".utf8))
         var line: UnsafeMutablePointer<CChar>?
         var capacity = 0
         defer { free(line) }
@@ -44,7 +41,7 @@ final class PythonRounds {
 
     /// Ends the script (its input closes) and waits for it.
     func finish() {
-        try? requests.fileHandleForWriting.close()
+        try? process.standardInput!.close()
         process.waitUntilExit()
         fclose(answers)
     }

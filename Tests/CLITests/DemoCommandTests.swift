@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Testing
 
@@ -16,23 +17,8 @@ struct DemoCommandTests {
 
     /// Runs the binary on its own thread (not on the cooperative pool) and collects its output.
     static func run(_ arguments: [String], binary: URL = binary) async throws -> (status: Int32, output: String) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        let process = Process()
-                        process.executableURL = binary
-                        process.arguments = arguments
-                        let pipe = Pipe()
-                        process.standardOutput = pipe
-                        process.standardError = pipe
-                        try process.run()
-                        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                        process.waitUntilExit()
-                        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-                    })
-            }.start()
-        }
+        let result = try await ChildProcess.run(binary.path, arguments, error: .standardOutput)
+        return (result.termination.shellStatus, result.text)
     }
 
     @Test("msal demo walks the whole story and exits 0")

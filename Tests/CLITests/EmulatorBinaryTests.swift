@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Testing
 
@@ -14,24 +15,20 @@ struct EmulatorBinaryTests {
             Thread {
                 continuation.resume(
                     with: Result {
-                        let process = Process()
-                        process.executableURL = binary
-                        process.arguments = ["--port", "0"] + extra
-                        let pipe = Pipe()
-                        process.standardOutput = pipe
-                        try process.run()
+                        let process = try ChildProcess(
+                            binary.path, ["--port", "0"] + extra, input: .inherit, output: .pipe, error: .inherit)
                         var banner = Data()
-                        let reader = pipe.fileHandleForReading
+                        let reader = process.standardOutput!
                         while !String(decoding: banner, as: UTF8.self).contains("Press Ctrl-C to stop.") {
                             let chunk = reader.availableData
                             if chunk.isEmpty { break }
                             banner.append(chunk)
                         }
-                        kill(process.processIdentifier, SIGINT)
+                        process.send(SIGINT)
                         let tail = reader.readDataToEndOfFile()
-                        process.waitUntilExit()
+                        let termination = process.waitUntilExit()
                         return (
-                            String(decoding: banner, as: UTF8.self), process.terminationStatus,
+                            String(decoding: banner, as: UTF8.self), termination.shellStatus,
                             String(decoding: tail, as: UTF8.self)
                         )
                     })

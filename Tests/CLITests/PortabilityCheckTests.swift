@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Testing
 
@@ -54,7 +55,8 @@ struct PortabilityCheckTests {
         }
         let (status, output) = try Self.run([])
         #expect(
-            status == 0, "the default folders (Sources/MSAL, Sources/Locking, Sources/CThreadSanitizerHooks): \(output)"
+            status == 0,
+            "the default folders (Sources/MSAL, Sources/ChildProcesses, Sources/Locking, Sources/CThreadSanitizerHooks): \(output)"
         )
     }
 
@@ -79,16 +81,8 @@ struct PortabilityCheckTests {
 
     /// Runs the script on `folders` (its default ones when empty) and returns its exit status and output.
     static func run(_ folders: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = script
-        process.arguments = folders
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let result = try ChildProcess.runToEnd(script.path, folders, error: .standardOutput)
+        return (result.termination.shellStatus, result.text)
     }
 
     /// A temporary folder holding `files` (name: contents) for the duration of `body`.

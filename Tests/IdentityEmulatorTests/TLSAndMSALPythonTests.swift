@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import IdentityEmulator
 import Testing
@@ -132,31 +133,21 @@ enum MSALPython {
         python: String, _ scenario: String, ca: String, authority: String, client: String, user: String,
         password: String
     ) throws -> [String: any Sendable] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [
-            repository.appendingPathComponent("Tests/Interop/msal_python_against_emulator.py").path,
-            scenario, authority, client, ca, user, password,
-        ]
         // requests lets these variables override a session's `verify` (psf/requests#3829), which would
         // hide the emulator's CA from MSAL Python.
-        process.environment = ProcessInfo.processInfo.environment.filter {
+        let environment = ProcessInfo.processInfo.environment.filter {
             $0.key != "REQUESTS_CA_BUNDLE" && $0.key != "CURL_CA_BUNDLE"
         }
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-            let json = try JSONSerialization.jsonObject(with: output) as? [String: Any]
+        let result = try ChildProcess.runToEnd(
+            python,
+            [
+                repository.appendingPathComponent("Tests/Interop/msal_python_against_emulator.py").path,
+                scenario, authority, client, ca, user, password,
+            ], environment: environment, error: .pipe)
+        guard result.termination.succeeded,
+            let json = try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any]
         else {
-            throw TestFailure(
-                "MSAL Python failed (\(process.terminationStatus)):\n\(String(decoding: errors, as: UTF8.self))\n\(String(decoding: output, as: UTF8.self))"
-            )
+            throw TestFailure("MSAL Python \(result.termination):\n\(result.errorText)\n\(result.text)")
         }
         return json.mapValues { SendableJSON.wrap($0) }
     }

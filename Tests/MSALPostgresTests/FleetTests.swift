@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import IdentityEmulator
 import InMemoryLogging
@@ -274,23 +275,15 @@ struct FleetTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let (out, err) = (folder.appendingPathComponent("out"), folder.appendingPathComponent("err"))
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = program
-        process.arguments = arguments
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
+        let process = try ChildProcess(
+            program.path, arguments, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a },
+            output: .file(out.path), error: .file(err.path))
+        let termination = try await process.exit()
         let (output, errors) = (
             try String(contentsOf: out, encoding: .utf8), try String(contentsOf: err, encoding: .utf8)
         )
-        guard status == 0 else {
-            throw WorkerFailure(description: "\(program.lastPathComponent) exited \(status): \(errors)")
+        guard termination.succeeded else {
+            throw WorkerFailure(description: "\(program.lastPathComponent) \(termination): \(errors)")
         }
         return (output, errors)
     }

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Locking
 import Testing
@@ -33,10 +34,8 @@ struct PersistentCacheTests {
     func staleLock() async throws {
         let cache = CacheFolder()
         defer { cache.remove() }
-        let finished = Process()
-        finished.executableURL = URL(fileURLWithPath: "/bin/true")
-        try finished.run()
-        finished.waitUntilExit()
+        let finished = try ChildProcess("/bin/true")
+        try await finished.exit()
         try "\(finished.processIdentifier) crashed-app".write(
             toFile: cache.path + ".lockfile", atomically: false, encoding: .utf8)
         let tokens = TokenCache(persistence: cache.persistence(lockTimeout: .milliseconds(50)))

@@ -1,3 +1,5 @@
+import ChildProcesses
+
 #if os(Linux)
     import Foundation
     import TestServers
@@ -98,20 +100,10 @@
         /// Runs secret-tool against the keyring; its standard output and error, joined.
         private static func secretTool(_ keyring: PrivateKeyring, _ arguments: [String], input: Data?) throws -> String
         {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/secret-tool")
-            process.arguments = arguments
-            process.environment = keyring.environment
-            let (stdin, output) = (Pipe(), Pipe())
-            process.standardInput = stdin
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            if let input { stdin.fileHandleForWriting.write(input) }
-            try stdin.fileHandleForWriting.close()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return text
+            try ChildProcess.runToEnd(
+                "/usr/bin/secret-tool", arguments, environment: keyring.environment, input: input,
+                error: .standardOutput
+            ).text
         }
 
         @Test("without a Secret Service the error says so")

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 /// How to make clients trust the emulator's local CA: per program (an option or a variable naming the CA's file),
@@ -98,18 +99,15 @@ public struct CATrust: Sendable {
                     "cannot copy \(caFile.path) to \(target.path): \(error.localizedDescription) (as root: sudo identity-emulator trust --install --tls-directory \(caFile.deletingLastPathComponent().path))"
             )
         }
-        let process = Process()
-        process.executableURL = store.updateTool
-        process.arguments = store.updateArguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw InstallError(
-                description: "\(store.updateTool.path) exited with \(process.terminationStatus): \(report)")
+        let result: ProgramOutput
+        do {
+            result = try ChildProcess.runToEnd(store.updateTool.path, store.updateArguments, error: .standardOutput)
+        } catch {
+            throw InstallError(description: error.description)
+        }
+        let report = result.text
+        guard result.termination.succeeded else {
+            throw InstallError(description: "\(store.updateTool.path) \(result.termination): \(report)")
         }
         return report
     }

@@ -1,5 +1,6 @@
-// Linux and macOS, where Foundation's `Process` can start a browser; iOS, tvOS, watchOS and visionOS have none.
+// Linux and macOS, where a process can start a browser; iOS, tvOS, watchOS and visionOS have none.
 #if os(Linux) || os(macOS)
+    import ChildProcesses
     import Foundation
 
     /// The default on Linux and macOS: `$BROWSER` when set (a `:`-separated list tried in order; `%s` stands for
@@ -76,23 +77,14 @@
                 let exists = candidates.contains { FileManager.default.fileExists(atPath: $0) }
                 return "\(program): \(exists ? "not executable" : "not found")"
             }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = Array(words.dropFirst())
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            let (exits, exited) = AsyncStream.makeStream(of: (Process.TerminationReason, Int32).self)
-            process.terminationHandler = { process in
-                exited.yield((process.terminationReason, process.terminationStatus))
-                exited.finish()
-            }
+            let process: ChildProcess
             do {
-                try process.run()
+                process = try ChildProcess(executable, Array(words.dropFirst()), input: .inherit)
             } catch {
                 return "\(program): cannot be run"
             }
-            let exit = await withTaskGroup(of: (Process.TerminationReason, Int32)?.self) { group in
-                group.addTask { await exits.first { _ in true } }
+            let exit = await withTaskGroup(of: Termination?.self) { group in
+                group.addTask { try? await process.exit() }
                 group.addTask {
                     try? await Task.sleep(for: failureWindow)
                     return nil
@@ -100,11 +92,8 @@
                 defer { group.cancelAll() }
                 return await group.next() ?? nil
             }
-            switch exit {
-            case nil, (.exit, 0)?: return nil
-            case (.exit, let status)?: return "\(program) exited with status \(status)"
-            case (_, let signal)?: return "\(program) was stopped by signal \(signal)"
-            }
+            guard let exit, !exit.succeeded else { return nil }
+            return "\(program) \(exit)"
         }
     }
 #endif

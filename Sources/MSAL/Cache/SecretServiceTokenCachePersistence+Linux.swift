@@ -1,4 +1,5 @@
 #if os(Linux)
+    import ChildProcesses
     import Foundation
 
     /// Keeps the token cache encrypted in the Secret Service (GNOME Keyring, KWallet) through `secret-tool`
@@ -149,20 +150,21 @@
 
         private func lookup(_ attributes: [String]) async throws -> Data? {
             let result = try await run(["lookup"] + attributes, input: nil)
-            if result.status == 1 && result.error.isEmpty { return nil }
-            guard result.status == 0 else { throw failure("read", result) }
-            return result.output
+            if result.termination == .exited(1) && result.standardError.isEmpty { return nil }
+            guard result.termination.succeeded else { throw failure("read", result) }
+            return result.standardOutput
         }
 
         private func store(_ attributes: [String], label: String, secret: Data) async throws {
             let result = try await run(["store", "--label=\(label)"] + attributes, input: secret)
             // secret-tool exits 0 after cutting a secret it found too long; its complaint on stderr says so.
-            guard result.status == 0, result.error.isEmpty else { throw failure("write", result) }
+            guard result.termination.succeeded, result.standardError.isEmpty else { throw failure("write", result) }
         }
 
         private func clear(_ attributes: [String]) async throws {
             let result = try await run(["clear"] + attributes, input: nil)
-            guard result.status == 0 || (result.status == 1 && result.error.isEmpty) else {
+            guard result.termination.succeeded || (result.termination == .exited(1) && result.standardError.isEmpty)
+            else {
                 throw failure("write", result)
             }
         }
@@ -176,67 +178,27 @@
         /// Unreadable bytes stay in the keyring (overwritten by the next save); nothing is copied out.
         public func setAside(reason: String) async throws -> String? { nil }
 
-        private func failure(_ action: String, _ result: (status: Int32, output: Data, error: String)) -> MSALError {
-            let reason = result.error.trimmingCharacters(in: .whitespacesAndNewlines)
+        private func failure(_ action: String, _ result: ProgramOutput) -> MSALError {
+            let reason = result.errorText.trimmingCharacters(in: .whitespacesAndNewlines)
             return MSALError.internal(
                 .cacheUnavailable,
-                "The token cache cannot be \(action == "read" ? "read from" : "written to") the Secret Service: \(reason.isEmpty ? "secret-tool exited \(result.status)" : reason)."
+                "The token cache cannot be \(action == "read" ? "read from" : "written to") the Secret Service: \(reason.isEmpty ? "secret-tool \(result.termination)" : reason)."
             )
         }
 
-        /// Runs `secret-tool` on its own thread (it blocks) and collects what it printed.
-        private func run(_ arguments: [String], input: Data?) async throws -> (
-            status: Int32, output: Data, error: String
-        ) {
+        /// Runs `secret-tool` to its end and collects what it printed.
+        private func run(_ arguments: [String], input: Data?) async throws -> ProgramOutput {
             guard FileManager.default.isExecutableFile(atPath: secretTool) else {
                 throw MSALError.internal(
                     .cacheUnavailable,
                     "\(secretTool) is missing; install libsecret-tools to keep the token cache in the Secret Service.")
             }
-            let (tool, environment) = (secretTool, environment)
-            return try await withCheckedThrowingContinuation { continuation in
-                Thread {
-                    continuation.resume(
-                        with: Result {
-                            let process = Process()
-                            process.executableURL = URL(fileURLWithPath: tool)
-                            process.arguments = arguments
-                            process.environment = environment
-                            let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
-                            process.standardInput = stdin
-                            process.standardOutput = stdout
-                            process.standardError = stderr
-                            let exited = DispatchSemaphore(value: 0)
-                            process.terminationHandler = { _ in exited.signal() }
-                            try process.run()
-                            if let input { stdin.fileHandleForWriting.write(input) }
-                            try stdin.fileHandleForWriting.close()
-                            let errors = PipeReader(stderr.fileHandleForReading)
-                            let output = stdout.fileHandleForReading.readDataToEndOfFile()
-                            exited.wait()
-                            return (process.terminationStatus, output, String(decoding: errors.wait(), as: UTF8.self))
-                        })
-                }.start()
+            do {
+                return try await ChildProcess.run(
+                    secretTool, arguments, environment: environment, input: input, error: .pipe)
+            } catch {
+                throw MSALError.internal(.cacheUnavailable, "\(secretTool) could not be run: \(error).")
             }
-        }
-    }
-
-    /// Reads a pipe to its end on a thread of its own, so two pipes of one process never block each other.
-    private final class PipeReader: @unchecked Sendable {
-        // Invariant: `data` is written once, by the reading thread, before `done` is signalled, and read only after `wait()`.
-        private var data = Data()
-        private let done = DispatchSemaphore(value: 0)
-
-        init(_ handle: FileHandle) {
-            Thread { [self] in
-                data = handle.readDataToEndOfFile()
-                done.signal()
-            }.start()
-        }
-
-        func wait() -> Data {
-            done.wait()
-            return data
         }
     }
 #endif

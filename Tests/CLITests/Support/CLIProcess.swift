@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Locking
 
@@ -19,50 +20,28 @@ enum Binaries {
 /// output collected (or the other way round, for `script`, whose terminal output is its standard
 /// output). Blocking calls run on their own threads, never on the cooperative pool.
 final class CLIProcess: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let collectedFile: URL
     private let streamsStdout: Bool
     /// The streamed bytes so far, decoded as a whole when read: a character may span two reads.
     private let streamedBytes = Locked(Data())
     private let streamedChunks: AsyncStream<Void>
-    private let exited: AsyncStream<Int32>
-    private let input: FileHandle?
 
     /// - Parameter takingInput: connect standard input to ``send(_:)`` instead of `/dev/null`.
     init(
         _ binary: URL, _ arguments: [String], environment: [String: String], streamingStdout: Bool = false,
         takingInput: Bool = false
     ) throws {
-        process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = environment
         streamsStdout = streamingStdout
         collectedFile = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: collectedFile.path, contents: nil)
-        let collected = try FileHandle(forWritingTo: collectedFile)
-        let pipe = Pipe()
-        process.standardOutput = streamingStdout ? pipe : collected
-        process.standardError = streamingStdout ? collected : pipe
-        if takingInput {
-            let inputPipe = Pipe()
-            process.standardInput = inputPipe
-            input = inputPipe.fileHandleForWriting
-        } else {
-            process.standardInput = FileHandle.nullDevice
-            input = nil
-        }
+        process = try ChildProcess(
+            binary.path, arguments, environment: environment, input: takingInput ? .pipe : .null,
+            output: streamingStdout ? .pipe : .file(collectedFile.path),
+            error: streamingStdout ? .file(collectedFile.path) : .pipe)
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
         streamedChunks = stream
-        let (exits, exit) = AsyncStream.makeStream(of: Int32.self)
-        exited = exits
-        process.terminationHandler = { process in
-            exit.yield(process.terminationStatus)
-            exit.finish()
-        }
-        try process.run()
+        let reader = (streamingStdout ? process.standardOutput : process.standardError)!
         Thread { [self] in
-            let reader = pipe.fileHandleForReading
             while true {
                 let chunk = reader.availableData
                 if chunk.isEmpty { break }
@@ -94,20 +73,19 @@ final class CLIProcess: Sendable {
     }
 
     /// Types a line into the command's standard input.
-    func send(_ line: String) { input?.write(Data((line + "\n").utf8)) }
+    func send(_ line: String) { try? process.standardInput?.write(contentsOf: Data((line + "\n").utf8)) }
 
     /// Ends the command's standard input, as the end of a piped file does.
-    func endInput() { try? input?.close() }
+    func endInput() { try? process.standardInput?.close() }
 
-    func interrupt() { Foundation.kill(process.processIdentifier, SIGINT) }
+    func interrupt() { process.send(SIGINT) }
 
     /// Stops a helper that ignores SIGINT and SIGTERM (chromedriver does).
-    func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }
+    func kill() { process.send(SIGKILL) }
 
     /// Waits for the exit and returns everything printed.
     func finish() async throws -> CLIResult {
-        var status: Int32 = -1
-        for await code in exited { status = code }
+        let status = try await process.exit().shellStatus
         for await _ in streamedChunks {}
         let collected = (try? String(contentsOf: collectedFile, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(at: collectedFile)

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Locking
 import MSAL
@@ -169,32 +170,9 @@ final class GitHTTPServer: Sendable {
             "GIT_PROTOCOL": request.headers.first(name: "Git-Protocol") ?? "",
         ]) { $1 }
         let cgiEnvironment = environment
-        let output = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
-            // Blocking pipes: on threads of their own, not the cooperative pool.
-            Thread {
-                do {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: "/usr/lib/git-core/git-http-backend")
-                    process.environment = cgiEnvironment
-                    let input = Pipe()
-                    let output = Pipe()
-                    process.standardInput = input
-                    process.standardOutput = output
-                    process.standardError = FileHandle.nullDevice
-                    try process.run()
-                    Thread {
-                        try? input.fileHandleForWriting.write(contentsOf: body)
-                        try? input.fileHandleForWriting.close()
-                    }.start()
-                    let data = output.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    continuation.resume(returning: data)
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }.start()
-        }
-        return try cgiResponse(output)
+        let result = try await ChildProcess.run(
+            "/usr/lib/git-core/git-http-backend", environment: cgiEnvironment, input: body)
+        return try cgiResponse(result.standardOutput)
     }
 
     /// The CGI answer's status (its `Status:` header, 200 without one), other headers and body.

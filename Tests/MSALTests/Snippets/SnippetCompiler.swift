@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 /// Type-checks documentation snippets with `swiftc -typecheck` against the modules of the build this test runs
@@ -104,19 +105,10 @@ struct SnippetCompiler {
     /// Runs `swiftc` with `arguments`, its standard output and error into one file of `folder`.
     private static func swiftc(_ arguments: [String], in folder: URL) async throws -> Outcome {
         let log = folder.appendingPathComponent("swiftc-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = try swiftcPath()
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = handle
-        process.standardError = handle
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
+        let process = try ChildProcess(
+            try swiftcPath().path, arguments, workingDirectory: folder.path, output: .file(log.path),
+            error: .standardOutput)
+        let status = try await process.exit().shellStatus
         return Outcome(status: status, output: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
 }
