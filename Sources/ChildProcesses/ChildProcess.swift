@@ -47,37 +47,9 @@
             error: ChildStream = .null
         ) throws(ChildProcessError) {
             let actions = SpawnActions()
-            var childEnds: [Int32] = []
-            defer { for descriptor in childEnds { close(descriptor) } }
-            func connect(_ stream: ChildStream, to descriptor: Int32) throws(ChildProcessError) -> FileHandle? {
-                switch stream {
-                case .null:
-                    actions.open(descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
-                case .inherit:
-                    break
-                case .file(let path):
-                    actions.open(descriptor, path, descriptor == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC)
-                case .descriptor(let source):
-                    actions.duplicate(source, to: descriptor)
-                case .standardOutput:
-                    actions.duplicate(1, to: descriptor)
-                case .pipe:
-                    var ends: [Int32] = [0, 0]
-                    guard pipe(&ends) == 0 else {
-                        throw ChildProcessError("no pipe for \(path): \(String(cString: strerror(errno)))")
-                    }
-                    // Close-on-exec, in case a program is started elsewhere without closing what it does not pass.
-                    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-                    let (childEnd, ourEnd) = descriptor == 0 ? (ends[0], ends[1]) : (ends[1], ends[0])
-                    childEnds.append(childEnd)
-                    actions.duplicate(childEnd, to: descriptor)
-                    return FileHandle(fileDescriptor: ourEnd, closeOnDealloc: true)
-                }
-                return nil
-            }
-            standardInput = try connect(input, to: 0)
-            standardOutput = try connect(output, to: 1)
-            standardError = try connect(error, to: 2)
+            standardInput = try actions.connect(input, to: 0)
+            standardOutput = try actions.connect(output, to: 1)
+            standardError = try actions.connect(error, to: 2)
             if let workingDirectory { try actions.changeDirectory(to: workingDirectory) }
             actions.closeOthers()
             processIdentifier = try actions.spawn(path, arguments, environment: environment)

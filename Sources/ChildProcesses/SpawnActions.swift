@@ -20,6 +20,8 @@
         #endif
         private let actions = UnsafeMutablePointer<FileActions>.allocate(capacity: 1)
         private let attributes = UnsafeMutablePointer<Attributes>.allocate(capacity: 1)
+        /// The child's ends of its pipes, closed here once it has started.
+        private var childEnds: [Int32] = []
 
         init() {
             posix_spawn_file_actions_init(actions)
@@ -35,17 +37,49 @@
         }
 
         deinit {
+            for descriptor in childEnds { close(descriptor) }
             posix_spawn_file_actions_destroy(actions)
             posix_spawnattr_destroy(attributes)
             actions.deallocate()
             attributes.deallocate()
         }
 
-        func open(_ descriptor: Int32, _ path: String, _ flags: Int32) {
+        /// Connects the child's `descriptor` (0, 1 or 2) to `stream`.
+        ///
+        /// - Returns: this process's end of a ``ChildStream/pipe``.
+        /// - Throws: ``ChildProcessError`` when a pipe cannot be made.
+        func connect(_ stream: ChildStream, to descriptor: Int32) throws(ChildProcessError) -> FileHandle? {
+            switch stream {
+            case .null:
+                open(descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+            case .inherit:
+                break
+            case .file(let path):
+                open(descriptor, path, descriptor == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC)
+            case .descriptor(let source):
+                duplicate(source, to: descriptor)
+            case .standardOutput:
+                duplicate(1, to: descriptor)
+            case .pipe:
+                var ends: [Int32] = [0, 0]
+                guard pipe(&ends) == 0 else {
+                    throw ChildProcessError("no pipe for a child: \(String(cString: strerror(errno)))")
+                }
+                // Close-on-exec, in case a program is started elsewhere without closing what it does not pass.
+                for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+                let (childEnd, ourEnd) = descriptor == 0 ? (ends[0], ends[1]) : (ends[1], ends[0])
+                childEnds.append(childEnd)
+                duplicate(childEnd, to: descriptor)
+                return FileHandle(fileDescriptor: ourEnd, closeOnDealloc: true)
+            }
+            return nil
+        }
+
+        private func open(_ descriptor: Int32, _ path: String, _ flags: Int32) {
             posix_spawn_file_actions_addopen(actions, descriptor, path, flags, 0o600)
         }
 
-        func duplicate(_ source: Int32, to descriptor: Int32) {
+        private func duplicate(_ source: Int32, to descriptor: Int32) {
             posix_spawn_file_actions_adddup2(actions, source, descriptor)
         }
 
@@ -77,7 +111,7 @@
             }
         }
 
-        /// Starts `path`; `environment` `nil` passes this process's.
+        /// Starts `path`; `environment` `nil` passes this process's. The child's ends of its pipes are closed here.
         func spawn(_ path: String, _ arguments: [String], environment: [String: String]?)
             throws(ChildProcessError) -> pid_t
         {
@@ -87,6 +121,8 @@
             defer { for pointer in argv + envp { free(pointer) } }
             var pid = pid_t()
             let failed = posix_spawn(&pid, path, actions, attributes, argv, envp)
+            for descriptor in childEnds { close(descriptor) }
+            childEnds = []
             guard failed == 0 else {
                 throw ChildProcessError("\(path) could not be started: \(String(cString: strerror(failed)))")
             }

@@ -111,6 +111,17 @@
             #expect(try await child.exit() == .exited(0))
         }
 
+        @Test("a timed run reads its input from a file and reports its end and a duration")
+        func timed() throws {
+            let input = FileManager.default.temporaryDirectory.appendingPathComponent("timed-\(UUID().uuidString)")
+            try Data("7\n".utf8).write(to: input)
+            defer { try? FileManager.default.removeItem(at: input) }
+            let (termination, duration) = try ChildProcess.timed(
+                "/bin/sh", ["-c", "read status; exit $status"], environment: [:], input: .file(input.path))
+            #expect(termination == .exited(7))
+            #expect(duration > .zero)
+        }
+
         @Test("many programs at once each get their own output")
         func concurrent() async throws {
             let outputs = try await withThrowingTaskGroup(of: (Int, String).self) { group in
