@@ -63,4 +63,23 @@ struct ConfigCommandTests {
         #expect(!result.stderr.contains("hunter2"))
         #expect(try Data(contentsOf: file) == before)
     }
+
+    @Test("a config file that cannot be read, or never ends, is an error that names it, not an empty file")
+    func unreadableFile() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("msal-config-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = root.appendingPathComponent("msal/config.json")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: "/dev/zero")
+        let endless = try await CLIProcess.run(
+            Binaries.url("msal"), ["config", "list"], environment: ["HOME": root.path, "XDG_CONFIG_HOME": root.path])
+        #expect(endless.status == 2, "\(endless.stdout)\(endless.stderr)")
+        #expect(endless.stderr == "msal: \(file.path) is larger than 16 MiB.\n")
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+        let folder = try await CLIProcess.run(
+            Binaries.url("msal"), ["config", "list"], environment: ["HOME": root.path, "XDG_CONFIG_HOME": root.path])
+        #expect(folder.status == 2, "\(folder.stdout)\(folder.stderr)")
+        #expect(folder.stderr == "msal: \(file.path) cannot be read: Is a directory.\n")
+    }
 }

@@ -188,6 +188,13 @@ struct KubectlTests {
                     #expect(pods.status == 0, "\(file): \(pods.stderr)")
                     #expect(pods.stdout.contains(Self.ids.confidentialClient), "\(pods.stdout)")
                 }
+                let endless = try await sandbox.msal(["kube", "convert-kubeconfig", "--kubeconfig", "/dev/zero"], [:])
+                #expect(endless.status == 2)
+                #expect(endless.stderr == "msal: The kubeconfig /dev/zero is larger than 16 MiB.\n")
+                let none = sandbox.root.appendingPathComponent("no-kubeconfig").path
+                let missing = try await sandbox.msal(["kube", "convert-kubeconfig", "--kubeconfig", none], [:])
+                #expect(missing.status == 2)
+                #expect(missing.stderr == "msal: The kubeconfig \(none) does not exist.\n")
             }
         }
     }

@@ -23,7 +23,7 @@ struct ConfigFile: Sendable, Equatable {
     /// - Throws: ``UsageError`` naming the file and the bad key when it is not a JSON object of known string keys.
     static func load(environment: [String: String]) throws -> ConfigFile {
         let url = location(environment: environment)
-        guard let data = FileManager.default.contents(atPath: url.filePath) else {
+        guard let data = try NamedFile.contents(atPath: url.filePath, name: url.filePath) else {
             return ConfigFile(url: url, values: [:])
         }
         return try parse(data, url: url)

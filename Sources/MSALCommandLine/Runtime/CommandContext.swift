@@ -136,7 +136,7 @@ struct CommandContext: Sendable {
         ].compactMap { $0 }
         guard !files.isEmpty else { return try DefaultHTTPTransport(proxy: proxy) }
         let pems = try files.map { file in
-            guard let data = FileManager.default.contents(atPath: file.path) else {
+            guard let data = try NamedFile.contents(atPath: file.path, name: file.name) else {
                 throw UsageError("\(file.name) cannot be read.")
             }
             // Checked here: in the files joined, the PEM reader would skip a file with no certificate.

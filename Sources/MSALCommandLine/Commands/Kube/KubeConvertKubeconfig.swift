@@ -36,8 +36,8 @@ struct KubeConvertKubeconfig: AsyncParsableCommand {
         let (explicit, login) = (kubeconfig, login)
         try await global.values.reportingFailure { console in
             for path in Self.files(explicit: explicit, environment: ProcessInfo.processInfo.environment) {
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw UsageError("The kubeconfig \(path) cannot be read.")
+                guard let data = try NamedFile.contents(atPath: path, name: "The kubeconfig \(path)") else {
+                    throw UsageError("The kubeconfig \(path) does not exist.")
                 }
                 let result = try KubeconfigConversion.convert(String(decoding: data, as: UTF8.self), login: login)
                 guard !result.converted.isEmpty else {
