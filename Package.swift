@@ -78,8 +78,8 @@ let package = Package(
         // The size and nesting limits every parser of JSON from outside the process checks first, in MSAL and in the
         // emulator alike.
         .target(name: "OutsideJSON", swiftSettings: strict),
-        // Files replaced so that readers see the old bytes or the new (0600): the token cache, the CLI's settings,
-        // the emulator's state.
+        // Files replaced so that readers see the old bytes or the new (0600), and read whole: the token cache, the CLI's
+        // settings and the files its user names, the emulator's state.
         .target(name: "AtomicFiles", swiftSettings: strict),
         // Programs started with posix_spawn and waited for, for the library (a browser, secret-tool), the emulator and
         // the tests alike: Foundation's Process can crash the process that starts one.
@@ -402,6 +402,7 @@ let package = Package(
         .testTarget(
             name: "MSALTests",
             dependencies: [
+                "AtomicFiles",
                 "ChildProcesses",
                 "Locking",
                 "MSAL",

@@ -56,21 +56,14 @@ public struct FileTokenCachePersistence: TokenCachePersistence {
         try CacheFolderCheck.verify(folder)
         guard let fd = try CacheFolderCheck.openRegularFile(url.filePath, what: "The token cache") else { return nil }
         defer { close(fd) }
-        var data = Data()
-        // Not zeroed: a fresh buffer's pages are touched only as far as the file fills them.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 1)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(fd, buffer.baseAddress, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                let failure = POSIXError.current
-                throw MSALError.internal(
-                    .cacheUnavailable, "The token cache \(url.filePath) cannot be read: \(failure.reason).",
-                    underlyingError: failure)
-            }
-            if count == 0 { return data }
-            data.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        do {
+            return try FileContents.readToEnd(fd)
+        } catch .unreadable(let failure) {
+            throw MSALError.internal(
+                .cacheUnavailable, "The token cache \(url.filePath) cannot be read: \(failure.reason).",
+                underlyingError: failure)
+        } catch .tooLarge {
+            preconditionFailure("a read without a limit cannot be too large")
         }
     }
 

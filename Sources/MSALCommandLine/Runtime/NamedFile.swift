@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 
 #if canImport(Glibc)
@@ -19,22 +20,17 @@ enum NamedFile {
     static func contents(atPath path: String, name: String) throws -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw UsageError("\(name) cannot be read: \(String(cString: strerror(errno))).")
+            let failure = POSIXError.current
+            if failure.code == .ENOENT { return nil }
+            throw UsageError("\(name) cannot be read: \(failure.reason).")
         }
         defer { close(descriptor) }
-        var data = Data()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 1)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw UsageError("\(name) cannot be read: \(String(cString: strerror(errno))).")
-            }
-            if count == 0 { return data }
-            guard data.count + count <= limit else { throw UsageError("\(name) is larger than 16 MiB.") }
-            data.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        do {
+            return try FileContents.readToEnd(descriptor, limit: limit)
+        } catch .unreadable(let failure) {
+            throw UsageError("\(name) cannot be read: \(failure.reason).")
+        } catch .tooLarge {
+            throw UsageError("\(name) is larger than 16 MiB.")
         }
     }
 }
