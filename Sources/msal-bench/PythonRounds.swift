@@ -1,11 +1,9 @@
-import ChildProcesses
 import Foundation
 
 /// A Python anchor script kept running beside a benchmark, one round per request (`SCRIPT ARGS --paired`):
 /// each of our rounds is followed by one of MSAL Python's, so the two are measured under the same conditions.
 final class PythonRounds {
-    private let process: ChildProcess
-    private let answers: UnsafeMutablePointer<FILE>
+    private let worker: WorkerProcess
     private let script: String
 
     /// Starts `script` with `$MSAL_PYTHON`, else `.build-python/bin/python`.
@@ -15,13 +13,8 @@ final class PythonRounds {
         // A script that dies (MSAL Python missing from that interpreter) must make the next request fail,
         // not end this process with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        process = try ChildProcess(
-            PythonAnchor.interpreter, [script] + arguments + ["--paired"], input: .pipe, output: .pipe,
-            error: .inherit)
-        guard let answers = fdopen(dup(process.standardOutput!.fileDescriptor), "r") else {
-            throw BenchError("cannot read \(script)'s answers")
-        }
-        self.answers = answers
+        worker = try WorkerProcess(
+            executable: PythonAnchor.interpreter, arguments: [script] + arguments + ["--paired"], environment: [:])
         self.script = script
     }
 
@@ -29,20 +22,13 @@ final class PythonRounds {
     ///
     /// - Throws: when the script has stopped or answers something else.
     func next() throws -> [String: Double] {
-        try process.standardInput!.write(contentsOf: Data("round\n".utf8))
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(line) }
-        guard getline(&line, &capacity, answers) > 0, let line,
-            let figures = try JSONSerialization.jsonObject(with: Data(String(cString: line).utf8)) as? [String: Double]
+        worker.write("round\n")
+        guard let line = worker.readLine(),
+            let figures = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Double]
         else { throw BenchError("\(script) stopped answering") }
         return figures
     }
 
     /// Ends the script (its input closes) and waits for it.
-    func finish() {
-        try? process.standardInput!.close()
-        process.waitUntilExit()
-        fclose(answers)
-    }
+    func finish() { worker.finish() }
 }
