@@ -85,6 +85,9 @@ struct ProtocolUnitTests {
             ),
             ("http://127.0.0.1:8400/organizations", "http://127.0.0.1:8400/organizations", .aad),
             ("https://accounts.example.com/realms/demo", "https://accounts.example.com/realms/demo", .oidc),
+            ("http://[::1]:8400/common", "http://[::1]:8400/common", .aad),
+            // An internationalised host in its ASCII form, the form the URL itself and the cache's environment use.
+            ("https://bücher.example/realms/demo", "https://xn--bcher-kva.example/realms/demo", .oidc),
         ])
     func authorityNormalisation(input: String, expected: String, kind: Authority.Kind) throws {
         let authority = try Authority(input)
