@@ -35,7 +35,12 @@ struct MSALBench {
         let sections = options.sections.isEmpty ? all : options.sections
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let duration = Duration.seconds(Int(ProcessInfo.processInfo.environment["MSAL_BENCH_SECONDS"] ?? "2") ?? 2)
-        print("msal-bench — \(Date().formatted(.iso8601)), \(cores) cores, release build")
+        #if DEBUG
+            let build = "debug build: its figures say little"
+        #else
+            let build = "release build"
+        #endif
+        print("msal-bench — \(Date().formatted(.iso8601)), \(cores) cores, \(build)")
         var rows: [(String, String, String)] = []
         // The cache file first, on a fresh heap like MSAL Python's process (the silent section leaves
         // gigabytes of freed 100,000-account caches behind, which slows the next large allocations).

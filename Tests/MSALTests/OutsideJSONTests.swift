@@ -31,6 +31,13 @@ struct OutsideJSONTests {
         let quoted = Data("{\"a\":\"\(text)\"}".utf8)
         #expect(try limits.object(quoted)["a"] as? String == "\"" + String(repeating: "[", count: 100))
         #expect(throws: JSONRefusal.tooDeep(offset: 68)) { try limits.check(Self.bomb()) }
+        // The library's reader counts nesting as it reads, and refuses at the same byte.
+        #expect(try limits.members(Data("{\"a\":\(Self.nested(63))}".utf8))["a"] != nil)
+        #expect(throws: JSONRefusal.tooDeep(offset: 68)) {
+            try limits.members(Data("{\"a\":\(Self.nested(64))}".utf8))
+        }
+        #expect(throws: JSONRefusal.tooDeep(offset: 68)) { try limits.members(Self.bomb()) }
+        #expect(throws: JSONRefusal.notJSON) { try limits.members(Data("{\"a\":[}".utf8)) }
         #expect(
             JSONRefusal.tooDeep(offset: 68).description == "nests deeper than 64 levels (at byte 68)",
             "the description completes a sentence about the input")

@@ -9,6 +9,8 @@ struct CacheJSONReader {
     struct Malformed: Error, CustomStringConvertible {
         let offset: Int
         let reason: String
+        /// Whether the value nests deeper than ``JSONLimits/maximumDepth`` (which may be valid JSON).
+        var isTooDeep = false
         var description: String { "\(reason) at byte \(offset)" }
     }
 
@@ -156,7 +158,8 @@ struct CacheJSONReader {
     private mutating func enter() throws {
         depth += 1
         guard depth <= JSONLimits.maximumDepth else {
-            throw Malformed(offset: position - 1, reason: "nesting deeper than \(JSONLimits.maximumDepth) levels")
+            throw Malformed(
+                offset: position - 1, reason: "nesting deeper than \(JSONLimits.maximumDepth) levels", isTooDeep: true)
         }
     }
 

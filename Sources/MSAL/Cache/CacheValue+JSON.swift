@@ -34,13 +34,21 @@ extension CacheValue {
 }
 
 extension JSONLimits {
-    /// The members of the JSON object `data` holds, read with ``CacheJSONReader`` once the limits are checked: what
+    /// The members of the JSON object `data` holds, read with ``CacheJSONReader`` within the limits: what
     /// `object(_:)` gives without `JSONSerialization`, whose values must then be cast out of `Any`.
     ///
     /// - Throws: ``JSONRefusal``: too large, too deep, not JSON, or not an object.
     package func members(_ data: Data) throws(JSONRefusal) -> [String: CacheValue] {
-        try check(data)
-        guard let value = try? CacheValue(json: data) else { throw .notJSON }
+        // The reader counts nesting itself and stops at the first level too deep: only the size is checked first.
+        try checkSize(data.count)
+        let value: CacheValue
+        do {
+            value = try CacheValue(json: data)
+        } catch let malformed as CacheJSONReader.Malformed where malformed.isTooDeep {
+            throw .tooDeep(offset: malformed.offset)
+        } catch {
+            throw .notJSON
+        }
         guard case .object(let members) = value else { throw .notAnObject }
         return members
     }
