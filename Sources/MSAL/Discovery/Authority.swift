@@ -46,8 +46,8 @@ public struct Authority: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``MSALError`` `invalidParameter` for a non-https URL on a non-loopback host, a URL
     ///   without a tenant, or a malformed URL.
     public init(_ string: String, kind declared: Kind? = nil) throws {
-        // The host as written (`encodedHost`): `host` would decode it with IDNA, which loads ICU's data on every start
-        // of a command-line tool, and Microsoft's authority hosts are ASCII.
+        // The host as written (`encodedHost`; an internationalised name in its ASCII form, as `URL` keeps it): `host`
+        // would decode it with IDNA, which loads ICU's data on every start of a command-line tool.
         guard let components = URLComponents(string: string), let scheme = components.scheme?.lowercased(),
             let rawHost = components.encodedHost, !rawHost.isEmpty
         else { throw MSALError.internal(.invalidParameter, "'\(string)' is not an authority URL.") }
